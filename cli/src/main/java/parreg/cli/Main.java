@@ -1,0 +1,2 @@
+package parreg.cli;
+public final class Main { public static void main(String[] a) {} }

@@ -1,0 +1,35 @@
+package parreg.device;
+
+/**
+ * A device that computes local sums over a resident partition (SPEC section 3, GPU actor).
+ *
+ * <p>Call order: {@link #load} once; then any number of {@link #launch} calls, each followed by
+ * {@link Launch#await()} before the next launch (one launch in flight at a time); then {@link
+ * #close}. All calls come from one thread (a CUDA context is current per thread). Every
+ * implementation returns, for the same inputs, the bits of {@link ReferenceKernel}.
+ */
+public interface KernelBackend extends AutoCloseable {
+
+  BackendInfo info();
+
+  /** Makes the partition resident on the device; called once, before any launch. */
+  void load(Partition partition, boolean bias);
+
+  /**
+   * Starts the computation of the local sums of samples {@code [start, start + length)} at
+   * {@code params} and returns its fence. Must not be called while a previous launch is pending.
+   */
+  Launch launch(double[] params, int start, int length);
+
+  @Override
+  void close();
+
+  /** The fence of one launch. */
+  interface Launch {
+    /** True once the device has retired the launch (never blocks). */
+    boolean isRetired();
+
+    /** Blocks until the launch has retired, then reads back its result. */
+    LocalSums await();
+  }
+}

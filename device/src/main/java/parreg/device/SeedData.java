@@ -1,0 +1,17 @@
+package parreg.device;
+
+/** The built-in seed partitions of SPEC section 2: participant 0 holds x=1, participant 1 x=1 and x=2, y=0. */
+public final class SeedData {
+  public static final String DESCRIPTOR = "fixed-repeated-batch: x=1 | x=1,2 ; y=0";
+
+  private SeedData() {}
+
+  public static Partition partition(int participant) {
+    return switch (participant) {
+      case 0 -> Partition.ofRows(new float[][] {{1f}}, new float[] {0f});
+      case 1 -> Partition.ofRows(new float[][] {{1f}, {2f}}, new float[] {0f, 0f});
+      default -> throw new IllegalArgumentException(
+          "the seed data has partitions for participants 0 and 1 only, not " + participant);
+    };
+  }
+}
