@@ -1,2 +1,58 @@
 package parreg.cli;
-public final class Main { public static void main(String[] a) {} }
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** Entry point of {@code bin/parreg}: dispatches to the subcommands, maps errors to exit codes. */
+@Command(
+    name = "parreg",
+    mixinStandardHelpOptions = true,
+    version = "parreg 0.1.0",
+    description = "Distributed, GPU-backed, crash-proof trainer for regression models.",
+    subcommands = {CommandLine.HelpCommand.class})
+public final class Main implements Runnable {
+
+  /** Exit codes of SPEC section 4. */
+  public static final int OK = 0;
+  public static final int USAGE = 2;
+  public static final int RUNTIME = 1;
+
+  @Override
+  public void run() {
+    throw new CommandLine.ParameterException(new CommandLine(this), "a command is required (see parreg --help)");
+  }
+
+  public static void main(String[] args) {
+    System.exit(execute(args));
+  }
+
+  /** Runs the command line and returns the exit code (tests call this). */
+  public static int execute(String... args) {
+    CommandLine cl = commandLine();
+    return cl.execute(args);
+  }
+
+  static CommandLine commandLine() {
+    CommandLine cl = new CommandLine(new Main());
+    cl.setExecutionExceptionHandler(
+        (ex, cmd, parsed) -> {
+          if (ex instanceof UserError) {
+            cmd.getErr().println("parreg: " + ex.getMessage());
+            return USAGE;
+          }
+          cmd.getErr().println("parreg: error: " + ex);
+          if (System.getenv("PARREG_DEBUG") != null) {
+            ex.printStackTrace(cmd.getErr());
+          }
+          return RUNTIME;
+        });
+    cl.setParameterExceptionHandler(
+        (ex, args) -> {
+          CommandLine cmd = ex.getCommandLine();
+          cmd.getErr().println("parreg: " + ex.getMessage());
+          cmd.getErr().println("usage: " + cmd.getCommandSpec().qualifiedName() + " --help");
+          return USAGE;
+        });
+    return cl;
+  }
+}

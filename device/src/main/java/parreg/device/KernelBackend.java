@@ -31,5 +31,13 @@ public interface KernelBackend extends AutoCloseable {
 
     /** Blocks until the launch has retired, then reads back its result. */
     LocalSums await();
+
+    /**
+     * Device time of the launch in milliseconds as measured by the device itself (CUDA events),
+     * valid after {@link #await()}; NaN where the backend has no such clock.
+     */
+    default double deviceMillis() {
+      return Double.NaN;
+    }
   }
 }
