@@ -37,6 +37,7 @@ public final class AdminActor extends AbstractBehavior<AdminActor.Command> {
   public record Status(
       int participant,
       long committedStep,
+      long recoveredStep,
       long targetSteps,
       long epoch,
       long batches,
@@ -137,6 +138,7 @@ public final class AdminActor extends AbstractBehavior<AdminActor.Command> {
     return new Status(
         t.participant(),
         t.committedStep(),
+        t.recoveredStep(),
         t.targetSteps(),
         t.epoch(),
         t.batches(),

@@ -65,6 +65,7 @@ public final class TrainingActor extends EventSourcedBehavior<TrainingActor.Comm
   public record View(
       int participant,
       long committedStep,
+      long recoveredStep,
       long targetSteps,
       long epoch,
       long batches,
@@ -111,6 +112,7 @@ public final class TrainingActor extends EventSourcedBehavior<TrainingActor.Comm
   private long lastStepStartNanos;
   private long lastSnapshot;
   private boolean doneReported;
+  private long recoveredStep;
 
   public static Behavior<Command> create(
       NodeSettings settings, NodeLifecycle lifecycle, ActorRef<GpuActor.Command> gpu, ActorRef<PeerActor.Command> peer) {
@@ -166,6 +168,7 @@ public final class TrainingActor extends EventSourcedBehavior<TrainingActor.Comm
   }
 
   private void onRecovered(TrainingState state) {
+    recoveredStep = state.committed();
     if (state.started()) {
       var diff = state.contract().firstDifference(settings.contract());
       if (diff.isPresent()) {
@@ -329,6 +332,7 @@ public final class TrainingActor extends EventSourcedBehavior<TrainingActor.Comm
     g.replyTo().tell(new View(
         settings.participant(),
         state.committed(),
+        recoveredStep,
         settings.targetSteps(),
         batching.epoch(state.committed()),
         state.committed(),

@@ -13,8 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -51,8 +49,8 @@ record Checkpoint(RunContract contract, int participant, long committedStep, dou
     }
     KryoCodec codec = KryoCodec.fromConfig(ConfigFactory.load());
     try (Connection c = location.openExistingConnection()) {
-      String pid = persistenceId(c, participant, runName, journal);
       JournalRows rows = new JournalRows(c, codec);
+      String pid = persistenceId(rows, participant, runName, journal);
       TrainingState state = TrainingState.empty();
       long after = 0;
       Optional<JournalRows.SnapshotRow> snap = rows.latestSnapshot(pid);
@@ -81,15 +79,12 @@ record Checkpoint(RunContract contract, int participant, long committedStep, dou
     }
   }
 
-  private static String persistenceId(Connection c, int participant, String runName, String journal) throws SQLException {
+  private static String persistenceId(JournalRows rows, int participant, String runName, String journal) throws SQLException {
+    String suffix = "|p" + participant;
     List<String> found = new ArrayList<>();
-    try (PreparedStatement ps = c.prepareStatement(
-        "SELECT DISTINCT persistence_id FROM " + quoted(c, "event_journal") + " WHERE persistence_id LIKE ?")) {
-      ps.setString(1, "parreg|" + (runName == null ? "%" : runName) + "|p" + participant);
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          found.add(rs.getString(1));
-        }
+    for (String pid : rows.countEventsPerPersistenceId().keySet()) {
+      if (pid.startsWith("parreg|") && pid.endsWith(suffix) && (runName == null || pid.equals("parreg|" + runName + suffix))) {
+        found.add(pid);
       }
     }
     if (found.isEmpty()) {
@@ -101,10 +96,6 @@ record Checkpoint(RunContract contract, int participant, long committedStep, dou
           + "; choose one with --run-name");
     }
     return found.get(0);
-  }
-
-  private static String quoted(Connection c, String table) throws SQLException {
-    return c.getMetaData().getDatabaseProductName().toLowerCase().contains("h2") ? "\"" + table + "\"" : table;
   }
 
   /** Reads an exported checkpoint, checking its format, contract digest and bits. */

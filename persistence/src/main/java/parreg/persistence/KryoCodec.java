@@ -359,6 +359,9 @@ public final class KryoCodec {
         kryo.register(type, new RawDoubleArraySerializer(), e.id());
       } else if (type == float[].class) {
         kryo.register(type, new RawFloatArraySerializer(), e.id());
+      } else if (type == UUID.class) {
+        // Kryo's field serializer would need reflective access into java.base (refused on 17).
+        kryo.register(type, new com.esotericsoftware.kryo.serializers.DefaultSerializers.UUIDSerializer(), e.id());
       } else {
         kryo.register(type, e.id());
       }
