@@ -34,6 +34,11 @@ public final class Main implements Runnable {
 
   static CommandLine commandLine() {
     CommandLine cl = new CommandLine(new Main());
+    cl.addSubcommand(new DemoCommand());
+    cl.addSubcommand(new NodeCommand());
+    cl.addSubcommand(new StatusCommand());
+    cl.addSubcommand(new PredictCommand());
+    cl.addSubcommand(new ExportCommand());
     cl.setExecutionExceptionHandler(
         (ex, cmd, parsed) -> {
           if (ex instanceof UserError) {

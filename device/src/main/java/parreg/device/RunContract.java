@@ -128,6 +128,36 @@ public record RunContract(
     return m;
   }
 
+  /**
+   * Rebuilds a contract from {@link #fields()} (as stored in an exported checkpoint).
+   *
+   * @throws IllegalArgumentException naming the missing or malformed field
+   */
+  public static RunContract fromFields(Map<String, String> f) {
+    for (String k : List.of("runName", "schema", "checkpointContract", "loss", "learningRate", "initialWeights",
+        "features", "bias", "participants", "dataset", "batchSize", "reductionOrder")) {
+      if (!f.containsKey(k)) {
+        throw new IllegalArgumentException("contract field '" + k + "' is missing");
+      }
+    }
+    String w = f.get("initialWeights").strip();
+    if (!w.startsWith("[") || !w.endsWith("]")) {
+      throw new IllegalArgumentException("contract field 'initialWeights' is malformed: " + w);
+    }
+    String inner = w.substring(1, w.length() - 1).strip();
+    double[] weights = inner.isEmpty()
+        ? new double[0]
+        : java.util.Arrays.stream(inner.split(",")).mapToDouble(s -> Bits.parseHex(s.strip())).toArray();
+    try {
+      return new RunContract(f.get("runName"), f.get("schema"), f.get("checkpointContract"), f.get("loss"),
+          f.get("learningRate"), weights, Integer.parseInt(f.get("features")), Boolean.parseBoolean(f.get("bias")),
+          Integer.parseInt(f.get("participants")), f.get("dataset"), Integer.parseInt(f.get("batchSize")),
+          f.get("reductionOrder"));
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("contract field is not a number: " + e.getMessage());
+    }
+  }
+
   /** SHA-256 over the canonical field encoding: stable across JVMs and versions. */
   public String digest() {
     try {

@@ -1,0 +1,161 @@
+package parreg.actors;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.AskPattern;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+import org.apache.pekko.cluster.Member;
+import org.apache.pekko.cluster.typed.Cluster;
+import parreg.device.Bits;
+
+/**
+ * Answers state queries (SPEC section 3): asks the training, GPU and peer actors, adds the
+ * cluster's members and their reachability, and replies with one {@link Status}.
+ */
+public final class AdminActor extends AbstractBehavior<AdminActor.Command> {
+
+  public static final String NAME = "admin";
+
+  public interface Command {}
+
+  public record GetStatus(ActorRef<Status> replyTo) implements Command {}
+
+  /** A member of the cluster as this node sees it. */
+  public record MemberState(String address, String status, boolean reachable, List<String> roles) {}
+
+  /** The node's whole state; field names are the JSON of {@code parreg status --json}. */
+  public record Status(
+      int participant,
+      long committedStep,
+      long targetSteps,
+      long epoch,
+      long batches,
+      int batchesPerEpoch,
+      double[] weights,
+      String[] weightBits,
+      Double loss,
+      String lossBits,
+      String state,
+      String backend,
+      Map<String, String> device,
+      Map<String, Object> launches,
+      List<MemberState> members,
+      List<PeerActor.PeerState> peers,
+      List<Integer> waitingFor,
+      long waitingMillis,
+      List<String> refusedPeers,
+      Map<String, Object> journal,
+      Map<String, String> contract,
+      String contractDigest) {}
+
+  private static final Duration ASK = Duration.ofSeconds(3);
+
+  private final ActorRef<TrainingActor.Command> training;
+  private final ActorRef<GpuActor.Command> gpu;
+  private final ActorRef<PeerActor.Command> peer;
+
+  public static Behavior<Command> create(
+      ActorRef<TrainingActor.Command> training, ActorRef<GpuActor.Command> gpu, ActorRef<PeerActor.Command> peer) {
+    return Behaviors.setup(ctx -> new AdminActor(ctx, training, gpu, peer));
+  }
+
+  private AdminActor(
+      ActorContext<Command> ctx,
+      ActorRef<TrainingActor.Command> training,
+      ActorRef<GpuActor.Command> gpu,
+      ActorRef<PeerActor.Command> peer) {
+    super(ctx);
+    this.training = training;
+    this.gpu = gpu;
+    this.peer = peer;
+  }
+
+  @Override
+  public Receive<Command> createReceive() {
+    return newReceiveBuilder().onMessage(GetStatus.class, this::onGetStatus).build();
+  }
+
+  private Behavior<Command> onGetStatus(GetStatus g) {
+    var system = getContext().getSystem();
+    List<MemberState> members = new ArrayList<>();
+    var cs = Cluster.get(system).state();
+    java.util.Set<Member> unreachable = new java.util.HashSet<>();
+    cs.getUnreachable().forEach(unreachable::add);
+    for (Member m : cs.getMembers()) {
+      members.add(new MemberState(m.address().toString(), m.status().toString(), !unreachable.contains(m), new ArrayList<>(m.getRoles())));
+    }
+    CompletionStage<TrainingActor.View> t = AskPattern.ask(training, TrainingActor.GetState::new, ASK, system.scheduler());
+    CompletionStage<GpuActor.Telemetry> d = AskPattern.ask(gpu, GpuActor.GetTelemetry::new, ASK, system.scheduler());
+    CompletionStage<PeerActor.View> p = AskPattern.ask(peer, PeerActor.GetView::new, ASK, system.scheduler());
+    CompletableFuture<TrainingActor.View> tf = t.toCompletableFuture();
+    CompletableFuture<GpuActor.Telemetry> df = d.toCompletableFuture();
+    CompletableFuture<PeerActor.View> pf = p.toCompletableFuture();
+    CompletableFuture.allOf(tf, df, pf)
+        .whenComplete((ok, failure) -> {
+          if (failure == null) {
+            g.replyTo().tell(compose(tf.join(), df.join(), pf.join(), members));
+          } else {
+            getContext().getLog().warn("status query failed: {}", failure.toString());
+          }
+        });
+    return this;
+  }
+
+  static Status compose(TrainingActor.View t, GpuActor.Telemetry d, PeerActor.View p, List<MemberState> members) {
+    Map<String, String> device = new LinkedHashMap<>();
+    device.put("name", d.info().deviceName());
+    device.put("uuid", d.info().deviceUuid());
+    device.put("detail", d.info().detail());
+    device.put("selection", d.selection());
+    Map<String, Object> launches = new LinkedHashMap<>();
+    launches.put("issued", d.launchesIssued());
+    launches.put("retired", d.launchesRetired());
+    launches.put("lastFenceWaitMillis", d.lastFenceWaitMillis());
+    launches.put("maxFenceWaitMillis", d.maxFenceWaitMillis());
+    launches.put("totalFenceWaitMillis", d.totalFenceWaitMillis());
+    launches.put("lastDeviceMillis", Double.isNaN(d.lastDeviceMillis()) ? null : d.lastDeviceMillis());
+    launches.put("lastStep", d.lastStep());
+    launches.put("lastResultBits", d.lastResultBits());
+    Map<String, Object> journal = new LinkedHashMap<>();
+    journal.put("location", t.journal());
+    journal.put("position", t.journalPosition());
+    journal.put("lastSnapshot", t.lastSnapshot());
+    String state = t.phase().label();
+    if (t.phase() == TrainingActor.Phase.TRAINING && !p.waitingFor().isEmpty() && p.waitingMillis() > 1000) {
+      state = TrainingActor.Phase.WAITING.label();
+    }
+    return new Status(
+        t.participant(),
+        t.committedStep(),
+        t.targetSteps(),
+        t.epoch(),
+        t.batches(),
+        t.batchesPerEpoch(),
+        t.parameters(),
+        Bits.hex(t.parameters()),
+        Double.isNaN(t.loss()) ? null : t.loss(),
+        Double.isNaN(t.loss()) ? null : Bits.hex(t.loss()),
+        state,
+        d.info().backend(),
+        device,
+        launches,
+        members,
+        p.peers(),
+        p.waitingFor(),
+        p.waitingMillis(),
+        p.refused(),
+        journal,
+        t.contract().fields(),
+        t.contract().digest());
+  }
+}

@@ -1,0 +1,228 @@
+package parreg.actors;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.PostStop;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+import parreg.device.BackendInfo;
+import parreg.device.BackendUnavailableException;
+import parreg.device.Backends;
+import parreg.device.Bits;
+import parreg.device.KernelBackend;
+import parreg.device.LocalSums;
+import parreg.device.Partition;
+
+/**
+ * Owns the device: opens the backend on its own thread (a CUDA context is current per thread, so
+ * this actor runs on the pinned {@code parreg.gpu-dispatcher}), keeps the partition resident, and
+ * serialises launches: each launch is followed by awaiting its fence before the result is read
+ * back and before the next launch. Requests that arrive meanwhile wait in the mailbox.
+ */
+public final class GpuActor extends AbstractBehavior<GpuActor.Command> {
+
+  public static final String DISPATCHER = "parreg.gpu-dispatcher";
+
+  public interface Command {}
+
+  /** Compute the local sums of samples {@code [start, start+length)} at {@code params}. */
+  public record Compute(long step, double[] params, int start, int length, ActorRef<Computed> replyTo)
+      implements Command {}
+
+  public record Computed(long step, LocalSums sums) {}
+
+  public record GetTelemetry(ActorRef<Telemetry> replyTo) implements Command {}
+
+  /** One retired launch: its step, when its fence was seen retired, how long the wait took. */
+  public record FenceStamp(long step, String retiredAt, double fenceWaitMillis, double deviceMillis) {}
+
+  public record Telemetry(
+      BackendInfo info,
+      String selection,
+      long launchesIssued,
+      long launchesRetired,
+      double lastFenceWaitMillis,
+      double maxFenceWaitMillis,
+      double totalFenceWaitMillis,
+      double lastDeviceMillis,
+      long lastStep,
+      String[] lastResultBits,
+      List<FenceStamp> recentFences) {}
+
+  /** Write the device evidence file (SPEC section 6), created exclusively. */
+  public record WriteEvidence(Path file, String runDigest, int participant, ActorRef<EvidenceWritten> replyTo)
+      implements Command {}
+
+  public record EvidenceWritten(Path file, String error) {}
+
+  private static final int RECENT = 16;
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final KernelBackend backend;
+  private final String selection;
+  private long issued;
+  private long retired;
+  private double lastWait;
+  private double maxWait;
+  private double totalWait;
+  private double lastDevice = Double.NaN;
+  private long lastStep;
+  private LocalSums lastResult;
+  private final ArrayDeque<FenceStamp> recent = new ArrayDeque<>();
+
+  /**
+   * @param onReady told the backend's description once it is open, or completed exceptionally
+   *     with a {@link BackendUnavailableException} when the requested device cannot be used
+   */
+  public static Behavior<Command> create(
+      String backendKind,
+      String device,
+      Partition partition,
+      boolean bias,
+      java.util.concurrent.CompletableFuture<BackendInfo> onReady) {
+    return create(
+        () -> {
+          try {
+            return Backends.select(backendKind, device);
+          } catch (BackendUnavailableException e) {
+            onReady.completeExceptionally(e);
+            return null;
+          }
+        },
+        partition,
+        bias,
+        onReady);
+  }
+
+  static Behavior<Command> create(
+      Supplier<Backends.Selection> open,
+      Partition partition,
+      boolean bias,
+      java.util.concurrent.CompletableFuture<BackendInfo> onReady) {
+    return Behaviors.setup(
+        ctx -> {
+          Backends.Selection sel = open.get();
+          if (sel == null) {
+            return Behaviors.stopped();
+          }
+          try {
+            sel.backend().load(partition, bias);
+          } catch (RuntimeException e) {
+            sel.backend().close();
+            onReady.completeExceptionally(new BackendUnavailableException("loading the partition onto the device failed: " + e, e));
+            return Behaviors.stopped();
+          }
+          ctx.getLog().info("{}; device {} ({})", sel.reason(), sel.backend().info().deviceName(), sel.backend().info().deviceUuid());
+          onReady.complete(sel.backend().info());
+          return new GpuActor(ctx, sel.backend(), sel.reason());
+        });
+  }
+
+  private GpuActor(ActorContext<Command> ctx, KernelBackend backend, String selection) {
+    super(ctx);
+    this.backend = backend;
+    this.selection = selection;
+  }
+
+  @Override
+  public Receive<Command> createReceive() {
+    return newReceiveBuilder()
+        .onMessage(Compute.class, this::onCompute)
+        .onMessage(GetTelemetry.class, this::onGetTelemetry)
+        .onMessage(WriteEvidence.class, this::onWriteEvidence)
+        .onSignal(PostStop.class, s -> onStop())
+        .build();
+  }
+
+  private Behavior<Command> onCompute(Compute c) {
+    KernelBackend.Launch launch = backend.launch(c.params(), c.start(), c.length());
+    issued++;
+    long t0 = System.nanoTime();
+    LocalSums sums = launch.await(); // the fence: nothing is read or launched before it retires
+    double waited = (System.nanoTime() - t0) / 1e6;
+    retired++;
+    lastWait = waited;
+    maxWait = Math.max(maxWait, waited);
+    totalWait += waited;
+    lastDevice = launch.deviceMillis();
+    lastStep = c.step();
+    lastResult = sums;
+    recent.addLast(new FenceStamp(c.step(), Instant.now().toString(), waited, lastDevice));
+    if (recent.size() > RECENT) {
+      recent.removeFirst();
+    }
+    c.replyTo().tell(new Computed(c.step(), sums));
+    return this;
+  }
+
+  private Telemetry telemetry() {
+    String[] bits = lastResult == null ? new String[0] : resultBits(lastResult);
+    return new Telemetry(
+        backend.info(), selection, issued, retired, lastWait, maxWait, totalWait, lastDevice, lastStep, bits, List.copyOf(recent));
+  }
+
+  private static String[] resultBits(LocalSums s) {
+    List<String> out = new ArrayList<>();
+    for (double g : s.gradient()) {
+      out.add(Bits.hex(g));
+    }
+    out.add(Bits.hex(s.lossSum()));
+    out.add(Long.toUnsignedString(s.mass()));
+    return out.toArray(String[]::new);
+  }
+
+  private Behavior<Command> onGetTelemetry(GetTelemetry g) {
+    g.replyTo().tell(telemetry());
+    return this;
+  }
+
+  private Behavior<Command> onWriteEvidence(WriteEvidence w) {
+    Telemetry t = telemetry();
+    Map<String, Object> doc = new LinkedHashMap<>();
+    doc.put("kind", "parreg-device-evidence/v1");
+    doc.put("run", w.runDigest());
+    doc.put("participant", w.participant());
+    doc.put("backend", t.info().backend());
+    doc.put("deviceName", t.info().deviceName());
+    doc.put("deviceUuid", t.info().deviceUuid());
+    doc.put("detail", t.info().detail());
+    doc.put("launchesIssued", t.launchesIssued());
+    doc.put("launchesRetired", t.launchesRetired());
+    doc.put("lastStep", t.lastStep());
+    doc.put("finalResultBits", t.lastResultBits());
+    doc.put("lastFences", t.recentFences());
+    String error = null;
+    // CREATE_NEW: the evidence is a record of what happened, never replaced by a later run.
+    try (OutputStream out = Files.newOutputStream(w.file(), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+      out.write(JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(doc));
+      out.flush();
+    } catch (FileAlreadyExistsException e) {
+      error = "evidence file " + w.file() + " already exists; it is never overwritten";
+    } catch (IOException e) {
+      error = "cannot write evidence file " + w.file() + ": " + e.getMessage();
+    }
+    w.replyTo().tell(new EvidenceWritten(w.file(), error));
+    return this;
+  }
+
+  private Behavior<Command> onStop() {
+    backend.close();
+    return this;
+  }
+}

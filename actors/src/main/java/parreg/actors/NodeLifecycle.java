@@ -1,0 +1,40 @@
+package parreg.actors;
+
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * How the actors tell the node's main thread that the node is finished: with an exit code and a
+ * one-line message (SPEC section 4 exit codes: 0 done, 2 bad input, other runtime failure).
+ */
+public final class NodeLifecycle {
+  /** The end of a node: exit code and the line to print. */
+  public record Outcome(int exitCode, String message) {}
+
+  private final CompletableFuture<Outcome> outcome = new CompletableFuture<>();
+  private final CompletableFuture<Void> trainingDone = new CompletableFuture<>();
+
+  public CompletableFuture<Outcome> outcome() {
+    return outcome;
+  }
+
+  /** Completes once the node has committed its target step (it may keep serving afterwards). */
+  public CompletableFuture<Void> trainingDone() {
+    return trainingDone;
+  }
+
+  public void refuse(String message) {
+    outcome.complete(new Outcome(2, message));
+  }
+
+  public void fail(String message) {
+    outcome.complete(new Outcome(1, message));
+  }
+
+  public void finish(String message) {
+    outcome.complete(new Outcome(0, message));
+  }
+
+  void markTrainingDone() {
+    trainingDone.complete(null);
+  }
+}

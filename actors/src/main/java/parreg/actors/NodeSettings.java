@@ -1,0 +1,79 @@
+package parreg.actors;
+
+import com.typesafe.config.Config;
+import java.nio.file.Path;
+import java.time.Duration;
+import parreg.device.Partition;
+import parreg.device.RunContract;
+
+/**
+ * Everything one node is started with: deployment inputs from the command line plus the
+ * {@code parreg} settings namespace of the configuration (read once at start-up).
+ *
+ * @param participant this node's participant id
+ * @param contract the run contract it was started with
+ * @param partition its data
+ * @param targetSteps train until this step is committed
+ * @param backend auto, cpu or cuda
+ * @param device card UUID or ordinal
+ * @param evidence file to create when the run completes, or null
+ * @param exitWhenDone stop once every participant has committed the target
+ * @param snapshotEvery snapshot after this many events
+ * @param stepInterval minimum time between steps (0: as fast as possible)
+ * @param peerWindow contributions of this many recent steps kept in memory for peers catching up
+ * @param retryInterval how often a missing contribution is asked for again
+ * @param waitingAfter how long a step may wait for contributions before the node reports waiting
+ * @param journalDescription where the journal lives, for status
+ */
+public record NodeSettings(
+    int participant,
+    RunContract contract,
+    Partition partition,
+    long targetSteps,
+    String backend,
+    String device,
+    Path evidence,
+    boolean exitWhenDone,
+    int snapshotEvery,
+    Duration stepInterval,
+    int peerWindow,
+    Duration retryInterval,
+    Duration waitingAfter,
+    String journalDescription) {
+
+  /** Reads the {@code parreg} namespace for the tunables; the rest comes from the caller. */
+  public static NodeSettings of(
+      Config config,
+      int participant,
+      RunContract contract,
+      Partition partition,
+      long targetSteps,
+      String backend,
+      String device,
+      Path evidence,
+      boolean exitWhenDone,
+      Duration stepInterval,
+      String journalDescription) {
+    Config c = config.getConfig("parreg");
+    return new NodeSettings(
+        participant,
+        contract,
+        partition,
+        targetSteps,
+        backend,
+        device,
+        evidence,
+        exitWhenDone,
+        c.getInt("snapshot-every"),
+        stepInterval != null ? stepInterval : c.getDuration("step-interval"),
+        c.getInt("peer.window-steps"),
+        c.getDuration("peer.retry-interval"),
+        c.getDuration("peer.waiting-after"),
+        journalDescription);
+  }
+
+  /** The journal's persistence id: unique per run name and participant, stable across restarts. */
+  public String persistenceId() {
+    return "parreg|" + contract.runName() + "|p" + participant;
+  }
+}

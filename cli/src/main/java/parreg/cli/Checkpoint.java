@@ -1,0 +1,207 @@
+package parreg.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.typesafe.config.ConfigFactory;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import parreg.actors.TrainingActor;
+import parreg.actors.TrainingState;
+import parreg.device.Bits;
+import parreg.device.RunContract;
+import parreg.persistence.JournalLocation;
+import parreg.persistence.JournalRows;
+import parreg.persistence.KryoCodec;
+
+/**
+ * A trained model with its contract: read from a node's journal (snapshot plus replayed events,
+ * with the training actor's own checks) or from an exported checkpoint file, and written to one.
+ *
+ * <p>The file is JSON ({@value #FORMAT}): the contract fields and digest, the participant, the
+ * committed step, and the parameters both as numbers and as binary64 bit patterns; the bits are
+ * authoritative.
+ */
+record Checkpoint(RunContract contract, int participant, long committedStep, double[] parameters, double loss) {
+  static final String FORMAT = "parreg-checkpoint/v1";
+  private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+  /** Reads participant {@code p}'s model from its journal (a fresh process: plain JDBC). */
+  static Checkpoint fromJournal(String journal, int participant, String runName) {
+    JournalLocation location;
+    try {
+      location = JournalLocation.parse(journal);
+    } catch (IllegalArgumentException e) {
+      throw new UserError("--journal: " + e.getMessage());
+    }
+    KryoCodec codec = KryoCodec.fromConfig(ConfigFactory.load());
+    try (Connection c = location.openExistingConnection()) {
+      String pid = persistenceId(c, participant, runName, journal);
+      JournalRows rows = new JournalRows(c, codec);
+      TrainingState state = TrainingState.empty();
+      long after = 0;
+      Optional<JournalRows.SnapshotRow> snap = rows.latestSnapshot(pid);
+      if (snap.isPresent()) {
+        state = (TrainingState) snap.get().snapshot();
+        after = snap.get().sequenceNr();
+      }
+      for (JournalRows.EventRow e : rows.eventsAfter(pid, after)) {
+        Object ev = e.event();
+        if (ev instanceof TrainingActor.RunStarted rs) {
+          state = TrainingActor.replay(state, rs);
+        } else if (ev instanceof TrainingActor.StepCommitted sc) {
+          state = TrainingActor.replay(state, sc);
+        } else {
+          throw new IllegalStateException("journal " + journal + " holds an unknown event " + ev.getClass().getName());
+        }
+      }
+      if (!state.started()) {
+        throw new UserError("journal " + journal + " holds no started run for participant " + participant);
+      }
+      return new Checkpoint(state.contract(), participant, state.committed(), state.parameters(), state.loss());
+    } catch (SQLException e) {
+      throw new UserError("cannot read journal " + journal + ": " + e.getMessage());
+    } catch (IllegalStateException e) {
+      throw new IllegalStateException("journal " + journal + " failed its checks: " + e.getMessage(), e);
+    }
+  }
+
+  private static String persistenceId(Connection c, int participant, String runName, String journal) throws SQLException {
+    List<String> found = new ArrayList<>();
+    try (PreparedStatement ps = c.prepareStatement(
+        "SELECT DISTINCT persistence_id FROM " + quoted(c, "event_journal") + " WHERE persistence_id LIKE ?")) {
+      ps.setString(1, "parreg|" + (runName == null ? "%" : runName) + "|p" + participant);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          found.add(rs.getString(1));
+        }
+      }
+    }
+    if (found.isEmpty()) {
+      throw new UserError("journal " + journal + " holds no run for participant " + participant
+          + (runName == null ? "" : " named " + runName));
+    }
+    if (found.size() > 1) {
+      throw new UserError("journal " + journal + " holds several runs for participant " + participant + " " + found
+          + "; choose one with --run-name");
+    }
+    return found.get(0);
+  }
+
+  private static String quoted(Connection c, String table) throws SQLException {
+    return c.getMetaData().getDatabaseProductName().toLowerCase().contains("h2") ? "\"" + table + "\"" : table;
+  }
+
+  /** Reads an exported checkpoint, checking its format, contract digest and bits. */
+  static Checkpoint fromFile(Path file) {
+    JsonNode root;
+    try {
+      root = JSON.readTree(file.toFile());
+    } catch (IOException e) {
+      throw new UserError("checkpoint " + file + ": cannot read: " + e.getMessage());
+    }
+    if (root == null || !FORMAT.equals(root.path("format").asText())) {
+      throw new UserError("checkpoint " + file + ": not a " + FORMAT + " file");
+    }
+    Map<String, String> fields = new LinkedHashMap<>();
+    root.path("contract").fields().forEachRemaining(e -> fields.put(e.getKey(), e.getValue().asText()));
+    RunContract contract;
+    try {
+      contract = RunContract.fromFields(fields);
+    } catch (IllegalArgumentException e) {
+      throw new UserError("checkpoint " + file + ": " + e.getMessage());
+    }
+    if (!contract.digest().equals(root.path("contractDigest").asText())) {
+      throw new UserError("checkpoint " + file + ": contract digest does not match its fields (file altered?)");
+    }
+    if (!RunContract.CHECKPOINT_CONTRACT.equals(contract.checkpointContract())) {
+      throw new UserError("checkpoint " + file + ": checkpoint contract " + contract.checkpointContract()
+          + " is not supported (this version reads " + RunContract.CHECKPOINT_CONTRACT + ")");
+    }
+    JsonNode bits = root.path("parameterBits");
+    if (!bits.isArray() || bits.size() != contract.parameterCount()) {
+      throw new UserError("checkpoint " + file + ": expected " + contract.parameterCount() + " parameter bit patterns");
+    }
+    double[] w = new double[bits.size()];
+    for (int i = 0; i < w.length; i++) {
+      try {
+        w[i] = Bits.parseHex(bits.get(i).asText());
+      } catch (NumberFormatException e) {
+        throw new UserError("checkpoint " + file + ": parameterBits[" + i + "] is not a hex bit pattern");
+      }
+    }
+    double loss = root.path("lossBits").isTextual() ? Bits.parseHex(root.path("lossBits").asText()) : Double.NaN;
+    return new Checkpoint(contract, root.path("participant").asInt(), root.path("committedStep").asLong(), w, loss);
+  }
+
+  byte[] toJson() throws IOException {
+    ObjectNode root = JSON.createObjectNode();
+    root.put("format", FORMAT);
+    ObjectNode c = root.putObject("contract");
+    contract.fields().forEach(c::put);
+    root.put("contractDigest", contract.digest());
+    root.put("participant", participant);
+    root.put("committedStep", committedStep);
+    ArrayNode w = root.putArray("parameters");
+    for (double v : parameters) {
+      w.add(v);
+    }
+    ArrayNode b = root.putArray("parameterBits");
+    for (double v : parameters) {
+      b.add(Bits.hex(v));
+    }
+    if (!Double.isNaN(loss)) {
+      root.put("loss", loss);
+      root.put("lossBits", Bits.hex(loss));
+    }
+    return JSON.writeValueAsBytes(root);
+  }
+
+  /**
+   * Writes the checkpoint atomically and never over an existing file: a temporary file in the
+   * same directory, flushed to disk, then hard-linked to the final name (which fails if that name
+   * exists, unlike a rename), the temporary removed and the directory flushed.
+   */
+  void writeTo(Path out) throws IOException {
+    Path target = out.toAbsolutePath();
+    Path dir = target.getParent();
+    if (Files.exists(target)) {
+      throw new UserError("--out " + out + " already exists; a checkpoint is never overwritten");
+    }
+    if (dir == null || !Files.isDirectory(dir)) {
+      throw new UserError("--out " + out + ": directory " + dir + " does not exist");
+    }
+    Path tmp = Files.createTempFile(dir, "." + target.getFileName() + ".", ".tmp");
+    try {
+      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+        ch.write(java.nio.ByteBuffer.wrap(toJson()));
+        ch.force(true);
+      }
+      try {
+        Files.createLink(target, tmp);
+      } catch (FileAlreadyExistsException e) {
+        throw new UserError("--out " + out + " already exists; a checkpoint is never overwritten");
+      }
+    } finally {
+      Files.deleteIfExists(tmp);
+    }
+    try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
+      d.force(true);
+    }
+  }
+}

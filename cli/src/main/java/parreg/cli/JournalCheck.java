@@ -1,0 +1,41 @@
+package parreg.cli;
+
+import com.typesafe.config.ConfigFactory;
+import java.sql.Connection;
+import java.util.List;
+import parreg.actors.TrainingActor;
+import parreg.persistence.JournalLocation;
+import parreg.persistence.JournalRows;
+import parreg.persistence.KryoCodec;
+
+/** Reads a node's journal rows back and checks that it holds RunStarted and every step exactly once. */
+final class JournalCheck {
+  private JournalCheck() {}
+
+  static String describe(String journal, int participant, long steps) {
+    try (Connection c = JournalLocation.parse(journal).openExistingConnection()) {
+      JournalRows rows = new JournalRows(c, KryoCodec.fromConfig(ConfigFactory.load()));
+      String pid = rows.countEventsPerPersistenceId().keySet().stream()
+          .filter(k -> k.endsWith("|p" + participant)).findFirst().orElse(null);
+      if (pid == null) {
+        return "no events for participant " + participant;
+      }
+      List<JournalRows.EventRow> events = rows.eventsAfter(pid, 0);
+      long expectStep = 1;
+      for (JournalRows.EventRow e : events) {
+        if (e.event() instanceof TrainingActor.StepCommitted s) {
+          if (s.step() != expectStep) {
+            return "step " + s.step() + " found where step " + expectStep + " was expected";
+          }
+          expectStep++;
+        }
+      }
+      if (expectStep - 1 != steps || events.size() != steps + 1) {
+        return events.size() + " events, steps 1.." + (expectStep - 1) + ", expected RunStarted + " + steps + " steps";
+      }
+      return "ok, " + events.size() + " rows: RunStarted + steps 1.." + steps + ", each exactly once";
+    } catch (Exception e) {
+      return "cannot read: " + e.getMessage();
+    }
+  }
+}

@@ -1,0 +1,285 @@
+package parreg.cli;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.pekko.actor.typed.javadsl.AskPattern;
+import parreg.actors.AdminHttpServer;
+import parreg.actors.NodeLifecycle;
+import parreg.actors.NodeSettings;
+import parreg.actors.ParregNode;
+import parreg.actors.PeerActor;
+import parreg.device.BackendInfo;
+import parreg.device.BackendUnavailableException;
+import parreg.device.Partition;
+import parreg.device.RunContract;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code parreg node}: runs one participant until its target step is committed. */
+@Command(name = "node", mixinStandardHelpOptions = true, description = "Run one node of a training cluster.")
+public final class NodeCommand implements Callable<Integer> {
+
+  @Option(names = "--participant", required = true, description = "this node's participant id (0-based)")
+  int participant;
+
+  @Option(names = "--participants", defaultValue = "2", description = "number of participants (default: ${DEFAULT-VALUE})")
+  int participants;
+
+  @Option(names = "--port", required = true, description = "cluster port of this node on 127.0.0.1")
+  int port;
+
+  @Option(names = "--admin-port", description = "HTTP status port (default: --port + 10000)")
+  Integer adminPort;
+
+  @Option(names = "--seed-nodes", required = true, split = ",", description = "HOST:PORT of every node, comma-separated")
+  List<String> seedNodes;
+
+  @Option(names = "--data", defaultValue = "seed", description = "seed, or this participant's partition file (.csv or .prb)")
+  String data;
+
+  @Option(names = "--journal", required = true, description = "journal directory (embedded H2) or jdbc:postgresql:// URL")
+  String journal;
+
+  @Option(names = "--steps", required = true, description = "train until this step is committed")
+  long steps;
+
+  @Option(names = "--batch-size", defaultValue = "0", description = "samples per batch (default: whole partition)")
+  int batchSize;
+
+  @Option(names = "--backend", defaultValue = "auto", description = "auto, cpu or cuda (default: ${DEFAULT-VALUE})")
+  String backend;
+
+  @Option(names = "--device", defaultValue = "0", description = "CUDA card UUID or ordinal (default: ${DEFAULT-VALUE})")
+  String device;
+
+  @Option(names = "--evidence", description = "write the device evidence record here when the run completes (must not exist)")
+  Path evidence;
+
+  @Option(names = "--config", description = "extra HOCON overlay")
+  Path config;
+
+  @Option(names = "--exit-when-done", description = "exit once every participant has committed the target step")
+  boolean exitWhenDone;
+
+  @Option(names = "--step-interval-ms", description = "minimum milliseconds between steps (pacing; default 0)")
+  Long stepIntervalMs;
+
+  @Option(names = "--run-name", description = "run name for file data (default: the seed run's name)")
+  String runName;
+
+  @Option(names = "--learning-rate", description = "exact learning rate, e.g. 1/4 or 0.01 (default 1/4)")
+  String learningRate;
+
+  @Option(names = "--initial-weights", split = ",", description = "initial parameters (bias last); default 3 for the seed, zeros for files")
+  List<Double> initialWeights;
+
+  @Option(names = "--bias", description = "train a bias term (file data)")
+  boolean bias;
+
+  @Option(names = "--dataset", description = "dataset name recorded in the contract for file data (default: files)")
+  String dataset;
+
+  @Override
+  public Integer call() throws Exception {
+    RunSpec spec = RunSpec.resolve(this);
+    if (evidence != null && Files.exists(evidence)) {
+      throw new UserError("evidence file " + evidence + " already exists; evidence is never overwritten");
+    }
+    JournalSetup journalSetup = JournalSetup.open(journal);
+    int admin = adminPort != null ? adminPort : port + 10000;
+    if (port < 1 || port > 65535) {
+      throw new UserError("--port " + port + " is not a TCP port");
+    }
+    if (admin < 1 || admin > 65535) {
+      throw new UserError("admin port " + admin + " is not a TCP port; give --admin-port");
+    }
+    Config cfg = buildConfig(journalSetup);
+    journalSetup.ensureSchema();
+
+    NodeSettings settings =
+        NodeSettings.of(
+            cfg,
+            participant,
+            spec.contract(),
+            spec.partition(),
+            steps,
+            backend,
+            device,
+            evidence,
+            exitWhenDone,
+            stepIntervalMs == null ? null : Duration.ofMillis(stepIntervalMs),
+            journalSetup.describe());
+    ParregNode.Handle node = ParregNode.start(cfg, settings);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      node.system().terminate();
+      try {
+        node.system().getWhenTerminated().toCompletableFuture().get(10, TimeUnit.SECONDS);
+      } catch (Exception ignored) {
+        // the JVM is going down anyway
+      }
+    }, "parreg-shutdown"));
+    try {
+      BackendInfo info;
+      try {
+        info = node.backend().get(120, TimeUnit.SECONDS);
+      } catch (ExecutionException e) {
+        if (e.getCause() instanceof BackendUnavailableException b) {
+          throw new UserError(b.getMessage());
+        }
+        throw e;
+      }
+      ParregNode.Refs refs = node.refs().get(30, TimeUnit.SECONDS);
+      String host = cfg.getString("parreg.admin.host");
+      try (AdminHttpServer http = new AdminHttpServer(node.system(), refs.admin(), host, admin)) {
+        System.err.printf("parreg node %d: pekko://%s@127.0.0.1:%d, backend %s (%s), status http://%s:%d/status%n",
+            participant, ParregNode.SYSTEM_NAME, port, info.backend(), info.deviceName(), host, admin);
+        NodeLifecycle.Outcome outcome = await(node, refs);
+        if (!outcome.message().isEmpty()) {
+          System.err.println((outcome.exitCode() == 0 ? "parreg: " : "parreg: error: ") + outcome.message());
+        }
+        if (outcome.exitCode() == 2) {
+          throw new UserError(outcome.message());
+        }
+        return outcome.exitCode();
+      }
+    } finally {
+      node.system().terminate();
+      node.system().getWhenTerminated().toCompletableFuture().get(15, TimeUnit.SECONDS);
+    }
+  }
+
+  private NodeLifecycle.Outcome await(ParregNode.Handle node, ParregNode.Refs refs) throws Exception {
+    NodeLifecycle lc = node.lifecycle();
+    while (true) {
+      try {
+        return lc.outcome().get(200, TimeUnit.MILLISECONDS);
+      } catch (TimeoutException e) {
+        // keep polling: done-ness below, or the system going away
+      }
+      if (node.system().whenTerminated().isCompleted()) {
+        return new NodeLifecycle.Outcome(1, "actor system terminated");
+      }
+      if (exitWhenDone && lc.trainingDone().isDone() && everyoneDone(node, refs)) {
+        return new NodeLifecycle.Outcome(0, "");
+      }
+    }
+  }
+
+  private boolean everyoneDone(ParregNode.Handle node, ParregNode.Refs refs) {
+    try {
+      PeerActor.View v = AskPattern.<PeerActor.Command, PeerActor.View>ask(
+              refs.peer(), PeerActor.GetView::new, Duration.ofSeconds(2), node.system().scheduler())
+          .toCompletableFuture()
+          .get();
+      return v.peers().size() == participants - 1 && v.peers().stream().allMatch(p -> p.lastKnownCommitted() >= steps);
+    } catch (Exception e) {
+      return false;
+    }
+  }
+
+  private Config buildConfig(JournalSetup journalSetup) {
+    List<String> seeds = new ArrayList<>();
+    for (String s : seedNodes) {
+      String t = s.strip();
+      if (!t.matches("[A-Za-z0-9.\\-]+:\\d{1,5}")) {
+        throw new UserError("--seed-nodes: '" + t + "' is not HOST:PORT");
+      }
+      seeds.add("\"pekko://" + ParregNode.SYSTEM_NAME + "@" + t + "\"");
+    }
+    String overlay =
+        "pekko.remote.artery.canonical.port = " + port + "\n"
+            + "pekko.cluster.seed-nodes = [" + String.join(",", seeds) + "]\n";
+    Config base = ConfigFactory.load();
+    Config user = ConfigFactory.empty();
+    if (config != null) {
+      if (!Files.isRegularFile(config)) {
+        throw new UserError("--config " + config + ": no such file");
+      }
+      try {
+        user = ConfigFactory.parseFile(config.toFile());
+      } catch (com.typesafe.config.ConfigException e) {
+        throw new UserError("--config " + config + ": " + e.getMessage());
+      }
+    }
+    return ConfigFactory.parseString(overlay)
+        .withFallback(journalSetup.config())
+        .withFallback(user)
+        .withFallback(base)
+        .resolve();
+  }
+
+  /** The contract and partition a node runs with, from its flags and data. */
+  record RunSpec(RunContract contract, Partition partition) {
+    static RunSpec resolve(NodeCommand c) {
+      if (c.participants < 1) {
+        throw new UserError("--participants must be at least 1");
+      }
+      if (c.participant < 0 || c.participant >= c.participants) {
+        throw new UserError("--participant " + c.participant + " is outside 0.." + (c.participants - 1));
+      }
+      if (c.steps < 0) {
+        throw new UserError("--steps must be >= 0");
+      }
+      if (c.batchSize < 0) {
+        throw new UserError("--batch-size must be >= 0 (0 = whole partition)");
+      }
+      if ("seed".equals(c.data)) {
+        if (c.participants != 2) {
+          throw new UserError("--data seed has exactly 2 partitions; --participants must be 2");
+        }
+        if (c.bias || c.initialWeights != null || c.learningRate != null) {
+          throw new UserError("--data seed fixes the model (w0=3, rate 1/4, no bias); drop --bias/--initial-weights/--learning-rate");
+        }
+        RunContract seed = RunContract.seed(2, c.batchSize);
+        if (c.runName != null) {
+          seed = new RunContract(c.runName, seed.schema(), seed.checkpointContract(), seed.loss(), seed.learningRate(),
+              seed.initialWeights(), seed.features(), seed.bias(), seed.participants(), seed.dataset(), seed.batchSize(),
+              seed.reductionOrder());
+        }
+        return new RunSpec(seed, parreg.device.SeedData.partition(c.participant));
+      }
+      Partition p = DataFiles.load(Path.of(c.data));
+      int d = p.features();
+      int n = RunContract.parameterCount(d, c.bias);
+      double[] init = new double[n];
+      if (c.initialWeights != null) {
+        if (c.initialWeights.size() != n) {
+          throw new UserError("--initial-weights: expected " + n + " values (d=" + d + (c.bias ? " plus bias" : "") + "), got "
+              + c.initialWeights.size());
+        }
+        for (int i = 0; i < n; i++) {
+          init[i] = c.initialWeights.get(i);
+        }
+      }
+      String rate = c.learningRate != null ? c.learningRate : "1/4";
+      try {
+        parreg.device.LearningRate.parse(rate);
+      } catch (IllegalArgumentException e) {
+        throw new UserError("--learning-rate: " + e.getMessage());
+      }
+      RunContract contract = new RunContract(
+          c.runName != null ? c.runName : RunContract.SEED_RUN,
+          RunContract.SCHEMA,
+          RunContract.CHECKPOINT_CONTRACT,
+          RunContract.LOSS,
+          rate,
+          init,
+          d,
+          c.bias,
+          c.participants,
+          c.dataset != null ? c.dataset : "files",
+          c.batchSize,
+          parreg.device.ReductionOrder.VERSION);
+      return new RunSpec(contract, p);
+    }
+  }
+}

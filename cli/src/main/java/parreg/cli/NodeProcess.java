@@ -1,0 +1,155 @@
+package parreg.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A parreg command run as a child JVM with this process's Java and class path: how the demo and
+ * the multi-process tests start nodes, kill them with SIGKILL and ask them for their status.
+ */
+public final class NodeProcess implements AutoCloseable {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final List<String> args;
+  private final Path log;
+  private final int adminPort;
+  private Process process;
+
+  private NodeProcess(List<String> args, Path log, int adminPort) {
+    this.args = List.copyOf(args);
+    this.log = log;
+    this.adminPort = adminPort;
+  }
+
+  /** Starts {@code parreg ARGS...}; stdout and stderr are appended to {@code log}. */
+  public static NodeProcess start(List<String> args, Path log, int adminPort) throws IOException {
+    NodeProcess p = new NodeProcess(args, log, adminPort);
+    p.launch();
+    return p;
+  }
+
+  /** Runs a parreg command to completion and returns its exit code and output. */
+  public static Result run(List<String> args, Duration timeout) throws IOException, InterruptedException {
+    Process p = new ProcessBuilder(command(args)).redirectErrorStream(true).start();
+    byte[] out = p.getInputStream().readAllBytes();
+    if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+      p.destroyForcibly();
+      throw new IOException("parreg " + args + " did not finish within " + timeout);
+    }
+    return new Result(p.exitValue(), new String(out, java.nio.charset.StandardCharsets.UTF_8));
+  }
+
+  public record Result(int exitCode, String output) {}
+
+  static List<String> command(List<String> args) {
+    String java = ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    List<String> cmd = new ArrayList<>();
+    cmd.add(java);
+    cmd.add("-XX:+UseSerialGC");
+    cmd.add("-Xss1m");
+    cmd.add("-Xmx1g");
+    cmd.add("-cp");
+    cmd.add(System.getProperty("java.class.path"));
+    cmd.add(Main.class.getName());
+    cmd.addAll(args);
+    return cmd;
+  }
+
+  private void launch() throws IOException {
+    process = new ProcessBuilder(command(args))
+        .redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+        .start();
+  }
+
+  /** Starts the same command again (after a kill). */
+  public void restart() throws IOException {
+    if (process != null && process.isAlive()) {
+      throw new IllegalStateException("still running");
+    }
+    launch();
+  }
+
+  public boolean isAlive() {
+    return process != null && process.isAlive();
+  }
+
+  public long pid() {
+    return process.pid();
+  }
+
+  /** SIGKILL: the process gets no chance to flush or leave the cluster. */
+  public void kill9() throws InterruptedException {
+    process.destroyForcibly();
+    process.waitFor(30, TimeUnit.SECONDS);
+  }
+
+  /** SIGTERM, then SIGKILL if it has not exited after {@code grace}. */
+  public int stop(Duration grace) throws InterruptedException {
+    if (process == null) {
+      return -1;
+    }
+    process.destroy();
+    if (!process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
+      process.destroyForcibly();
+      process.waitFor(30, TimeUnit.SECONDS);
+    }
+    return process.exitValue();
+  }
+
+  public Optional<Integer> exitCode() {
+    return process.isAlive() ? Optional.empty() : Optional.of(process.exitValue());
+  }
+
+  public int waitFor(Duration timeout) throws InterruptedException {
+    if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+      throw new IllegalStateException("process did not exit within " + timeout);
+    }
+    return process.exitValue();
+  }
+
+  public Path log() {
+    return log;
+  }
+
+  public int adminPort() {
+    return adminPort;
+  }
+
+  /** The node's status, or empty while it does not answer (starting, killed). */
+  public Optional<JsonNode> status() {
+    try {
+      String body = StatusCommand.fetch(URI.create("http://127.0.0.1:" + adminPort + "/status"), Duration.ofSeconds(2));
+      return Optional.of(JSON.readTree(body));
+    } catch (IOException e) {
+      return Optional.empty();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Optional.empty();
+    }
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    if (isAlive()) {
+      stop(Duration.ofSeconds(10));
+    }
+  }
+
+  /** A TCP port that was free a moment ago on 127.0.0.1. */
+  public static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      s.setReuseAddress(true);
+      return s.getLocalPort();
+    }
+  }
+}
