@@ -284,6 +284,15 @@ class KryoCodecTest {
                 ConfigFactory.parseString("parreg.serialization.kryo-registrations = [ 1 ]")));
   }
 
+  /** The application's own table (kryo-registrations.conf via application.conf) is valid. */
+  @Test
+  void applicationTableLoads() {
+    var config = ConfigFactory.load();
+    List<KryoCodec.Entry> entries = KryoCodec.registrationsFromConfig(config);
+    KryoCodec codec = KryoCodec.fromConfig(config);
+    assertEquals(KryoCodec.BUILT_IN.size() + entries.size(), codec.table().size());
+  }
+
   @Test
   void isThreadSafe() throws Exception {
     KryoCodec codec = KryoCodec.create(TABLE);
