@@ -89,6 +89,33 @@ class JournalLocationTest {
     assertTrue(e.getMessage().contains(fragment), e.getMessage());
   }
 
+  /** An embedded H2 journal is locked by the process that has it open (a running node). */
+  @Test
+  void journalHeldByAnotherProcessIsReportedAsInUse() throws Exception {
+    JournalLocation loc = JournalLocation.parse(tmp.resolve("held").toString());
+    loc.createSchema();
+    Process holder =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                H2Holder.class.getName(),
+                loc.jdbcUrl())
+            .redirectErrorStream(true)
+            .start();
+    try {
+      var out = new java.io.BufferedReader(new java.io.InputStreamReader(holder.getInputStream()));
+      assertEquals("open", out.readLine());
+      IllegalStateException e =
+          assertThrows(IllegalStateException.class, loc::openExistingConnection);
+      assertTrue(e.getMessage().contains("in use by another process"), e.getMessage());
+    } finally {
+      holder.getOutputStream().close();
+      holder.waitFor(10, java.util.concurrent.TimeUnit.SECONDS);
+      holder.destroyForcibly();
+    }
+  }
+
   @Test
   void readersDoNotCreateJournals() throws Exception {
     JournalLocation loc = JournalLocation.parse(tmp.resolve("none").toString());
