@@ -263,6 +263,8 @@ public final class JournalLocation {
    * Opens a plain JDBC connection (auto-commit on), creating the H2 directory (and database) when
    * missing. For the node, before its ActorSystem starts: {@code
    * JournalSchema.createIfNotExists(c, location.dialect())}.
+   *
+   * @throws IllegalStateException when another process (a running node) holds the H2 journal
    */
   public Connection openConnection() throws SQLException {
     if (directory != null) {
@@ -272,7 +274,11 @@ public final class JournalLocation {
         throw new SQLException("cannot create journal directory " + directory + ": " + e, e);
       }
     }
-    return connect(jdbcUrl);
+    try {
+      return connect(jdbcUrl);
+    } catch (SQLException e) {
+      throw inUse(e);
+    }
   }
 
   /**
@@ -280,6 +286,7 @@ public final class JournalLocation {
    * export}): an H2 database is not created when missing.
    *
    * @throws IllegalArgumentException when the H2 journal does not exist
+   * @throws IllegalStateException when another process (a running node) holds the H2 journal
    */
   public Connection openExistingConnection() throws SQLException {
     if (dialect == JournalDialect.H2) {
@@ -295,10 +302,25 @@ public final class JournalLocation {
         if (e.getErrorCode() == 90146) { // DATABASE_NOT_FOUND_WITH_IF_EXISTS_1
           throw new IllegalArgumentException("no journal at " + original + ": " + e.getMessage(), e);
         }
-        throw e;
+        throw inUse(e);
       }
     }
     return connect(jdbcUrl);
+  }
+
+  /** H2's DATABASE_ALREADY_OPEN_1 (90020), turned into a message a user can act on. */
+  private SQLException inUse(SQLException e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof SQLException s && s.getErrorCode() == 90020) {
+        throw new IllegalStateException(
+            "journal "
+                + original
+                + " is in use by another process (a running node holds its embedded H2 database"
+                + " locked); stop that node first, or ask it with 'parreg status'",
+            e);
+      }
+    }
+    return e;
   }
 
   /** Opens a connection and creates the schema when missing (see {@link JournalSchema}). */

@@ -6,6 +6,8 @@ import com.esotericsoftware.kryo.Registration;
 import com.esotericsoftware.kryo.Serializer;
 import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
+import com.esotericsoftware.kryo.serializers.DefaultSerializers;
+import com.esotericsoftware.kryo.serializers.TimeSerializers;
 import com.esotericsoftware.kryo.util.DefaultClassResolver;
 import com.esotericsoftware.kryo.util.Pool;
 import com.typesafe.config.Config;
@@ -360,8 +362,11 @@ public final class KryoCodec {
       } else if (type == float[].class) {
         kryo.register(type, new RawFloatArraySerializer(), e.id());
       } else if (type == UUID.class) {
-        // Kryo's field serializer would need reflective access into java.base (refused on 17).
-        kryo.register(type, new com.esotericsoftware.kryo.serializers.DefaultSerializers.UUIDSerializer(), e.id());
+        kryo.register(type, new DefaultSerializers.UUIDSerializer(), e.id());
+      } else if (type == Instant.class) {
+        kryo.register(type, new TimeSerializers.InstantSerializer(), e.id());
+      } else if (type == Duration.class) {
+        kryo.register(type, new TimeSerializers.DurationSerializer(), e.id());
       } else {
         kryo.register(type, e.id());
       }
