@@ -24,8 +24,9 @@ final class JournalSetup {
     return location;
   }
 
+  /** Only the database keys of this location; the static persistence settings come from application.conf. */
   Config config() {
-    return location.persistenceConfig();
+    return location.databaseConfig();
   }
 
   /** Creates the journal tables when missing; a failure (permissions, unreachable server) is reported. */

@@ -210,6 +210,7 @@ public final class NodeCommand implements Callable<Integer> {
         throw new UserError("--config " + config + ": " + e.getMessage());
       }
     }
+    // Precedence: command-line flags (port, seeds, --journal's database) > --config > defaults.
     return ConfigFactory.parseString(overlay)
         .withFallback(journalSetup.config())
         .withFallback(user)
