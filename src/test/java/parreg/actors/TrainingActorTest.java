@@ -1,0 +1,225 @@
+package parreg.actors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.DispatcherSelector;
+import org.apache.pekko.persistence.typed.PersistenceId;
+import org.apache.pekko.persistence.typed.javadsl.CommandHandler;
+import org.apache.pekko.persistence.typed.javadsl.EventHandler;
+import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehavior;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import parreg.device.BackendInfo;
+import parreg.device.LocalSums;
+import parreg.device.Partition;
+import parreg.device.PartitionInfo;
+import parreg.device.ReferenceKernel;
+import parreg.device.RunContract;
+import parreg.device.SeedData;
+import parreg.persistence.JournalLocation;
+import parreg.persistence.JournalRows;
+import parreg.persistence.KryoCodec;
+
+/**
+ * The training actor on a real H2 journal, with the real GPU actor (CPU backend) and a probe in
+ * the peer actor's place: persist, stop, recover from journal and snapshot; refusals; corrupted
+ * journals.
+ */
+class TrainingActorTest {
+  static final RunContract SEED = RunContract.seed(2, 0);
+  static final PartitionInfo[] ROSTER = {SeedData.partition(0).info(0), SeedData.partition(1).info(1)};
+
+  Path dir;
+  JournalLocation journal;
+  ActorTestKit kit;
+
+  @BeforeEach
+  void start() throws Exception {
+    dir = Files.createTempDirectory("parreg-training-");
+    journal = JournalLocation.parse(dir.toString());
+    journal.createSchema();
+    Config cfg = ConfigFactory.parseString("pekko.actor.provider = local\npekko.loglevel = WARNING")
+        .withFallback(journal.databaseConfig())
+        .withFallback(ConfigFactory.load());
+    kit = ActorTestKit.create("training-test", cfg);
+  }
+
+  @AfterEach
+  void stop() {
+    kit.shutdownTestKit();
+  }
+
+  NodeSettings settings(RunContract contract, Partition partition, long target) {
+    return new NodeSettings(0, contract, partition, target, "cpu", "0", null, false, 20, Duration.ZERO, 1024,
+        Duration.ofMillis(100), Duration.ofSeconds(1), dir.toString());
+  }
+
+  record Node(ActorRef<TrainingActor.Command> training, TestProbe<PeerActor.Command> peer, NodeLifecycle lifecycle) {}
+
+  Node spawn(NodeSettings s) throws Exception {
+    CompletableFuture<BackendInfo> ready = new CompletableFuture<>();
+    ActorRef<GpuActor.Command> gpu = kit.spawn(
+        GpuActor.create("cpu", "0", s.partition(), s.contract().bias(), ready), DispatcherSelector.fromConfig(GpuActor.DISPATCHER));
+    ready.get(10, TimeUnit.SECONDS);
+    TestProbe<PeerActor.Command> peer = kit.createTestProbe();
+    NodeLifecycle lc = new NodeLifecycle();
+    return new Node(kit.spawn(TrainingActor.create(s, lc, gpu, peer.getRef())), peer, lc);
+  }
+
+  /** Plays participant 1 (computing its contribution with the reference kernel) up to {@code to}. */
+  static double[] drive(Node n, long from, long to, double[] w) {
+    Partition p1 = SeedData.partition(1);
+    for (long k = from; k <= to; k++) {
+      PeerActor.Publish pub = n.peer().expectMessageClass(PeerActor.Publish.class, Duration.ofSeconds(10));
+      assertEquals(k, pub.step());
+      LocalSums other = ReferenceKernel.compute(p1, 0, p1.samples(), w, false);
+      n.training().tell(new TrainingActor.StepReady(k, new LocalSums[] {pub.sums(), other}, null));
+      PeerActor.Committed c = n.peer().expectMessageClass(PeerActor.Committed.class, Duration.ofSeconds(10));
+      assertEquals(k, c.step());
+      w = parreg.device.UpdateRule.apply(w, c.set(), 0.25).parameters();
+    }
+    return w;
+  }
+
+  TrainingActor.View view(Node n) {
+    TestProbe<TrainingActor.View> probe = kit.createTestProbe();
+    n.training().tell(new TrainingActor.GetState(probe.getRef()));
+    return probe.receiveMessage(Duration.ofSeconds(5));
+  }
+
+  long rows() throws Exception {
+    try (Connection c = journal.openConnection()) {
+      return new JournalRows(c, KryoCodec.fromConfig(ConfigFactory.load())).countEvents("parreg|" + SEED.runName() + "|p0");
+    }
+  }
+
+  @Test
+  void persistsStopsAndRecoversFromJournalAndSnapshot() throws Exception {
+    Node n = spawn(settings(SEED, SeedData.partition(0), 150));
+    PeerActor.Attach a = n.peer().expectMessageClass(PeerActor.Attach.class);
+    assertEquals(0, a.committed());
+    assertNull(a.roster(), "a new journal has no roster yet");
+    n.training().tell(new TrainingActor.RosterComplete(ROSTER));
+    double[] w = drive(n, 1, 150, new double[] {3.0});
+    n.lifecycle().trainingDone().get(5, TimeUnit.SECONDS);
+    TrainingActor.View v = view(n);
+    assertEquals(150, v.committedStep());
+    assertEquals(0x36a8000000000000L, Double.doubleToRawLongBits(v.parameters()[0]), "3*2^-150 after step 150");
+    assertEquals(TrainingActor.Phase.DONE, v.phase());
+    assertTrue(v.lastSnapshot() > 0, "a snapshot was taken");
+    assertEquals(151, rows(), "RunStarted + 150 steps");
+    kit.stop(n.training());
+
+    // A new incarnation recovers (snapshot + events), is told the roster again, and trains on.
+    Node m = spawn(settings(SEED, SeedData.partition(0), 200));
+    PeerActor.Attach b = m.peer().expectMessageClass(PeerActor.Attach.class);
+    assertEquals(150, b.committed());
+    assertEquals(java.util.List.of(ROSTER), java.util.List.of(b.roster()));
+    m.training().tell(new TrainingActor.RosterComplete(ROSTER));
+    drive(m, 151, 200, w);
+    m.lifecycle().trainingDone().get(5, TimeUnit.SECONDS);
+    TrainingActor.View v2 = view(m);
+    assertEquals(200, v2.committedStep());
+    assertEquals(150, v2.recoveredStep());
+    assertEquals(0x3690000000000000L, Double.doubleToRawLongBits(v2.parameters()[0]));
+    assertEquals(201, rows(), "each step exactly once");
+  }
+
+  void trainAFewSteps() throws Exception {
+    Node n = spawn(settings(SEED, SeedData.partition(0), 5));
+    n.peer().expectMessageClass(PeerActor.Attach.class);
+    n.training().tell(new TrainingActor.RosterComplete(ROSTER));
+    drive(n, 1, 5, new double[] {3.0});
+    n.lifecycle().trainingDone().get(5, TimeUnit.SECONDS);
+    kit.stop(n.training());
+  }
+
+  @Test
+  void anotherContractIsRefusedAndNothingIsWritten() throws Exception {
+    trainAFewSteps();
+    long before = rows();
+    RunContract other = new RunContract(SEED.runName(), SEED.schema(), SEED.checkpointContract(), SEED.loss(), "1/8",
+        SEED.initialWeights(), 1, false, 2, SEED.dataset(), 0, SEED.reductionOrder());
+    Node n = spawn(settings(other, SeedData.partition(0), 10));
+    NodeLifecycle.Outcome o = n.lifecycle().outcome().get(10, TimeUnit.SECONDS);
+    assertEquals(2, o.exitCode());
+    assertTrue(o.message().contains("learningRate"), o.message());
+    n.peer().expectNoMessage(Duration.ofMillis(300));
+    assertEquals(before, rows(), "nothing written");
+  }
+
+  @Test
+  void otherDataIsRefused() throws Exception {
+    trainAFewSteps();
+    Partition changed = Partition.ofRows(new float[][] {{1.5f}}, new float[] {0f});
+    Node n = spawn(settings(SEED, changed, 10));
+    NodeLifecycle.Outcome o = n.lifecycle().outcome().get(10, TimeUnit.SECONDS);
+    assertEquals(2, o.exitCode());
+    assertTrue(o.message().contains("differs from the journal's roster"), o.message());
+  }
+
+  /** Writes arbitrary events under a persistence id: how a damaged journal is made for the test. */
+  static final class Forger extends EventSourcedBehavior<Object, Object, Object> {
+    record Write(Object event, ActorRef<Boolean> done) {}
+
+    Forger(String pid) {
+      super(PersistenceId.ofUniqueId(pid));
+    }
+
+    static Behavior<Object> create(String pid) {
+      return new Forger(pid);
+    }
+
+    @Override
+    public Object emptyState() {
+      return "";
+    }
+
+    @Override
+    public CommandHandler<Object, Object, Object> commandHandler() {
+      return newCommandHandlerBuilder().forAnyState()
+          .onCommand(Write.class, (s, w) -> Effect().persist(w.event()).thenRun(x -> w.done().tell(true)))
+          .build();
+    }
+
+    @Override
+    public EventHandler<Object, Object> eventHandler() {
+      return newEventHandlerBuilder().forAnyState().onAnyEvent((s, e) -> s);
+    }
+  }
+
+  @Test
+  void aJournalWithAGapIsReportedNotAccepted() throws Exception {
+    ActorRef<Object> forger = kit.spawn(Forger.create("parreg|" + SEED.runName() + "|p0"));
+    TestProbe<Boolean> ok = kit.createTestProbe();
+    double[] w = {3.0};
+    forger.tell(new Forger.Write(new TrainingActor.RunStarted(SEED, ROSTER), ok.getRef()));
+    ok.receiveMessage();
+    TrainingActor.StepCommitted s1 = TrainingStateTest.step(1, w);
+    forger.tell(new Forger.Write(s1, ok.getRef()));
+    ok.receiveMessage();
+    forger.tell(new Forger.Write(TrainingStateTest.step(3, s1.parameters()), ok.getRef()));
+    ok.receiveMessage();
+    kit.stop(forger);
+
+    Node n = spawn(settings(SEED, SeedData.partition(0), 10));
+    NodeLifecycle.Outcome o = n.lifecycle().outcome().get(15, TimeUnit.SECONDS);
+    assertEquals(1, o.exitCode());
+    assertTrue(o.message().contains("not contiguous: step 3 follows step 1"), o.message());
+  }
+}
