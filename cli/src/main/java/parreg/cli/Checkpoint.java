@@ -48,7 +48,16 @@ record Checkpoint(RunContract contract, int participant, long committedStep, dou
       throw new UserError("--journal: " + e.getMessage());
     }
     KryoCodec codec = KryoCodec.fromConfig(ConfigFactory.load());
-    try (Connection c = location.openExistingConnection()) {
+    Connection opened;
+    try {
+      opened = location.openExistingConnection();
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      // No journal there, or one held open by a running node.
+      throw new UserError(e.getMessage());
+    } catch (SQLException e) {
+      throw new UserError("cannot open journal " + journal + ": " + e.getMessage());
+    }
+    try (Connection c = opened) {
       JournalRows rows = new JournalRows(c, codec);
       String pid = persistenceId(rows, participant, runName, journal);
       TrainingState state = TrainingState.empty();
@@ -75,6 +84,7 @@ record Checkpoint(RunContract contract, int participant, long committedStep, dou
     } catch (SQLException e) {
       throw new UserError("cannot read journal " + journal + ": " + e.getMessage());
     } catch (IllegalStateException e) {
+      // A replay check failed (gap, update that does not recompute): the journal is damaged.
       throw new IllegalStateException("journal " + journal + " failed its checks: " + e.getMessage(), e);
     }
   }

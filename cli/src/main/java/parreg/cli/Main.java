@@ -19,7 +19,7 @@ public final class Main implements Runnable {
 
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(new CommandLine(this), "a command is required (see parreg --help)");
+    throw new UserError("a command is required (see parreg --help)");
   }
 
   public static void main(String[] args) {
@@ -29,6 +29,13 @@ public final class Main implements Runnable {
   /** Runs the command line and returns the exit code (tests call this). */
   public static int execute(String... args) {
     CommandLine cl = commandLine();
+    return cl.execute(args);
+  }
+
+  /** Same, with picocli's messages (usage errors, user errors) written to {@code err}. */
+  public static int execute(java.io.PrintWriter err, String... args) {
+    CommandLine cl = commandLine();
+    cl.setErr(err);
     return cl.execute(args);
   }
 

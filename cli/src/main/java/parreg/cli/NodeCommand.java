@@ -90,6 +90,9 @@ public final class NodeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    if (!List.of("auto", "cpu", "cuda").contains(backend)) {
+      throw new UserError("unknown backend '" + backend + "': use auto, cpu or cuda");
+    }
     RunSpec spec = RunSpec.resolve(this);
     if (evidence != null && Files.exists(evidence)) {
       throw new UserError("evidence file " + evidence + " already exists; evidence is never overwritten");

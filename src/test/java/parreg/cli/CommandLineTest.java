@@ -1,0 +1,111 @@
+package parreg.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Usage errors and bad input: exit 2, one clear line, no stack trace, nothing started. */
+class CommandLineTest {
+  @TempDir Path dir;
+
+  record Run(int code, String err) {}
+
+  static Run run(String... args) {
+    StringWriter sw = new StringWriter();
+    int code = Main.execute(new PrintWriter(sw, true), args);
+    return new Run(code, sw.toString());
+  }
+
+  static void assertUserError(Run r, String fragment) {
+    assertEquals(2, r.code(), r.err());
+    assertTrue(r.err().contains(fragment), "message names the problem: " + r.err());
+    assertFalse(r.err().contains("\tat "), "no stack trace: " + r.err());
+  }
+
+  String[] node(String... extra) {
+    String[] base = {"node", "--participant", "0", "--port", "25001", "--seed-nodes", "127.0.0.1:25001,127.0.0.1:25002",
+        "--journal", dir.resolve("j").toString(), "--steps", "10", "--backend", "cpu"};
+    // extra is option/value pairs: an option already in base has its value replaced.
+    java.util.List<String> all = new java.util.ArrayList<>(java.util.List.of(base));
+    for (int i = 0; i < extra.length; i++) {
+      int at = all.indexOf(extra[i]);
+      if (at >= 0 && i + 1 < extra.length) {
+        all.set(at + 1, extra[++i]);
+      } else {
+        all.add(extra[i]);
+      }
+    }
+    return all.toArray(String[]::new);
+  }
+
+  @Test
+  void noCommandIsAUsageError() {
+    assertUserError(run(), "command is required");
+  }
+
+  @Test
+  void anUnknownOptionIsAUsageError() {
+    assertUserError(run(node("--frobnicate")), "--frobnicate");
+  }
+
+  @Test
+  void aMissingRequiredOptionIsNamed() {
+    assertUserError(run("node", "--participant", "0"), "--port");
+  }
+
+  @Test
+  void aParticipantOutsideTheRunIsRefused() {
+    assertUserError(run(node("--participant", "2")), "outside 0..1");
+  }
+
+  @Test
+  void aBadSeedNodeIsRefused() {
+    String[] args = node();
+    args[6] = "127.0.0.1";
+    assertUserError(run(args), "not HOST:PORT");
+  }
+
+  @Test
+  void anExistingEvidenceFileIsRefusedBeforeAnythingStarts() throws Exception {
+    Path ev = java.nio.file.Files.writeString(dir.resolve("evidence.json"), "{}");
+    assertUserError(run(node("--evidence", ev.toString())), "already exists");
+    assertFalse(java.nio.file.Files.exists(dir.resolve("j")), "no journal was created");
+  }
+
+  @Test
+  void anUnknownBackendIsRefused() {
+    assertUserError(run(node("--backend", "tpu")), "unknown backend 'tpu'");
+  }
+
+  @Test
+  void aBadJournalIsRefused() {
+    String[] args = node();
+    args[8] = "jdbc:mysql://127.0.0.1/x";
+    assertUserError(run(args), "--journal");
+  }
+
+  @Test
+  void statusOfANodeThatIsNotThereSaysSoAndFails() throws Exception {
+    int port = NodeProcess.freePort();
+    NodeProcess.Result r = NodeProcess.run(java.util.List.of("status", "--node", "127.0.0.1:" + port,
+        "--admin-port", "" + NodeProcess.freePort()), java.time.Duration.ofSeconds(60));
+    assertEquals(1, r.exitCode(), r.output());
+    assertTrue(r.output().contains("no parreg node answers at 127.0.0.1:" + port), r.output());
+  }
+
+  @Test
+  void predictNeedsASource() {
+    assertUserError(run("predict", "--x", "1"), "--checkpoint");
+  }
+
+  @Test
+  void predictFromAMissingJournalIsAUserError() {
+    assertUserError(run("predict", "--journal", dir.resolve("none").toString(), "--participant", "0", "--x", "1"), "no journal");
+  }
+}
