@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""numpy baselines for the CPU gradient benchmark (docs/benchmarks-cpu.md).
+
+For each d, builds X (N x d, float32, C order) and y with N*d ~= VALUES, then times
+  float32      : g = X.T @ (X @ w - y)                      (BLAS sgemv twice)
+  same-policy  : r = X @ w32 - y in float32, then X.T @ r with both widened to float64
+                 (the per-sample products are not rounded to binary32 first, so this is a
+                 lower bound on the cost of SPEC section 2's policy, not the same bits)
+and prints one line per (d, variant): bytes of X and y, median ms, GB/s.
+Usage: bench_numpy.py [--values 1e8] [--reps 7] [--d 1,16,256]
+"""
+import argparse
+import os
+import time
+
+import numpy as np
+
+
+def median_ms(fn, reps):
+    fn()  # warm-up
+    ts = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        fn()
+        ts.append((time.perf_counter() - t0) * 1e3)
+    ts.sort()
+    return ts[len(ts) // 2]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--values", type=float, default=1e8)
+    ap.add_argument("--reps", type=int, default=7)
+    ap.add_argument("--d", default="1,16,256")
+    a = ap.parse_args()
+    rng = np.random.default_rng(1)
+    print(f"numpy {np.__version__}, threads={os.environ.get('OMP_NUM_THREADS', 'default')}")
+    for d in [int(v) for v in a.d.split(",")]:
+        n = int(a.values) // d
+        X = rng.standard_normal((n, d), dtype=np.float32)
+        y = rng.standard_normal(n, dtype=np.float32)
+        w = (np.arange(d, dtype=np.float32) * np.float32(0.1))
+        nbytes = X.nbytes + y.nbytes
+
+        def f32():
+            return X.T @ (X @ w - y)
+
+        def widened():
+            r = (X @ w - y).astype(np.float64)
+            # X.T @ r with X widened block by block (bounded memory), accumulated in float64
+            g = np.zeros(d)
+            step = max(1, (1 << 22) // d)
+            for s in range(0, n, step):
+                g += X[s:s + step].astype(np.float64).T @ r[s:s + step]
+            return g
+
+        for name, fn in (("numpy-f32", f32), ("numpy-f64-widened", widened)):
+            ms = median_ms(fn, a.reps)
+            print(f"{name:20s} d={d:4d} N={n:10d} bytes={nbytes:11d} median_ms={ms:9.2f} GB/s={nbytes / ms / 1e6:6.2f}")
+        del X, y
+
+
+if __name__ == "__main__":
+    main()
