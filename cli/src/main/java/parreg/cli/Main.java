@@ -34,6 +34,8 @@ public final class Main implements Runnable {
 
   static CommandLine commandLine() {
     CommandLine cl = new CommandLine(new Main());
+    cl.addSubcommand("generate", new GenerateCommand());
+    cl.addSubcommand("convert", new ConvertCommand());
     cl.setExecutionExceptionHandler(
         (ex, cmd, parsed) -> {
           if (ex instanceof UserError) {
