@@ -37,6 +37,12 @@ public final class AtomicFiles {
     Path tmp = Files.createTempFile(dir, "." + abs.getFileName() + ".", ".tmp");
     boolean done = false;
     try {
+      try {
+        // createTempFile makes the file owner-only; the data files are ordinary files (0644)
+        Files.setPosixFilePermissions(tmp, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+      } catch (UnsupportedOperationException e) {
+        // not a POSIX file system: keep its defaults
+      }
       try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
         content.write(ch);
         ch.force(true);

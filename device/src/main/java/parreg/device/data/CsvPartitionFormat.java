@@ -175,63 +175,118 @@ public final class CsvPartitionFormat {
     while (to > from && isSpace(line.charAt(to - 1))) {
       to--;
     }
-    String text = line.substring(from, to);
-    String name = field < d ? "x" + (field + 1) : "y";
-    if (!isDecimal(text)) {
+    float v = parseDecimal(line, from, to);
+    if (Float.isNaN(v)) {
+      String text = line.substring(from, to);
+      String name = field < d ? "x" + (field + 1) : "y";
       String t = text.toLowerCase(java.util.Locale.ROOT).replace("+", "").replace("-", "");
       if (t.equals("nan") || t.equals("inf") || t.equals("infinity")) {
         throw DataFormatException.atLine(file, lineNo, name + " is '" + text + "', not a finite number");
       }
       throw DataFormatException.atLine(file, lineNo, name + " is '" + abbreviate(text) + "', not a number");
     }
-    float v = Float.parseFloat(text);
     if (Float.isInfinite(v)) {
-      throw DataFormatException.atLine(file, lineNo, name + " is '" + abbreviate(text) + "', outside the binary32 range (rounds to infinity)");
+      String name = field < d ? "x" + (field + 1) : "y";
+      throw DataFormatException.atLine(
+          file, lineNo, name + " is '" + abbreviate(line.substring(from, to)) + "', outside the binary32 range (rounds to infinity)");
     }
     return v;
   }
 
-  /** {@code [+-]? (digits [. digits?] | . digits) ([eE] [+-]? digits)?}. */
-  static boolean isDecimal(String s) {
-    int i = 0;
-    int n = s.length();
-    if (i < n && (s.charAt(i) == '+' || s.charAt(i) == '-')) {
+  private static final double[] POW10 = {
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22
+  };
+
+  /**
+   * The decimal text {@code s[from, to)} correctly rounded to binary32, or NaN if it is not a
+   * decimal number of the accepted grammar. Infinite when it rounds to infinity.
+   *
+   * <p>Fast path (Clinger): with at most 15 significant digits {@code M} and a decimal exponent
+   * {@code |e| <= 22}, {@code M} and {@code 10^|e|} are exact binary64 values, so one binary64
+   * multiplication or division gives {@code D = RN64(v)}, correctly rounded. Rounding {@code D}
+   * on to binary32 gives {@code RN32(v)} unless {@code D} lies exactly on a binary32 midpoint:
+   * every binary32 midpoint is a binary64 value, and rounding to binary64 is monotonic, so {@code
+   * D} is on the same side of each midpoint as {@code v} unless it is the midpoint itself. Those
+   * cases, and all others, go to {@link Float#parseFloat}, which rounds correctly. The range of
+   * the fast path ({@code 1e-22 .. 9e37}) has no binary32 subnormals and no overflow.
+   */
+  static float parseDecimal(String s, int from, int to) {
+    int i = from;
+    boolean neg = false;
+    if (i < to && (s.charAt(i) == '+' || s.charAt(i) == '-')) {
+      neg = s.charAt(i) == '-';
       i++;
     }
+    long m = 0;
+    int exp10 = 0;
     int digits = 0;
-    while (i < n && isDigit(s.charAt(i))) {
-      i++;
+    boolean exact = true;
+    final long limit = 100_000_000_000_000L; // m < 1e14 before *10 + 9 keeps m < 1e15 < 2^53
+    char c;
+    while (i < to && (c = s.charAt(i)) >= '0' && c <= '9') {
+      if (m < limit) {
+        m = m * 10 + (c - '0');
+      } else {
+        exact = false;
+      }
       digits++;
-    }
-    if (i < n && s.charAt(i) == '.') {
       i++;
-      while (i < n && isDigit(s.charAt(i))) {
-        i++;
+    }
+    if (i < to && s.charAt(i) == '.') {
+      i++;
+      while (i < to && (c = s.charAt(i)) >= '0' && c <= '9') {
+        if (m < limit) {
+          m = m * 10 + (c - '0');
+          exp10--;
+        } else {
+          exact = false;
+        }
         digits++;
+        i++;
       }
     }
     if (digits == 0) {
-      return false;
+      return Float.NaN;
     }
-    if (i < n && (s.charAt(i) == 'e' || s.charAt(i) == 'E')) {
+    if (i < to && (s.charAt(i) == 'e' || s.charAt(i) == 'E')) {
       i++;
-      if (i < n && (s.charAt(i) == '+' || s.charAt(i) == '-')) {
+      boolean eneg = false;
+      if (i < to && (s.charAt(i) == '+' || s.charAt(i) == '-')) {
+        eneg = s.charAt(i) == '-';
         i++;
       }
-      int exp = 0;
-      while (i < n && isDigit(s.charAt(i))) {
+      int e = 0;
+      int ed = 0;
+      while (i < to && (c = s.charAt(i)) >= '0' && c <= '9') {
+        if (e < 100_000) {
+          e = e * 10 + (c - '0');
+        }
+        ed++;
         i++;
-        exp++;
       }
-      if (exp == 0) {
-        return false;
+      if (ed == 0) {
+        return Float.NaN;
+      }
+      exp10 += eneg ? -e : e;
+    }
+    if (i != to) {
+      return Float.NaN;
+    }
+    if (exact) {
+      if (m == 0) {
+        return neg ? -0f : 0f;
+      }
+      if (exp10 >= -22 && exp10 <= 22) {
+        double dv = exp10 >= 0 ? (double) m * POW10[exp10] : (double) m / POW10[-exp10];
+        long bits = Double.doubleToRawLongBits(dv);
+        if ((bits & ((1L << 29) - 1)) != (1L << 28)) {
+          float f = (float) dv;
+          return neg ? -f : f;
+        }
       }
     }
-    return i == n;
-  }
-
-  private static boolean isDigit(char c) {
-    return c >= '0' && c <= '9';
+    return Float.parseFloat(s.substring(from, to));
   }
 
   private static boolean isSpace(char c) {
