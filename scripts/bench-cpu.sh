@@ -14,18 +14,18 @@ trap 'rm -f "$out"' EXIT
 java --add-modules jdk.incubator.vector -Xmx4g -cp target/classes parreg.bench.CpuGradientBench \
   --values "$VALUES" --reps "$REPS" --ref-reps 3 2>&1 | grep -v 'incubator modules' | tee -a "$out"
 python3 scripts/bench_numpy.py --values "$VALUES" --reps "$REPS" | tee -a "$out"
-echo
-echo "side by side (GB/s of X and y read; median of $REPS runs):"
-python3 - "$out" <<'PY'
+python3 - "$out" "$REPS" <<'PY'
 import re, sys
-rows = {}
-for line in open(sys.argv[1]):
-    m = re.match(r"(\S+)\s+d=\s*(\d+).*GB/s=\s*([\d.]+)", line)
+for key, label in (("GB/s", "median"), ("best_GB/s", "best")):
+  rows = {}
+  for line in open(sys.argv[1]):
+    m = re.match(r"(\S+)\s+d=\s*(\d+).*\s" + re.escape(key) + r"=\s*([\d.]+)", line)
     if m:
         rows.setdefault(int(m.group(2)), {})[m.group(1)] = float(m.group(3))
-cols = ["parreg-fast", "parreg-reference", "numpy-f32", "numpy-f64-dgemv", "numpy-f64-widened"]
-print("%5s" % "d" + "".join("%19s" % c for c in cols) + "%13s%13s" % ("fast/np-f32", "fast/np-f64"))
-for d in sorted(rows):
+  print("\nside by side, GB/s of X and y read, %s of %s runs:" % (label, sys.argv[2]))
+  cols = ["parreg-fast", "parreg-reference", "numpy-f32", "numpy-f64-dgemv", "numpy-f64-widened"]
+  print("%5s" % "d" + "".join("%19s" % c for c in cols) + "%13s%13s" % ("fast/np-f32", "fast/np-f64"))
+  for d in sorted(rows):
     r = rows[d]
     cells = "".join("%19s" % ("%.2f" % r[c] if c in r else "-") for c in cols)
     f32 = r.get("parreg-fast", 0) / r["numpy-f32"] if "numpy-f32" in r else float("nan")

@@ -36,6 +36,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       depend on {@code k} or on the thread count ({@code FastCpuKernelTest} checks both).
  * </ul>
  *
+ * <p>Two implementations of the inner loops, same bits: plain Java loops (the residual loop is
+ * auto-vectorised by C2, but JDK 17's C2 does not vectorise the binary32-to-binary64 widening, so
+ * the lane updates stay scalar), and {@code VectorLanes}, explicit 512-bit SIMD through the
+ * incubating Vector API, used when {@link #VECTOR_AVAILABLE}. In the SIMD path the residuals of
+ * 64 samples are held in four registers while the features run in the inner loop; each sample
+ * still sees the same operations in the same order. No path uses a fused multiply-add.
+ *
  * <p>Thread safety: one {@code compute} at a time per instance (the backend's one-launch-in-flight
  * rule); the pool's threads are daemons and are stopped by {@link #close()}.
  */
@@ -46,8 +53,9 @@ public final class FastCpuKernel implements AutoCloseable {
   /**
    * Whether the explicit SIMD path ({@code VectorLanes}, on the incubating {@code
    * jdk.incubator.vector} module) can be used: the JVM was started with {@code --add-modules
-   * jdk.incubator.vector} and {@code -Dparreg.cpu.vector=false} was not given. Otherwise the
-   * kernel runs the plain loops, which give the same bits, more slowly.
+   * jdk.incubator.vector}, the CPU has 512-bit vectors (AVX-512) and {@code
+   * -Dparreg.cpu.vector=false} was not given. Otherwise the kernel runs the plain loops, which
+   * give the same bits, more slowly.
    */
   public static final boolean VECTOR_AVAILABLE = probeVector();
 
@@ -60,7 +68,10 @@ public final class FastCpuKernel implements AutoCloseable {
     this(Runtime.getRuntime().availableProcessors());
   }
 
-  /** @param threads worker threads (>= 1); 1 computes on the calling thread */
+  /**
+   * @param threads threads that compute (>= 1): the calling thread and a fixed pool of {@code
+   *     threads - 1} daemon threads; 1 computes on the calling thread alone
+   */
   public FastCpuKernel(int threads) {
     this(threads, VECTOR_AVAILABLE);
   }
@@ -89,7 +100,7 @@ public final class FastCpuKernel implements AutoCloseable {
             t.setDaemon(true);
             return t;
           };
-      this.pool = Executors.newFixedThreadPool(threads, tf);
+      this.pool = Executors.newFixedThreadPool(threads - 1, tf);
     }
   }
 
@@ -107,6 +118,11 @@ public final class FastCpuKernel implements AutoCloseable {
       return false;
     }
     if (ModuleLayer.boot().findModule("jdk.incubator.vector").isEmpty()) {
+      return false;
+    }
+    // VectorLanes uses 512-bit shapes; where the CPU has narrower vectors the Vector API would
+    // fall back to slow Java code, so the plain loops are used instead.
+    if (!VectorLanes.nativeWidthIs512()) {
       return false;
     }
     try {
@@ -154,18 +170,26 @@ public final class FastCpuKernel implements AutoCloseable {
         chunkSums[c] = w.chunk(c);
       }
     } else {
+      // The calling thread works too: threads - 1 pool workers plus the caller take chunks from
+      // one counter; which thread computes a chunk does not change its bits.
       AtomicInteger next = new AtomicInteger();
-      int workers = Math.min(threads, chunks);
-      List<Future<?>> fs = new ArrayList<>(workers);
-      for (int k = 0; k < workers; k++) {
-        fs.add(
-            pool.submit(
-                () -> {
-                  TileWorker w = new TileWorker(p, start, length, w32, b32, bias, chunkTiles, vector);
-                  for (int c = next.getAndIncrement(); c < chunks; c = next.getAndIncrement()) {
-                    chunkSums[c] = w.chunk(c);
-                  }
-                }));
+      Runnable work =
+          () -> {
+            TileWorker w = new TileWorker(p, start, length, w32, b32, bias, chunkTiles, vector);
+            for (int c = next.getAndIncrement(); c < chunks; c = next.getAndIncrement()) {
+              chunkSums[c] = w.chunk(c);
+            }
+          };
+      int helpers = Math.min(threads, chunks) - 1;
+      List<Future<?>> fs = new ArrayList<>(helpers);
+      for (int k = 0; k < helpers; k++) {
+        fs.add(pool.submit(work));
+      }
+      RuntimeException failure = null;
+      try {
+        work.run();
+      } catch (RuntimeException e) {
+        failure = e;
       }
       for (Future<?> f : fs) {
         try {
@@ -176,6 +200,9 @@ public final class FastCpuKernel implements AutoCloseable {
         } catch (ExecutionException e) {
           throw new IllegalStateException("local sums failed: " + e.getCause(), e.getCause());
         }
+      }
+      if (failure != null) {
+        throw failure;
       }
     }
 

@@ -22,6 +22,11 @@ final class VectorLanes {
 
   private VectorLanes() {}
 
+  /** True where the preferred vector shape is 512 bits, the shape these loops are written for. */
+  static boolean nativeWidthIs512() {
+    return FloatVector.SPECIES_PREFERRED.vectorBitSize() >= 512;
+  }
+
   /**
    * Runs the vector loops on a small input with subnormal, signed-zero and large values and
    * compares them with scalar Java arithmetic; false means the vector path must not be used.
