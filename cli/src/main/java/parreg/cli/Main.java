@@ -46,6 +46,8 @@ public final class Main implements Runnable {
     cl.addSubcommand(new StatusCommand());
     cl.addSubcommand(new PredictCommand());
     cl.addSubcommand(new ExportCommand());
+    cl.addSubcommand("generate", new GenerateCommand());
+    cl.addSubcommand("convert", new ConvertCommand());
     cl.setExecutionExceptionHandler(
         (ex, cmd, parsed) -> {
           if (ex instanceof UserError) {

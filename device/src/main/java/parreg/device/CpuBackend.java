@@ -1,19 +1,50 @@
 package parreg.device;
 
 /**
- * The CPU backend: the {@link ReferenceKernel} run on the calling thread. Its fence is the
- * completion of that computation, so the GPU actor's launch-then-await protocol is exercised the
- * same way as on a device.
+ * The CPU backend. By default it runs {@link FastCpuKernel} (SIMD loops, one thread per
+ * processor); {@link Mode#REFERENCE} runs the {@link ReferenceKernel} itself on the calling thread.
+ * Both give the same bits. The computation finishes inside {@link #launch}, so its fence is already
+ * retired when returned, and the GPU actor's launch-then-await protocol is exercised the same way
+ * as on a device.
  */
 public final class CpuBackend implements KernelBackend {
+  /** Which CPU computation runs. */
+  public enum Mode {
+    /** {@link FastCpuKernel}: same bits, vectorised, multi-threaded. */
+    FAST,
+    /** {@link ReferenceKernel}: the oracle, one thread. */
+    REFERENCE
+  }
+
+  private final Mode mode;
+  private final FastCpuKernel fast;
   private Partition partition;
   private boolean bias;
   private boolean pending;
 
+  /** The fast kernel with one thread per available processor. */
+  public CpuBackend() {
+    this(Mode.FAST, Runtime.getRuntime().availableProcessors());
+  }
+
+  /**
+   * @param mode which computation
+   * @param threads worker threads of the fast kernel (>= 1; ignored by the reference)
+   */
+  public CpuBackend(Mode mode, int threads) {
+    this.mode = mode;
+    this.fast = mode == Mode.FAST ? new FastCpuKernel(threads) : null;
+  }
+
+  public Mode mode() {
+    return mode;
+  }
+
   @Override
   public BackendInfo info() {
     String cpu = System.getProperty("os.arch") + ", " + Runtime.getRuntime().availableProcessors() + " cores";
-    return new BackendInfo("cpu", "CPU (" + cpu + ")", "none", "reference kernel, " + ReductionOrder.VERSION);
+    String kernel = mode == Mode.FAST ? "fast kernel, " + fast.describe() : "reference kernel";
+    return new BackendInfo("cpu", "CPU (" + cpu + ")", "none", kernel + ", " + ReductionOrder.VERSION);
   }
 
   @Override
@@ -31,7 +62,16 @@ public final class CpuBackend implements KernelBackend {
       throw new IllegalStateException("a launch is already in flight: await its fence first");
     }
     pending = true;
-    LocalSums result = ReferenceKernel.compute(partition, start, length, params, bias);
+    LocalSums result;
+    try {
+      result =
+          mode == Mode.FAST
+              ? fast.compute(partition, start, length, params, bias)
+              : ReferenceKernel.compute(partition, start, length, params, bias);
+    } catch (RuntimeException e) {
+      pending = false;
+      throw e;
+    }
     return new Launch() {
       private boolean consumed;
 
@@ -54,5 +94,8 @@ public final class CpuBackend implements KernelBackend {
   @Override
   public void close() {
     partition = null;
+    if (fast != null) {
+      fast.close();
+    }
   }
 }

@@ -1,0 +1,66 @@
+package parreg.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import parreg.device.Partition;
+import parreg.device.data.DataFormatException;
+import parreg.device.data.PartitionFiles;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code parreg convert}: a partition file from CSV to binary or back; the rows keep their bits. */
+@Command(
+    name = "convert",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Converts a partition between CSV and the binary columnar format (.prb), by the output's",
+      "extension. The rows, and so the partition digest, are unchanged. Never overwrites."
+    })
+public final class ConvertCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Option(names = "--in", required = true, description = "input partition (.csv or .prb)")
+  Path in;
+
+  @Option(names = "--out", required = true, description = "output partition: .prb for binary, .csv for CSV")
+  Path out;
+
+  @Option(names = "--features", defaultValue = "0", description = "check that the input has this d (0: any)")
+  int features;
+
+  @Override
+  public Integer call() throws IOException {
+    String name = out.getFileName() == null ? "" : out.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
+    if (!name.endsWith(".csv") && !name.endsWith(".prb")) {
+      throw new UserError("--out must end in .csv or .prb, not '" + out + "'");
+    }
+    if (java.nio.file.Files.exists(out)) {
+      throw new UserError(out + " exists; refusing to overwrite");
+    }
+    Partition p;
+    try {
+      p = PartitionFiles.read(in, features);
+    } catch (NoSuchFileException e) {
+      throw new UserError(in + ": no such file");
+    } catch (DataFormatException e) {
+      throw new UserError(e.getMessage(), e);
+    }
+    try {
+      PartitionFiles.write(p, out);
+    } catch (FileAlreadyExistsException e) {
+      throw new UserError(out + " exists; refusing to overwrite");
+    } catch (NoSuchFileException e) {
+      throw new UserError(out + ": no such directory");
+    }
+    PrintWriter o = spec.commandLine().getOut();
+    o.printf("converted %s -> %s: %d rows, d=%d, sha256 %s%n", in, out, p.samples(), p.features(), p.digest());
+    o.flush();
+    return Main.OK;
+  }
+}

@@ -1,0 +1,80 @@
+package parreg.device.data;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * Writes a new file so that readers see either nothing or the whole of it, and never replaces an
+ * existing file: the content goes to a temporary file in the same directory, which is flushed to
+ * disk ({@code fsync}), then hard-linked to the target name (which fails if the name exists, so
+ * there is no check-then-act race), the temporary name removed, and the directory flushed.
+ * Where the file system has no hard links, an atomic rename after an existence check is used.
+ */
+public final class AtomicFiles {
+  private AtomicFiles() {}
+
+  /** Writes the content of a new file through a channel. */
+  @FunctionalInterface
+  public interface Content {
+    void write(FileChannel out) throws IOException;
+  }
+
+  /**
+   * Creates {@code target} with the given content.
+   *
+   * @throws FileAlreadyExistsException if {@code target} exists (it is left untouched)
+   */
+  public static void writeNew(Path target, Content content) throws IOException {
+    Path abs = target.toAbsolutePath();
+    Path dir = abs.getParent();
+    if (Files.exists(abs, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+      throw new FileAlreadyExistsException(target.toString(), null, "exists; refusing to overwrite");
+    }
+    Path tmp = Files.createTempFile(dir, "." + abs.getFileName() + ".", ".tmp");
+    boolean done = false;
+    try {
+      try {
+        // createTempFile makes the file owner-only; the data files are ordinary files (0644)
+        Files.setPosixFilePermissions(tmp, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+      } catch (UnsupportedOperationException e) {
+        // not a POSIX file system: keep its defaults
+      }
+      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+        content.write(ch);
+        ch.force(true);
+      }
+      try {
+        Files.createLink(abs, tmp);
+      } catch (UnsupportedOperationException e) {
+        if (Files.exists(abs, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+          throw new FileAlreadyExistsException(target.toString(), null, "exists; refusing to overwrite");
+        }
+        Files.move(tmp, abs, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+      }
+      done = true;
+    } catch (FileAlreadyExistsException e) {
+      throw new FileAlreadyExistsException(target.toString(), null, "exists; refusing to overwrite");
+    } finally {
+      Files.deleteIfExists(tmp);
+      if (done) {
+        syncDirectory(dir);
+      }
+    }
+  }
+
+  /** Flushes a directory's entries to disk (best effort where the platform cannot). */
+  public static void syncDirectory(Path dir) throws IOException {
+    try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+      ch.force(true);
+    } catch (IOException e) {
+      // Some platforms cannot open a directory as a channel; the file itself is already synced.
+      if (!System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).contains("win")) {
+        throw e;
+      }
+    }
+  }
+}

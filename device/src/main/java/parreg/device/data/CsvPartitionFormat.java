@@ -1,0 +1,343 @@
+package parreg.device.data;
+
+import java.io.BufferedReader;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStreamWriter;
+import java.nio.channels.Channels;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import parreg.device.Partition;
+
+/**
+ * CSV partitions (SPEC section 5): a header {@code x1,...,xd,y} (exactly these names, in this
+ * order; spaces around a name are ignored) and one row of {@code d + 1} decimal numbers per sample.
+ *
+ * <p>Each value is a decimal number ({@code [+-]digits[.digits][(e|E)[+-]digits]}, also {@code
+ * .5} and {@code 5.}), rounded to binary32 by correct rounding of the decimal text ({@link
+ * Float#parseFloat}), so a value written by {@link Float#toString} reads back to the same bits.
+ * Rejected, each with the file and line: a missing or malformed header, a header with the wrong
+ * d, a row with too few or too many values, a value that is not a number, {@code NaN} or {@code
+ * Infinity}, a finite text that rounds to infinity in binary32 (e.g. {@code 1e39}), a blank line
+ * followed by more data, and a file with no rows (an empty partition). Blank lines at the end are
+ * accepted; a UTF-8 byte-order mark and CRLF line ends are accepted.
+ *
+ * <p>Reading streams in two passes: the first counts the rows by scanning bytes, the second parses
+ * straight into the feature-major arrays, so memory stays at the partition's binary32 size (plus a
+ * fixed buffer), whatever the length of the text.
+ */
+public final class CsvPartitionFormat {
+  private static final int BUFFER = 1 << 16;
+
+  private CsvPartitionFormat() {}
+
+  /** Reads a CSV partition, inferring d from the header. */
+  public static Partition read(Path file) throws IOException, DataFormatException {
+    return read(file, 0);
+  }
+
+  /**
+   * Reads a CSV partition.
+   *
+   * @param expectedFeatures the d the header must have, or 0 to accept the header's d
+   */
+  public static Partition read(Path file, int expectedFeatures) throws IOException, DataFormatException {
+    long rows = countRows(file);
+    try (BufferedReader in =
+        new BufferedReader(new java.io.InputStreamReader(Files.newInputStream(file), StandardCharsets.UTF_8), BUFFER)) {
+      String header = in.readLine();
+      if (header == null) {
+        throw DataFormatException.atLine(file, 1, "missing header x1,...,xd,y (the file is empty)");
+      }
+      if (!header.isEmpty() && header.charAt(0) == '\uFEFF') {
+        header = header.substring(1);
+      }
+      int d = parseHeader(file, header, expectedFeatures);
+      if (rows <= 0) {
+        throw DataFormatException.inFile(file, "no data rows after the header (an empty partition)");
+      }
+      if (rows * d > Integer.MAX_VALUE - 8) {
+        throw DataFormatException.inFile(file, rows + " rows of d=" + d + " exceed one partition's limit of " + (Integer.MAX_VALUE - 8) + " values");
+      }
+      int n = (int) rows;
+      float[] x = new float[n * d];
+      float[] y = new float[n];
+      String expect = "expected " + (d + 1) + " values (" + (d == 1 ? "x1" : "x1..x" + d) + ",y), found ";
+      long lineNo = 1;
+      long blankAt = 0;
+      int i = 0;
+      String line;
+      while ((line = in.readLine()) != null) {
+        lineNo++;
+        if (isBlank(line)) {
+          if (blankAt == 0) {
+            blankAt = lineNo;
+          }
+          continue;
+        }
+        if (blankAt != 0) {
+          throw DataFormatException.atLine(file, blankAt, "blank line inside the data (only trailing blank lines are allowed)");
+        }
+        if (i >= n) {
+          throw DataFormatException.atLine(file, lineNo, "the file changed while it was read");
+        }
+        int pos = 0;
+        int field = 0;
+        int len = line.length();
+        while (true) {
+          int comma = line.indexOf(',', pos);
+          int end = comma < 0 ? len : comma;
+          if (field > d) {
+            throw DataFormatException.atLine(file, lineNo, expect + countFields(line));
+          }
+          float v = parseValue(file, lineNo, field, d, line, pos, end);
+          if (field < d) {
+            x[field * n + i] = v;
+          } else {
+            y[i] = v;
+          }
+          field++;
+          if (comma < 0) {
+            break;
+          }
+          pos = comma + 1;
+        }
+        if (field != d + 1) {
+          throw DataFormatException.atLine(file, lineNo, expect + field);
+        }
+        i++;
+      }
+      if (i != n) {
+        throw DataFormatException.atLine(file, lineNo, "the file changed while it was read");
+      }
+      return new Partition(n, d, x, y);
+    }
+  }
+
+  /** Writes a partition as CSV (values by {@link Float#toString}, which reads back to the same bits). */
+  public static void write(Partition p, Path file) throws IOException {
+    AtomicFiles.writeNew(
+        file,
+        ch -> {
+          BufferedWriter w = new BufferedWriter(new OutputStreamWriter(Channels.newOutputStream(ch), StandardCharsets.US_ASCII), BUFFER);
+          w.write(header(p.features()));
+          w.write('\n');
+          int n = p.samples();
+          int d = p.features();
+          float[] x = p.featureMajor();
+          float[] y = p.targets();
+          StringBuilder sb = new StringBuilder(16 * (d + 1));
+          for (int i = 0; i < n; i++) {
+            sb.setLength(0);
+            for (int j = 0; j < d; j++) {
+              sb.append(x[j * n + i]).append(',');
+            }
+            sb.append(y[i]).append('\n');
+            w.append(sb);
+          }
+          w.flush();
+        });
+  }
+
+  /** The header line for d features, without line end. */
+  public static String header(int d) {
+    StringBuilder sb = new StringBuilder();
+    for (int j = 1; j <= d; j++) {
+      sb.append('x').append(j).append(',');
+    }
+    return sb.append('y').toString();
+  }
+
+  private static int parseHeader(Path file, String header, int expectedFeatures) throws DataFormatException {
+    String[] names = header.split(",", -1);
+    int d = names.length - 1;
+    boolean ok = d >= 1 && names[d].strip().equals("y");
+    for (int j = 0; ok && j < d; j++) {
+      ok = names[j].strip().equals("x" + (j + 1));
+    }
+    if (!ok) {
+      throw DataFormatException.atLine(file, 1, "header must be x1,...,xd,y; found '" + abbreviate(header) + "'");
+    }
+    if (expectedFeatures > 0 && d != expectedFeatures) {
+      throw DataFormatException.atLine(
+          file, 1, "expected d=" + expectedFeatures + " features (" + header(expectedFeatures) + "), the header has d=" + d);
+    }
+    return d;
+  }
+
+  private static float parseValue(Path file, long lineNo, int field, int d, String line, int from, int to)
+      throws DataFormatException {
+    while (from < to && isSpace(line.charAt(from))) {
+      from++;
+    }
+    while (to > from && isSpace(line.charAt(to - 1))) {
+      to--;
+    }
+    float v = parseDecimal(line, from, to);
+    if (Float.isNaN(v)) {
+      String text = line.substring(from, to);
+      String name = field < d ? "x" + (field + 1) : "y";
+      String t = text.toLowerCase(java.util.Locale.ROOT).replace("+", "").replace("-", "");
+      if (t.equals("nan") || t.equals("inf") || t.equals("infinity")) {
+        throw DataFormatException.atLine(file, lineNo, name + " is '" + text + "', not a finite number");
+      }
+      throw DataFormatException.atLine(file, lineNo, name + " is '" + abbreviate(text) + "', not a number");
+    }
+    if (Float.isInfinite(v)) {
+      String name = field < d ? "x" + (field + 1) : "y";
+      throw DataFormatException.atLine(
+          file, lineNo, name + " is '" + abbreviate(line.substring(from, to)) + "', outside the binary32 range (rounds to infinity)");
+    }
+    return v;
+  }
+
+  private static final double[] POW10 = {
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22
+  };
+
+  /**
+   * The decimal text {@code s[from, to)} correctly rounded to binary32, or NaN if it is not a
+   * decimal number of the accepted grammar. Infinite when it rounds to infinity.
+   *
+   * <p>Fast path (Clinger): with at most 15 significant digits {@code M} and a decimal exponent
+   * {@code |e| <= 22}, {@code M} and {@code 10^|e|} are exact binary64 values, so one binary64
+   * multiplication or division gives {@code D = RN64(v)}, correctly rounded. Rounding {@code D}
+   * on to binary32 gives {@code RN32(v)} unless {@code D} lies exactly on a binary32 midpoint:
+   * every binary32 midpoint is a binary64 value, and rounding to binary64 is monotonic, so {@code
+   * D} is on the same side of each midpoint as {@code v} unless it is the midpoint itself. Those
+   * cases, and all others, go to {@link Float#parseFloat}, which rounds correctly. The range of
+   * the fast path ({@code 1e-22 .. 9e37}) has no binary32 subnormals and no overflow.
+   */
+  static float parseDecimal(String s, int from, int to) {
+    int i = from;
+    boolean neg = false;
+    if (i < to && (s.charAt(i) == '+' || s.charAt(i) == '-')) {
+      neg = s.charAt(i) == '-';
+      i++;
+    }
+    long m = 0;
+    int exp10 = 0;
+    int digits = 0;
+    boolean exact = true;
+    final long limit = 100_000_000_000_000L; // m < 1e14 before *10 + 9 keeps m < 1e15 < 2^53
+    char c;
+    while (i < to && (c = s.charAt(i)) >= '0' && c <= '9') {
+      if (m < limit) {
+        m = m * 10 + (c - '0');
+      } else {
+        exact = false;
+      }
+      digits++;
+      i++;
+    }
+    if (i < to && s.charAt(i) == '.') {
+      i++;
+      while (i < to && (c = s.charAt(i)) >= '0' && c <= '9') {
+        if (m < limit) {
+          m = m * 10 + (c - '0');
+          exp10--;
+        } else {
+          exact = false;
+        }
+        digits++;
+        i++;
+      }
+    }
+    if (digits == 0) {
+      return Float.NaN;
+    }
+    if (i < to && (s.charAt(i) == 'e' || s.charAt(i) == 'E')) {
+      i++;
+      boolean eneg = false;
+      if (i < to && (s.charAt(i) == '+' || s.charAt(i) == '-')) {
+        eneg = s.charAt(i) == '-';
+        i++;
+      }
+      int e = 0;
+      int ed = 0;
+      while (i < to && (c = s.charAt(i)) >= '0' && c <= '9') {
+        if (e < 100_000) {
+          e = e * 10 + (c - '0');
+        }
+        ed++;
+        i++;
+      }
+      if (ed == 0) {
+        return Float.NaN;
+      }
+      exp10 += eneg ? -e : e;
+    }
+    if (i != to) {
+      return Float.NaN;
+    }
+    if (exact) {
+      if (m == 0) {
+        return neg ? -0f : 0f;
+      }
+      if (exp10 >= -22 && exp10 <= 22) {
+        double dv = exp10 >= 0 ? (double) m * POW10[exp10] : (double) m / POW10[-exp10];
+        long bits = Double.doubleToRawLongBits(dv);
+        if ((bits & ((1L << 29) - 1)) != (1L << 28)) {
+          float f = (float) dv;
+          return neg ? -f : f;
+        }
+      }
+    }
+    return Float.parseFloat(s.substring(from, to));
+  }
+
+  private static boolean isSpace(char c) {
+    return c == ' ' || c == '\t' || c == '\r';
+  }
+
+  private static boolean isBlank(String line) {
+    for (int k = 0; k < line.length(); k++) {
+      if (!isSpace(line.charAt(k))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static int countFields(String line) {
+    int c = 1;
+    for (int k = line.indexOf(','); k >= 0; k = line.indexOf(',', k + 1)) {
+      c++;
+    }
+    return c;
+  }
+
+  private static String abbreviate(String s) {
+    return s.length() <= 40 ? s : s.substring(0, 37) + "...";
+  }
+
+  /** Non-blank lines after the first non-blank line (the header): the row count, by a byte scan. */
+  private static long countRows(Path file) throws IOException {
+    long nonBlank = 0;
+    boolean lineHasData = false;
+    byte[] buf = new byte[BUFFER];
+    try (InputStream in = Files.newInputStream(file)) {
+      int r;
+      while ((r = in.read(buf)) > 0) {
+        for (int k = 0; k < r; k++) {
+          byte b = buf[k];
+          if (b == '\n') {
+            if (lineHasData) {
+              nonBlank++;
+            }
+            lineHasData = false;
+          } else if (b != ' ' && b != '\t' && b != '\r') {
+            lineHasData = true;
+          }
+        }
+      }
+    }
+    if (lineHasData) {
+      nonBlank++;
+    }
+    return nonBlank - 1;
+  }
+}

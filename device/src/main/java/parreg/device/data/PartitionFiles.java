@@ -1,0 +1,81 @@
+package parreg.device.data;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.Locale;
+import parreg.device.Partition;
+
+/**
+ * Reads and writes partition files, choosing the format: a file that starts with the {@code .prb}
+ * magic is binary whatever its name; a {@code .prb} file without it is an error (bad magic); any
+ * other file is read as CSV. Writing picks the format from the extension ({@code .prb}, else CSV
+ * for {@code .csv}).
+ */
+public final class PartitionFiles {
+  /** The two formats. */
+  public enum Format {
+    CSV(".csv"),
+    BINARY(BinaryPartitionFormat.EXTENSION);
+
+    private final String extension;
+
+    Format(String extension) {
+      this.extension = extension;
+    }
+
+    public String extension() {
+      return extension;
+    }
+  }
+
+  private PartitionFiles() {}
+
+  public static Partition read(Path file) throws IOException, DataFormatException {
+    return read(file, 0);
+  }
+
+  /**
+   * @param expectedFeatures the d the file must have, or 0 to accept the file's d
+   */
+  public static Partition read(Path file, int expectedFeatures) throws IOException, DataFormatException {
+    if (!Files.isRegularFile(file)) {
+      if (!Files.exists(file)) {
+        throw new NoSuchFileException(file.toString(), null, "no such file");
+      }
+      throw DataFormatException.inFile(file, "not a regular file");
+    }
+    byte[] first = new byte[BinaryPartitionFormat.MAGIC.length];
+    int got;
+    try (InputStream in = Files.newInputStream(file)) {
+      got = in.readNBytes(first, 0, first.length);
+    }
+    if (got == first.length && BinaryPartitionFormat.hasMagic(first)) {
+      return BinaryPartitionFormat.read(file, expectedFeatures);
+    }
+    if (formatOf(file) == Format.BINARY) {
+      if (got < first.length) {
+        throw DataFormatException.atByte(file, got, "truncated: the file ends inside the " + BinaryPartitionFormat.HEADER_BYTES + "-byte header");
+      }
+      throw DataFormatException.atByte(file, 0, "not a parreg binary partition (bad magic)");
+    }
+    return CsvPartitionFormat.read(file, expectedFeatures);
+  }
+
+  /** Writes a partition in the format its name asks for; never overwrites. */
+  public static void write(Partition p, Path file) throws IOException {
+    if (formatOf(file) == Format.BINARY) {
+      BinaryPartitionFormat.write(p, file);
+    } else {
+      CsvPartitionFormat.write(p, file);
+    }
+  }
+
+  /** The format a file name asks for: {@code .prb} is binary, anything else CSV. */
+  public static Format formatOf(Path file) {
+    String name = file.getFileName() == null ? "" : file.getFileName().toString().toLowerCase(Locale.ROOT);
+    return name.endsWith(BinaryPartitionFormat.EXTENSION) ? Format.BINARY : Format.CSV;
+  }
+}
