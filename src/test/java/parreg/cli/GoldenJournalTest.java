@@ -73,6 +73,6 @@ class GoldenJournalTest {
   void predictChecksTheFeatureCount() {
     CommandLineTest.Run r = CommandLineTest.run("predict", "--journal", journal.toString(), "--participant", "1", "--x", "1,2");
     assertEquals(2, r.code(), r.err());
-    assertTrue(r.err().contains("the model has 1 feature(s); --x gave 2"), r.err());
+    assertTrue(r.err().contains("the model has 1 feature(s); got 2 value(s)"), r.err());
   }
 }

@@ -73,7 +73,7 @@ public final class NodeCommand implements Callable<Integer> {
   @Option(names = "--step-interval-ms", description = "minimum milliseconds between steps (pacing; default 0)")
   Long stepIntervalMs;
 
-  @Option(names = "--run-name", description = "run name for file data (default: the seed run's name)")
+  @Option(names = "--run-name", description = "run name (default: the seed run's name, or parreg-run for file data)")
   String runName;
 
   @Option(names = "--learning-rate", description = "exact learning rate, e.g. 1/4 or 0.01 (default 1/4)")
@@ -271,7 +271,7 @@ public final class NodeCommand implements Callable<Integer> {
         throw new UserError("--learning-rate: " + e.getMessage());
       }
       RunContract contract = new RunContract(
-          c.runName != null ? c.runName : RunContract.SEED_RUN,
+          c.runName != null ? c.runName : "parreg-run",
           RunContract.SCHEMA,
           RunContract.CHECKPOINT_CONTRACT,
           RunContract.LOSS,

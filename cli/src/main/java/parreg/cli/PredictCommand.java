@@ -39,8 +39,16 @@ public final class PredictCommand implements Callable<Integer> {
   @ArgGroup(exclusive = true, multiplicity = "1")
   Source source;
 
-  @Option(names = "--x", required = true, split = ",", description = "feature values x1[,x2...]")
-  List<String> x;
+  static final class Input {
+    @Option(names = "--x", split = ",", description = "feature values x1[,x2...]")
+    List<String> x;
+
+    @Option(names = "--input", description = "CSV file of rows x1,...,xd (a header line x1,... is allowed); one prediction per line")
+    Path file;
+  }
+
+  @ArgGroup(exclusive = true, multiplicity = "1")
+  Input input;
 
   @Override
   public Integer call() {
@@ -50,21 +58,49 @@ public final class PredictCommand implements Callable<Integer> {
     if (!RunContract.SCHEMA.equals(cp.contract().schema())) {
       throw new UserError("the model's numerical policy " + cp.contract().schema() + " is not supported");
     }
-    double[] v = new double[x.size()];
-    for (int i = 0; i < v.length; i++) {
+    int d = cp.contract().features();
+    if (input.x != null) {
+      double[] v = parse(input.x, "--x", d);
+      System.out.println(Double.toString(UpdateRule.predict(cp.parameters(), cp.contract().bias(), v)));
+      return 0;
+    }
+    // Many rows: stream the file, one prediction per line, in input order.
+    try (java.io.BufferedReader in = java.nio.file.Files.newBufferedReader(input.file);
+        java.io.PrintWriter out = new java.io.PrintWriter(new java.io.BufferedWriter(new java.io.OutputStreamWriter(System.out)), false)) {
+      String line;
+      long lineNo = 0;
+      while ((line = in.readLine()) != null) {
+        lineNo++;
+        if (line.isBlank() || (lineNo == 1 && line.strip().startsWith("x1"))) {
+          continue;
+        }
+        double[] v = parse(List.of(line.split(",", -1)), input.file + " line " + lineNo, d);
+        out.println(Double.toString(UpdateRule.predict(cp.parameters(), cp.contract().bias(), v)));
+      }
+    } catch (java.nio.file.NoSuchFileException e) {
+      throw new UserError("--input " + input.file + ": no such file");
+    } catch (java.io.IOException e) {
+      throw new UserError("--input " + input.file + ": " + e.getMessage());
+    }
+    return 0;
+  }
+
+  private static double[] parse(List<String> values, String where, int d) {
+    if (values.size() != d) {
+      throw new UserError(where + ": the model has " + d + " feature(s); got " + values.size() + " value(s)");
+    }
+    double[] v = new double[d];
+    for (int i = 0; i < d; i++) {
+      String t = values.get(i).strip();
       try {
-        v[i] = Double.parseDouble(x.get(i).strip());
+        v[i] = Double.parseDouble(t);
       } catch (NumberFormatException e) {
-        throw new UserError("--x value " + (i + 1) + " '" + x.get(i) + "' is not a number");
+        throw new UserError(where + ": value " + (i + 1) + " '" + t + "' is not a number");
       }
       if (!Double.isFinite(v[i])) {
-        throw new UserError("--x value " + (i + 1) + " '" + x.get(i) + "' is not finite");
+        throw new UserError(where + ": value " + (i + 1) + " '" + t + "' is not finite");
       }
     }
-    if (v.length != cp.contract().features()) {
-      throw new UserError("the model has " + cp.contract().features() + " feature(s); --x gave " + v.length);
-    }
-    System.out.println(Double.toString(UpdateRule.predict(cp.parameters(), cp.contract().bias(), v)));
-    return 0;
+    return v;
   }
 }
