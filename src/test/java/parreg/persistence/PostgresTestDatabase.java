@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Assumptions;
  * A fresh PostgreSQL database for one test ({@code parreg_test_<random>} on 127.0.0.1:5432, user
  * postgres), dropped on close. Skips the test, with the reason, when PostgreSQL does not answer.
  */
-final class PostgresTestDatabase implements AutoCloseable {
+public final class PostgresTestDatabase implements AutoCloseable {
   static final String SERVER = "jdbc:postgresql://127.0.0.1:5432/";
 
   private final String name;
@@ -21,7 +21,7 @@ final class PostgresTestDatabase implements AutoCloseable {
     this.name = name;
   }
 
-  static PostgresTestDatabase createOrSkip() {
+  public static PostgresTestDatabase createOrSkip() {
     String name = "parreg_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
     try (Connection admin = admin(); Statement s = admin.createStatement()) {
       s.execute("CREATE DATABASE " + name);
@@ -38,8 +38,13 @@ final class PostgresTestDatabase implements AutoCloseable {
     return DriverManager.getConnection(SERVER + "postgres", p);
   }
 
-  JournalLocation location() {
+  public JournalLocation location() {
     return JournalLocation.parse(SERVER + name + "?user=postgres");
+  }
+
+  /** The JDBC URL of this database, as a user passes it to {@code --journal}. */
+  public String url() {
+    return SERVER + name + "?user=postgres";
   }
 
   @Override

@@ -1,0 +1,83 @@
+package parreg.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+/** N real node processes on 127.0.0.1 for the multi-process tests; always cleaned up. */
+final class ClusterRun implements AutoCloseable {
+  final List<NodeProcess> nodes = new ArrayList<>();
+  final int[] ports;
+  final int[] admin;
+  final String seeds;
+
+  /** @param args participant id → that node's extra arguments (data, journal, steps, ...) */
+  ClusterRun(int n, Path logs, Function<Integer, List<String>> args) throws Exception {
+    ports = new int[n];
+    admin = new int[n];
+    List<String> s = new ArrayList<>();
+    for (int p = 0; p < n; p++) {
+      ports[p] = NodeProcess.freePort();
+      admin[p] = NodeProcess.freePort();
+      s.add("127.0.0.1:" + ports[p]);
+    }
+    seeds = String.join(",", s);
+    for (int p = 0; p < n; p++) {
+      List<String> a = new ArrayList<>(List.of("node", "--participant", "" + p, "--participants", "" + n,
+          "--port", "" + ports[p], "--admin-port", "" + admin[p], "--seed-nodes", seeds, "--backend", "cpu"));
+      a.addAll(args.apply(p));
+      nodes.add(NodeProcess.start(a, logs.resolve("node-" + p + ".log"), admin[p]));
+    }
+  }
+
+  NodeProcess node(int p) {
+    return nodes.get(p);
+  }
+
+  /** Kills node p with SIGKILL once it has committed {@code atStep}, restarts it, waits for a new commit. */
+  JsonNode crashAndRestart(int p, long atStep) throws Exception {
+    NodeProcess v = node(p);
+    await(v, s -> s.get("committedStep").asLong() >= atStep, "node " + p + " to reach step " + atStep);
+    v.kill9();
+    v.restart();
+    return await(v, s -> !"starting".equals(s.get("state").asText())
+        && s.get("committedStep").asLong() > s.get("recoveredStep").asLong(), "node " + p + " to commit after its restart");
+  }
+
+  List<JsonNode> awaitAllDone() throws Exception {
+    List<JsonNode> out = new ArrayList<>();
+    for (NodeProcess n : nodes) {
+      out.add(await(n, j -> "done".equals(j.get("state").asText()), "node to finish"));
+    }
+    return out;
+  }
+
+  static JsonNode await(NodeProcess n, Predicate<JsonNode> until, String what) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(180).toNanos();
+    while (System.nanoTime() < deadline) {
+      if (!n.isAlive()) {
+        throw new AssertionError("node exited (" + n.exitCode().orElse(-1) + ") while waiting for " + what + ":\n"
+            + Files.readString(n.log()).lines().filter(l -> !l.startsWith("\tat")).reduce("", (a, b) -> a + "\n" + b));
+      }
+      Optional<JsonNode> s = n.status();
+      if (s.isPresent() && until.test(s.get())) {
+        return s.get();
+      }
+      Thread.sleep(20);
+    }
+    throw new AssertionError("timed out waiting for " + what + "; see " + n.log());
+  }
+
+  @Override
+  public void close() throws Exception {
+    for (NodeProcess n : nodes) {
+      n.close();
+    }
+  }
+}
