@@ -57,6 +57,10 @@ public final class NodeProcess implements AutoCloseable {
     cmd.add("-XX:+UseSerialGC");
     cmd.add("-Xss1m");
     cmd.add("-Xmx1g");
+    if (!args.isEmpty() && "node".equals(args.get(0))) {
+      cmd.add("--add-modules");
+      cmd.add("jdk.incubator.vector"); // the CPU backend's SIMD lanes
+    }
     cmd.add("-cp");
     cmd.add(System.getProperty("java.class.path"));
     cmd.add(Main.class.getName());
