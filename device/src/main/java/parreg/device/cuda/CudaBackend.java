@@ -105,8 +105,9 @@ public final class CudaBackend implements KernelBackend {
           }
         } catch (LinkageError e) {
           // UnsatisfiedLinkError (no libcuda.so.1, or JCuda's natives unusable), NoClassDefFoundError
+          String m = String.valueOf(e.getMessage()).lines().findFirst().orElse("");
           probeFailure = "the CUDA driver library cannot be loaded (" + e.getClass().getSimpleName() + ": "
-              + e.getMessage() + "); is libcuda.so.1 installed?";
+              + (m.length() > 200 ? m.substring(0, 200) + "..." : m) + "); is libcuda.so.1 installed?";
         }
       }
       if (probeFailure != null) {
