@@ -53,7 +53,9 @@ class CudaParityTest {
         Arguments.of(16, 5_000, "twopass"), Arguments.of(17, 9_000, null), Arguments.of(33, 3_073, null),
         Arguments.of(100, 2_049, "large1"), Arguments.of(100, 2_049, "large2"), Arguments.of(200, 40_000, null),
         Arguments.of(256, 3_000, "large1"), Arguments.of(256, 3_000, "twopass"), Arguments.of(257, 3_001, null),
-        Arguments.of(4096, 1_100, null));
+        Arguments.of(4096, 1_100, null), Arguments.of(16, 5_000, "pipe1"), Arguments.of(16, 5_000, "pipe2"),
+        Arguments.of(100, 2_049, "pipe1"), Arguments.of(256, 3_000, "large2"), Arguments.of(256, 3_000, "pipe1"),
+        Arguments.of(64, 1_025, null), Arguments.of(32, 31, null), Arguments.of(129, 70_000, null));
   }
 
   @ParameterizedTest(name = "d={0} N={1} plan={2}")

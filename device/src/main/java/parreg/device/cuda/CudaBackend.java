@@ -77,7 +77,9 @@ import parreg.device.RunContract;
  *
  * <p>Plans, chosen from {@code d} at {@link #load}: {@code small} (d &le; 16: a warp per tile,
  * all accumulators in registers), {@code large} (d &le; 256 where the card's shared memory
- * allows: a block per tile, 32-sample slices staged in shared memory), {@code twopass} (any d: a
+ * allows: a block per tile, 32-sample slices staged in shared memory; {@code pipe} overlaps the
+ * residual chains of one step with the accumulation of the previous one, {@code large} is the
+ * plain version, kept for cards with less shared memory), {@code twopass} (any d: a
  * residual pass, then a gradient pass). All three follow {@link ReductionOrder} exactly; a
  * tree pass then combines the tile sums. The unordered (atomic) variants exist only for the
  * benchmark ({@link #openForBenchmark}); they are never used for training.
@@ -373,8 +375,10 @@ public final class CudaBackend implements KernelBackend {
     if (want == null) {
       if (d <= 16) {
         want = "small";
-      } else if (d <= 256 && largeSmem(2) <= smemOptin) {
-        want = "large2";
+      } else if (d <= 256 && pipeSmem(2) <= smemOptin) {
+        want = "pipe2";
+      } else if (d <= 256 && pipeSmem(1) <= smemOptin) {
+        want = "pipe1";
       } else if (d <= 256 && largeSmem(1) <= smemOptin) {
         want = "large1";
       } else {
@@ -405,6 +409,19 @@ public final class CudaBackend implements KernelBackend {
             "cuFuncSetAttribute");
         plan = "large-" + k + "x" + p;
       }
+      case "pipe1", "pipe2" -> {
+        int p = want.equals("pipe2") ? 2 : 1;
+        if (d > 256 || pipeSmem(p) > smemOptin) {
+          throw new IllegalArgumentException("plan " + want + " does not fit d=" + d + " on this card");
+        }
+        int k = pow2AtLeast((d + 31) / 32);
+        mainFn = function("pipe" + pfx + k + "_" + p);
+        mainBlock = 1024;
+        mainSmem = pipeSmem(p);
+        run(cuFuncSetAttribute(mainFn, CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, mainSmem),
+            "cuFuncSetAttribute");
+        plan = "pipe-" + k + "x" + p;
+      }
       case "twopass" -> {
         mainFn = function("resid" + (ordered ? "_o" : "_a"));
         gradFn = function("grad" + (ordered ? "_o" : "_a"));
@@ -420,6 +437,10 @@ public final class CudaBackend implements KernelBackend {
 
   private int largeSmem(int p) {
     return 4 * (d + p * 32 + 2 * p * d * 32);
+  }
+
+  private int pipeSmem(int p) {
+    return 4 * (d + 2 * p * 32 + 3 * p * d * 32);
   }
 
   @Override
@@ -518,7 +539,7 @@ public final class CudaBackend implements KernelBackend {
         int grid = Math.min((tiles + 7) / 8, full);
         launchKernel(mainFn, grid, 1, mainBlock, 0, common);
       }
-      case 'l' -> {
+      case 'l', 'p' -> {
         int grid = Math.min(tiles, full);
         launchKernel(mainFn, grid, 1, mainBlock, mainSmem, common);
       }
