@@ -6,7 +6,10 @@
 // below is also written as an explicit round-to-nearest intrinsic (__fmul_rn, __fadd_rn, ...),
 // which the compiler never contracts into a fused multiply-add nor flushes to zero.
 //
-// Data layout (resident, uploaded once): x feature-major, x[j * n + i], y[i], binary32.
+// Data layout (resident, uploaded once): x in 32-sample slices, feature j of sample i at
+// x[(i / 32) * 32 d + 32 j + i % 32] (see xat; the host pads the last slice), y[i], binary32.
+// A warp's 32 consecutive samples of one feature are 128 contiguous bytes, and one slice of all
+// d features is 128 d contiguous bytes, so every kernel streams memory in large runs whatever d.
 // Per launch: params[0..d) = w32 (binary32, rounded on the host), params[d] = b32 when bias.
 //
 // Output coordinates c = 0..d+1: c < d the gradient sum of feature c, c = d the sum of r (the
@@ -27,6 +30,11 @@
 #define SLICES 32  // TILE / LANES
 
 typedef long long i64;
+
+// Index of feature j of sample gi (absolute) in the slice layout.
+__device__ __forceinline__ i64 xat(int j, i64 gi, int d) {
+  return (gi >> 5) * ((i64)d * 32) + (i64)j * 32 + (gi & 31);
+}
 
 __device__ __forceinline__ double lane_tree(double v) {
   v = __dadd_rn(v, __shfl_xor_sync(0xffffffffu, v, 1));
@@ -57,7 +65,6 @@ __device__ __forceinline__ void small_body(const float* __restrict__ x, const fl
   double accb = 0.0, accl = 0.0;
 #pragma unroll
   for (int j = 0; j < DMAX; ++j) acc[j] = 0.0;
-  const float* xs = x + start;
   const float* ys = y + start;
 
   for (int t = gw; t < tiles; t += nw) {
@@ -71,7 +78,7 @@ __device__ __forceinline__ void small_body(const float* __restrict__ x, const fl
         const int i = base + (s0 + u) * LANES + lane;
         const bool ok = (s0 + u) * LANES + lane < cnt;
 #pragma unroll
-        for (int j = 0; j < DMAX; ++j) xv[u][j] = (ok && j < d) ? xs[(i64)j * n + i] : 0.0f;
+        for (int j = 0; j < DMAX; ++j) xv[u][j] = (ok && j < d) ? x[xat(j, start + i, d)] : 0.0f;
         yv[u] = ok ? ys[i] : 0.0f;
       }
 #pragma unroll
@@ -160,7 +167,7 @@ SMALL_KERNEL(small_a_16, 16, 4, false)
 // Dynamic shared memory: ws[d] floats, rs[P][32] floats, then xs[2][P][d][32] floats.
 // ---------------------------------------------------------------------------------------------
 template <int K, int P>
-__device__ __forceinline__ void large_load(const float* __restrict__ xs, const float* __restrict__ ys, i64 n,
+__device__ __forceinline__ void large_load(const float* __restrict__ xs, const float* __restrict__ ys, i64 start,
                                            int d, int len, int g, int nq, float (&xr)[P][K], float& yr) {
   const int v = threadIdx.x >> 5;
   const int lane = threadIdx.x & 31;
@@ -175,7 +182,7 @@ __device__ __forceinline__ void large_load(const float* __restrict__ xs, const f
 #pragma unroll
     for (int k = 0; k < K; ++k) {
       const int j = v + 32 * k;
-      xr[p][k] = (ok && j < d) ? xs[(i64)j * n + base + k0] : 0.0f;
+      xr[p][k] = (ok && j < d) ? xs[xat(j, start + base + k0, d)] : 0.0f;
     }
   }
   if (v < P) {
@@ -195,7 +202,7 @@ __device__ __forceinline__ void large_body(const float* __restrict__ x, const fl
   const int v = threadIdx.x >> 5;
   const int lane = threadIdx.x & 31;
   const int nq = SLICES / P;
-  const float* xs = x + start;
+  const float* xs = x;
   const float* ys = y + start;
   for (int j = threadIdx.x; j < d; j += blockDim.x) ws[j] = params[j];
   const float b = bias ? params[d] : 0.0f;
@@ -209,7 +216,7 @@ __device__ __forceinline__ void large_body(const float* __restrict__ x, const fl
   double accb = 0.0, accl = 0.0;
   float xr[P][K];
   float yr = 0.0f;
-  if (total > 0) large_load<K, P>(xs, ys, n, d, len, 0, nq, xr, yr);
+  if (total > 0) large_load<K, P>(xs, ys, start, d, len, 0, nq, xr, yr);
 
   for (int g = 0; g < total; ++g) {
     const int q = g % nq;
@@ -225,7 +232,7 @@ __device__ __forceinline__ void large_body(const float* __restrict__ x, const fl
       }
     const float ycur = yr;
     __syncthreads();  // A: stage g and ws visible; everyone is past step g-1
-    if (g + 1 < total) large_load<K, P>(xs, ys, n, d, len, g + 1, nq, xr, yr);
+    if (g + 1 < total) large_load<K, P>(xs, ys, start, d, len, g + 1, nq, xr, yr);
     if (v < P) {
       const float* col = st + (v * d) * LANES + lane;
       float r = 0.0f;
@@ -349,7 +356,7 @@ __device__ __forceinline__ void pipe_body(const float* __restrict__ x, const flo
   const int lane = threadIdx.x & 31;
   const int nq = SLICES / P;
   const int sz = P * d * LANES;
-  const float* xs = x + start;
+  const float* xs = x;
   const float* ys = y + start;
   for (int j = threadIdx.x; j < d; j += blockDim.x) ws[j] = params[j];
   const float b = bias ? params[d] : 0.0f;
@@ -366,7 +373,7 @@ __device__ __forceinline__ void pipe_body(const float* __restrict__ x, const flo
   float yr = 0.0f;
 
   // prologue: step 0 staged, its chains run; step 1 in registers
-  large_load<K, P>(xs, ys, n, d, len, 0, nq, xr, yr);
+  large_load<K, P>(xs, ys, start, d, len, 0, nq, xr, yr);
 #pragma unroll
   for (int p = 0; p < P; ++p)
 #pragma unroll
@@ -376,7 +383,7 @@ __device__ __forceinline__ void pipe_body(const float* __restrict__ x, const flo
     }
   const float y0 = yr;
   __syncthreads();
-  if (1 < total) large_load<K, P>(xs, ys, n, d, len, 1, nq, xr, yr);
+  if (1 < total) large_load<K, P>(xs, ys, start, d, len, 1, nq, xr, yr);
   if (v < P) {
     float r = residual_chain(ws, stage + (v * d) * LANES + lane, d);
     if (bias) r = __fadd_rn(r, b);
@@ -398,7 +405,7 @@ __device__ __forceinline__ void pipe_body(const float* __restrict__ x, const flo
       ynext = yr;
     }
     __syncthreads();  // rs of step g and stage of step g+1 complete; everyone is past step g-1
-    if (g + 2 < total) large_load<K, P>(xs, ys, n, d, len, g + 2, nq, xr, yr);
+    if (g + 2 < total) large_load<K, P>(xs, ys, start, d, len, g + 2, nq, xr, yr);
     if (v < P && g + 1 < total) {
       float r = residual_chain(ws, stn + (v * d) * LANES + lane, d);
       if (bias) r = __fadd_rn(r, b);
@@ -505,7 +512,6 @@ __device__ __forceinline__ void resid_body(const float* __restrict__ x, const fl
   const int gw = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
   const int nw = (gridDim.x * blockDim.x) >> 5;
   const float b = bias ? params[d] : 0.0f;
-  const float* xs = x + start;
   const float* ys = y + start;
   double accb = 0.0, accl = 0.0;
   for (int t = gw; t < tiles; t += nw) {
@@ -517,7 +523,7 @@ __device__ __forceinline__ void resid_body(const float* __restrict__ x, const fl
         const int i = base + k0;
         float r = 0.0f;
 #pragma unroll 8
-        for (int j = 0; j < d; ++j) r = __fadd_rn(r, __fmul_rn(params[j], xs[(i64)j * n + i]));
+        for (int j = 0; j < d; ++j) r = __fadd_rn(r, __fmul_rn(params[j], x[xat(j, start + i, d)]));
         if (bias) r = __fadd_rn(r, b);
         r = __fsub_rn(r, ys[i]);
         rbuf[i] = r;
@@ -554,7 +560,6 @@ __device__ __forceinline__ void grad_body(const float* __restrict__ x, i64 n, in
   const int lane = threadIdx.x & 31;
   const int j = blockIdx.y * (blockDim.x >> 5) + (threadIdx.x >> 5);
   if (j >= d) return;
-  const float* xs = x + start + (i64)j * n;
   double acc = 0.0;
   for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
     const int base = t * TILE;
@@ -564,7 +569,7 @@ __device__ __forceinline__ void grad_body(const float* __restrict__ x, i64 n, in
       const int k0 = s * LANES + lane;
       if (k0 < cnt) {
         const int i = base + k0;
-        acc = __dadd_rn(acc, (double)__fmul_rn(rbuf[i], xs[i]));
+        acc = __dadd_rn(acc, (double)__fmul_rn(rbuf[i], x[xat(j, start + i, d)]));
       }
     }
     if (ORDERED) {

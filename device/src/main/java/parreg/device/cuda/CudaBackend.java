@@ -68,8 +68,8 @@ import parreg.device.RunContract;
  * The CUDA backend: JCuda's driver API only (no NVRTC), kernels from the PTX shipped beside
  * {@code local_sums.cu}, loaded with {@code cuModuleLoadDataEx}.
  *
- * <p>The partition is uploaded once and stays resident (feature-major, as {@link Partition} holds
- * it). Each launch uploads only the binary32 parameters (rounded on the host, as step 1 of SPEC
+ * <p>The partition is uploaded once and stays resident, in 32-sample slices (all features of
+ * samples 32 s .. 32 s + 31 together, 128 d contiguous bytes: the layout that streams fastest). Each launch uploads only the binary32 parameters (rounded on the host, as step 1 of SPEC
  * section 2 says), runs the kernels of the chosen plan on one stream, copies the {@code d + 2}
  * result values (gradient, bias sum, loss sum) into a pinned host buffer and records an event:
  * that event is the launch's fence. The context is created on the thread that calls {@link
@@ -459,9 +459,10 @@ public final class CudaBackend implements KernelBackend {
     choosePlan();
     int n = p.samples();
     int maxTiles = ReductionOrder.tiles(n);
-    dX = alloc(4L * n * d);
+    long slices = ((long) n + 31) / 32;
+    dX = alloc(4L * 32 * slices * d);
     dY = alloc(4L * n);
-    run(cuMemcpyHtoD(dX, Pointer.to(p.featureMajor()), 4L * n * d), "cuMemcpyHtoD(x)");
+    uploadSlices(p, slices);
     run(cuMemcpyHtoD(dY, Pointer.to(p.targets()), 4L * n), "cuMemcpyHtoD(y)");
     dParams = alloc(4L * (d + 1));
     dPartA = alloc(8L * coords * Math.max(1, maxTiles));
@@ -472,6 +473,33 @@ public final class CudaBackend implements KernelBackend {
     hParamsView = hParams.getByteBuffer(0, 4L * (d + 1)).order(ByteOrder.nativeOrder()).asFloatBuffer();
     hResultView = hResult.getByteBuffer(0, 8L * coords).order(ByteOrder.nativeOrder()).asDoubleBuffer();
     this.partition = p;
+  }
+
+  /**
+   * Uploads x in the slice layout the kernels read (local_sums.cu, xat): slice s holds samples
+   * 32 s .. 32 s + 31, feature by feature, 32 values each; the last slice is padded with zeros.
+   * Converted in chunks of about 16 MB.
+   */
+  private void uploadSlices(Partition p, long slices) {
+    float[] x = p.featureMajor();
+    int n = p.samples();
+    int per = Math.max(1, (4 << 20) / (32 * d));
+    float[] buf = new float[per * 32 * d];
+    for (long s0 = 0; s0 < slices; s0 += per) {
+      int cs = (int) Math.min(per, slices - s0);
+      for (int sl = 0; sl < cs; sl++) {
+        long first = (s0 + sl) * 32;
+        int count = (int) Math.min(32, n - first);
+        for (int j = 0; j < d; j++) {
+          int dst = (sl * d + j) * 32;
+          System.arraycopy(x, (int) ((long) j * n + first), buf, dst, count);
+          if (count < 32) {
+            java.util.Arrays.fill(buf, dst + count, dst + 32, 0f);
+          }
+        }
+      }
+      run(cuMemcpyHtoD(dX.withByteOffset(4L * 32 * d * s0), Pointer.to(buf), 4L * 32 * d * cs), "cuMemcpyHtoD(x)");
+    }
   }
 
   private static CUdeviceptr alloc(long bytes) {
