@@ -1,0 +1,628 @@
+// parreg local sums on CUDA: SPEC section 2, steps 1 to 3 and the loss, in the reduction order
+// of parreg.device.ReductionOrder (version "tile1024-lane32-pairwise/v1").
+//
+// Regenerate the PTX beside this file with scripts/gen-ptx.sh (never by hand). The build flags
+// are -ftz=false -prec-div=true -prec-sqrt=true -fmad=false, and every floating-point operation
+// below is also written as an explicit round-to-nearest intrinsic (__fmul_rn, __fadd_rn, ...),
+// which the compiler never contracts into a fused multiply-add nor flushes to zero.
+//
+// Data layout (resident, uploaded once): x in 32-sample slices, feature j of sample i at
+// x[(i / 32) * 32 d + 32 j + i % 32] (see xat; the host pads the last slice), y[i], binary32.
+// A warp's 32 consecutive samples of one feature are 128 contiguous bytes, and one slice of all
+// d features is 128 d contiguous bytes, so every kernel streams memory in large runs whatever d.
+// Per launch: params[0..d) = w32 (binary32, rounded on the host), params[d] = b32 when bias.
+//
+// Output coordinates c = 0..d+1: c < d the gradient sum of feature c, c = d the sum of r (the
+// bias coordinate; computed always, read only when the model has a bias), c = d + 1 the loss
+// sum of (double) r * (double) r.
+//
+// Ordered kernels write one value per (coordinate, tile) to out[c * tiles + t]: the pairwise
+// tree over the 32 lane sums of that tile (a warp's xor butterfly; IEEE addition commutes, so
+// every lane ends with the bits of level-by-level a[2i] + a[2i+1]). tree_pass then combines
+// tiles level by level; an aligned group of 2^k tiles is a complete subtree of the tile tree
+// and odd counts carry their last element unchanged, which is ReductionOrder.pairwise.
+//
+// Atomic (unordered) variants exist for the benchmark only: they keep their accumulators
+// across tiles and atomically add them to out[c]; their bits depend on scheduling.
+
+#define TILE 1024
+#define LANES 32
+#define SLICES 32  // TILE / LANES
+
+typedef long long i64;
+
+// Index of feature j of sample gi (absolute) in the slice layout.
+__device__ __forceinline__ i64 xat(int j, i64 gi, int d) {
+  return (gi >> 5) * ((i64)d * 32) + (i64)j * 32 + (gi & 31);
+}
+
+__device__ __forceinline__ double lane_tree(double v) {
+  v = __dadd_rn(v, __shfl_xor_sync(0xffffffffu, v, 1));
+  v = __dadd_rn(v, __shfl_xor_sync(0xffffffffu, v, 2));
+  v = __dadd_rn(v, __shfl_xor_sync(0xffffffffu, v, 4));
+  v = __dadd_rn(v, __shfl_xor_sync(0xffffffffu, v, 8));
+  v = __dadd_rn(v, __shfl_xor_sync(0xffffffffu, v, 16));
+  return v;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Small d (d <= DMAX <= 16): one warp per tile, one thread per lane, every accumulator of the
+// lane in registers. Loads are 4-byte, coalesced per feature row (128 bytes per warp), U slices
+// loaded before any is used so that many loads are in flight.
+// ---------------------------------------------------------------------------------------------
+template <int DMAX, int U, bool ORDERED>
+__device__ __forceinline__ void small_body(const float* __restrict__ x, const float* __restrict__ y, i64 n,
+                                           int d, i64 start, int len, const float* __restrict__ params,
+                                           int bias, double* __restrict__ out, int tiles) {
+  const int lane = threadIdx.x & 31;
+  const int gw = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+  const int nw = (gridDim.x * blockDim.x) >> 5;
+  float w[DMAX];
+#pragma unroll
+  for (int j = 0; j < DMAX; ++j) w[j] = j < d ? params[j] : 0.0f;
+  const float b = bias ? params[d] : 0.0f;
+  double acc[DMAX];
+  double accb = 0.0, accl = 0.0;
+#pragma unroll
+  for (int j = 0; j < DMAX; ++j) acc[j] = 0.0;
+  const float* ys = y + start;
+
+  for (int t = gw; t < tiles; t += nw) {
+    const int base = t * TILE;
+    const int cnt = min(TILE, len - base);
+    for (int s0 = 0; s0 < SLICES; s0 += U) {
+      float xv[U][DMAX];
+      float yv[U];
+#pragma unroll
+      for (int u = 0; u < U; ++u) {
+        const int i = base + (s0 + u) * LANES + lane;
+        const bool ok = (s0 + u) * LANES + lane < cnt;
+#pragma unroll
+        for (int j = 0; j < DMAX; ++j) xv[u][j] = (ok && j < d) ? x[xat(j, start + i, d)] : 0.0f;
+        yv[u] = ok ? ys[i] : 0.0f;
+      }
+#pragma unroll
+      for (int u = 0; u < U; ++u) {
+        if ((s0 + u) * LANES + lane < cnt) {
+          float r = 0.0f;
+#pragma unroll
+          for (int j = 0; j < DMAX; ++j)
+            if (j < d) r = __fadd_rn(r, __fmul_rn(w[j], xv[u][j]));
+          if (bias) r = __fadd_rn(r, b);
+          r = __fsub_rn(r, yv[u]);
+#pragma unroll
+          for (int j = 0; j < DMAX; ++j)
+            if (j < d) acc[j] = __dadd_rn(acc[j], (double)__fmul_rn(r, xv[u][j]));
+          const double rd = (double)r;
+          accb = __dadd_rn(accb, rd);
+          accl = __dadd_rn(accl, __dmul_rn(rd, rd));
+        }
+      }
+    }
+    if (ORDERED) {
+#pragma unroll
+      for (int j = 0; j < DMAX; ++j) {
+        if (j < d) {
+          const double v = lane_tree(acc[j]);
+          if (lane == 0) out[(i64)j * tiles + t] = v;
+        }
+        acc[j] = 0.0;
+      }
+      const double vb = lane_tree(accb);
+      const double vl = lane_tree(accl);
+      if (lane == 0) {
+        out[(i64)d * tiles + t] = vb;
+        out[(i64)(d + 1) * tiles + t] = vl;
+      }
+      accb = 0.0;
+      accl = 0.0;
+    }
+  }
+  if (!ORDERED) {
+#pragma unroll
+    for (int j = 0; j < DMAX; ++j) {
+      if (j < d) {
+        const double v = lane_tree(acc[j]);
+        if (lane == 0) atomicAdd(out + j, v);
+      }
+    }
+    const double vb = lane_tree(accb);
+    const double vl = lane_tree(accl);
+    if (lane == 0) {
+      atomicAdd(out + d, vb);
+      atomicAdd(out + d + 1, vl);
+    }
+  }
+}
+
+#define SMALL_ARGS                                                                                  \
+  const float *__restrict__ x, const float *__restrict__ y, i64 n, int d, i64 start, int len,      \
+      const float *__restrict__ params, int bias, double *__restrict__ out, int tiles
+#define SMALL_PASS x, y, n, d, start, len, params, bias, out, tiles
+
+#define SMALL_KERNEL(NAME, DMAX, U, ORD)                                                           \
+  extern "C" __global__ void __launch_bounds__(256) NAME(SMALL_ARGS) {                           \
+    small_body<DMAX, U, ORD>(SMALL_PASS);                                                          \
+  }
+
+SMALL_KERNEL(small_o_1, 1, 16, true)
+SMALL_KERNEL(small_o_2, 2, 8, true)
+SMALL_KERNEL(small_o_4, 4, 8, true)
+SMALL_KERNEL(small_o_8, 8, 4, true)
+SMALL_KERNEL(small_o_16, 16, 4, true)
+SMALL_KERNEL(small_a_1, 1, 16, false)
+SMALL_KERNEL(small_a_2, 2, 8, false)
+SMALL_KERNEL(small_a_4, 4, 8, false)
+SMALL_KERNEL(small_a_8, 8, 4, false)
+SMALL_KERNEL(small_a_16, 16, 4, false)
+
+// ---------------------------------------------------------------------------------------------
+// Large d (d <= 32 K <= 256): one block of 1024 threads (32 warps) per tile at a time. Thread
+// (warp v, lane l) owns the accumulators of lane l for features j = v + 32 k, k < K. Each step
+// handles P slices of 32 samples (slice s = samples 32 s + l): every thread loads its own
+// features of the P slices into registers one step ahead (prefetch), stores them into a
+// double-buffered shared-memory stage; warps 0..P-1 each run the binary32 residual chain of one
+// slice (features in index order) into rs; then every thread adds r * x of its features in
+// slice order, and warp P (mod 32) adds the loss and bias terms of the P slices in order.
+// Dynamic shared memory: ws[d] floats, rs[P][32] floats, then xs[2][P][d][32] floats.
+// ---------------------------------------------------------------------------------------------
+template <int K, int P>
+__device__ __forceinline__ void large_load(const float* __restrict__ xs, const float* __restrict__ ys, i64 start,
+                                           int d, int len, int g, int nq, float (&xr)[P][K], float& yr) {
+  const int v = threadIdx.x >> 5;
+  const int lane = threadIdx.x & 31;
+  const int t = blockIdx.x + (g / nq) * gridDim.x;
+  const int q = g % nq;
+  const int base = t * TILE;
+  const int cnt = min(TILE, len - base);
+#pragma unroll
+  for (int p = 0; p < P; ++p) {
+    const int k0 = (q * P + p) * LANES + lane;
+    const bool ok = k0 < cnt;
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      const int j = v + 32 * k;
+      xr[p][k] = (ok && j < d) ? xs[xat(j, start + base + k0, d)] : 0.0f;
+    }
+  }
+  if (v < P) {
+    const int k0 = (q * P + v) * LANES + lane;
+    yr = k0 < cnt ? ys[base + k0] : 0.0f;
+  }
+}
+
+template <int K, int P, bool ORDERED>
+__device__ __forceinline__ void large_body(const float* __restrict__ x, const float* __restrict__ y, i64 n,
+                                           int d, i64 start, int len, const float* __restrict__ params,
+                                           int bias, double* __restrict__ out, int tiles) {
+  extern __shared__ float sm[];
+  float* ws = sm;                        // d
+  float* rs = sm + d;                    // P * 32
+  float* stage = rs + P * LANES;         // 2 * P * d * 32
+  const int v = threadIdx.x >> 5;
+  const int lane = threadIdx.x & 31;
+  const int nq = SLICES / P;
+  const float* xs = x;
+  const float* ys = y + start;
+  for (int j = threadIdx.x; j < d; j += blockDim.x) ws[j] = params[j];
+  const float b = bias ? params[d] : 0.0f;
+  const int myTiles = blockIdx.x < tiles ? (tiles - 1 - blockIdx.x) / gridDim.x + 1 : 0;
+  const int total = myTiles * nq;
+  const int lw = P & 31;  // the warp that sums loss and bias terms
+
+  double acc[K];
+#pragma unroll
+  for (int k = 0; k < K; ++k) acc[k] = 0.0;
+  double accb = 0.0, accl = 0.0;
+  float xr[P][K];
+  float yr = 0.0f;
+  if (total > 0) large_load<K, P>(xs, ys, start, d, len, 0, nq, xr, yr);
+
+  for (int g = 0; g < total; ++g) {
+    const int q = g % nq;
+    const int t = blockIdx.x + (g / nq) * gridDim.x;
+    const int cnt = min(TILE, len - t * TILE);
+    float* st = stage + (g & 1) * (P * d * LANES);
+#pragma unroll
+    for (int p = 0; p < P; ++p)
+#pragma unroll
+      for (int k = 0; k < K; ++k) {
+        const int j = v + 32 * k;
+        if (j < d) st[(p * d + j) * LANES + lane] = xr[p][k];
+      }
+    const float ycur = yr;
+    __syncthreads();  // A: stage g and ws visible; everyone is past step g-1
+    if (g + 1 < total) large_load<K, P>(xs, ys, start, d, len, g + 1, nq, xr, yr);
+    if (v < P) {
+      const float* col = st + (v * d) * LANES + lane;
+      float r = 0.0f;
+      for (int j = 0; j < d; ++j) r = __fadd_rn(r, __fmul_rn(ws[j], col[j * LANES]));
+      if (bias) r = __fadd_rn(r, b);
+      r = __fsub_rn(r, ycur);
+      rs[v * LANES + lane] = r;
+    }
+    __syncthreads();  // B: residuals of the P slices visible
+#pragma unroll
+    for (int p = 0; p < P; ++p) {
+      if ((q * P + p) * LANES + lane < cnt) {
+        const float rl = rs[p * LANES + lane];
+#pragma unroll
+        for (int k = 0; k < K; ++k) {
+          const int j = v + 32 * k;
+          if (j < d) acc[k] = __dadd_rn(acc[k], (double)__fmul_rn(rl, st[(p * d + j) * LANES + lane]));
+        }
+        if (v == lw) {
+          const double rd = (double)rl;
+          accb = __dadd_rn(accb, rd);
+          accl = __dadd_rn(accl, __dmul_rn(rd, rd));
+        }
+      }
+    }
+    if (ORDERED && q == nq - 1) {
+#pragma unroll
+      for (int k = 0; k < K; ++k) {
+        const int j = v + 32 * k;
+        if (j < d) {
+          const double s = lane_tree(acc[k]);
+          if (lane == 0) out[(i64)j * tiles + t] = s;
+        }
+        acc[k] = 0.0;
+      }
+      if (v == lw) {
+        const double sb = lane_tree(accb);
+        const double sl = lane_tree(accl);
+        if (lane == 0) {
+          out[(i64)d * tiles + t] = sb;
+          out[(i64)(d + 1) * tiles + t] = sl;
+        }
+        accb = 0.0;
+        accl = 0.0;
+      }
+    }
+  }
+  if (!ORDERED && total > 0) {
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      const int j = v + 32 * k;
+      if (j < d) {
+        const double s = lane_tree(acc[k]);
+        if (lane == 0) atomicAdd(out + j, s);
+      }
+    }
+    if (v == lw) {
+      const double sb = lane_tree(accb);
+      const double sl = lane_tree(accl);
+      if (lane == 0) {
+        atomicAdd(out + d, sb);
+        atomicAdd(out + d + 1, sl);
+      }
+    }
+  }
+}
+
+#define LARGE_KERNEL(NAME, K, P, ORD)                                                              \
+  extern "C" __global__ void __launch_bounds__(1024, 1) NAME(SMALL_ARGS) {                       \
+    large_body<K, P, ORD>(SMALL_PASS);                                                             \
+  }
+
+LARGE_KERNEL(large_o_1_1, 1, 1, true)
+LARGE_KERNEL(large_o_2_1, 2, 1, true)
+LARGE_KERNEL(large_o_4_1, 4, 1, true)
+LARGE_KERNEL(large_o_8_1, 8, 1, true)
+LARGE_KERNEL(large_o_1_2, 1, 2, true)
+LARGE_KERNEL(large_o_2_2, 2, 2, true)
+LARGE_KERNEL(large_o_4_2, 4, 2, true)
+LARGE_KERNEL(large_o_8_2, 8, 2, true)
+LARGE_KERNEL(large_a_1_1, 1, 1, false)
+LARGE_KERNEL(large_a_2_1, 2, 1, false)
+LARGE_KERNEL(large_a_4_1, 4, 1, false)
+LARGE_KERNEL(large_a_8_1, 8, 1, false)
+LARGE_KERNEL(large_a_1_2, 1, 2, false)
+LARGE_KERNEL(large_a_2_2, 2, 2, false)
+LARGE_KERNEL(large_a_4_2, 4, 2, false)
+LARGE_KERNEL(large_a_8_2, 8, 2, false)
+
+// ---------------------------------------------------------------------------------------------
+// Large d, pipelined (d <= 32 K <= 256): the same thread mapping and the same arithmetic as
+// large_body, but the residual chains of step g+1 run while the block accumulates step g, so
+// the block waits on one barrier per step instead of two and the chain's latency is hidden.
+// The stage is triple-buffered, rs double-buffered; the chain is unrolled by 8 (eight products,
+// then eight additions in feature order: the same operations in the same order).
+// Dynamic shared memory: ws[d], rs[2][P][32], xs[3][P][d][32] floats.
+// ---------------------------------------------------------------------------------------------
+__device__ __forceinline__ float residual_chain(const float* __restrict__ ws, const float* col, int d) {
+  float r = 0.0f;
+  int j = 0;
+  for (; j + 8 <= d; j += 8) {
+    float pr[8];
+#pragma unroll
+    for (int u = 0; u < 8; ++u) pr[u] = __fmul_rn(ws[j + u], col[(j + u) * LANES]);
+#pragma unroll
+    for (int u = 0; u < 8; ++u) r = __fadd_rn(r, pr[u]);
+  }
+  for (; j < d; ++j) r = __fadd_rn(r, __fmul_rn(ws[j], col[j * LANES]));
+  return r;
+}
+
+template <int K, int P, bool ORDERED>
+__device__ __forceinline__ void pipe_body(const float* __restrict__ x, const float* __restrict__ y, i64 n,
+                                          int d, i64 start, int len, const float* __restrict__ params,
+                                          int bias, double* __restrict__ out, int tiles) {
+  extern __shared__ float sm[];
+  float* ws = sm;                        // d
+  float* rs = sm + d;                    // 2 * P * 32
+  float* stage = rs + 2 * P * LANES;     // 3 * P * d * 32
+  const int v = threadIdx.x >> 5;
+  const int lane = threadIdx.x & 31;
+  const int nq = SLICES / P;
+  const int sz = P * d * LANES;
+  const float* xs = x;
+  const float* ys = y + start;
+  for (int j = threadIdx.x; j < d; j += blockDim.x) ws[j] = params[j];
+  const float b = bias ? params[d] : 0.0f;
+  const int myTiles = blockIdx.x < tiles ? (tiles - 1 - blockIdx.x) / gridDim.x + 1 : 0;
+  const int total = myTiles * nq;
+  const int lw = P & 31;
+  if (total == 0) return;
+
+  double acc[K];
+#pragma unroll
+  for (int k = 0; k < K; ++k) acc[k] = 0.0;
+  double accb = 0.0, accl = 0.0;
+  float xr[P][K];
+  float yr = 0.0f;
+
+  // prologue: step 0 staged, its chains run; step 1 in registers
+  large_load<K, P>(xs, ys, start, d, len, 0, nq, xr, yr);
+#pragma unroll
+  for (int p = 0; p < P; ++p)
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      const int j = v + 32 * k;
+      if (j < d) stage[(p * d + j) * LANES + lane] = xr[p][k];
+    }
+  const float y0 = yr;
+  __syncthreads();
+  if (1 < total) large_load<K, P>(xs, ys, start, d, len, 1, nq, xr, yr);
+  if (v < P) {
+    float r = residual_chain(ws, stage + (v * d) * LANES + lane, d);
+    if (bias) r = __fadd_rn(r, b);
+    r = __fsub_rn(r, y0);
+    rs[v * LANES + lane] = r;
+  }
+
+  for (int g = 0; g < total; ++g) {
+    float ynext = 0.0f;
+    float* stn = stage + ((g + 1) % 3) * sz;
+    if (g + 1 < total) {
+#pragma unroll
+      for (int p = 0; p < P; ++p)
+#pragma unroll
+        for (int k = 0; k < K; ++k) {
+          const int j = v + 32 * k;
+          if (j < d) stn[(p * d + j) * LANES + lane] = xr[p][k];
+        }
+      ynext = yr;
+    }
+    __syncthreads();  // rs of step g and stage of step g+1 complete; everyone is past step g-1
+    if (g + 2 < total) large_load<K, P>(xs, ys, start, d, len, g + 2, nq, xr, yr);
+    if (v < P && g + 1 < total) {
+      float r = residual_chain(ws, stn + (v * d) * LANES + lane, d);
+      if (bias) r = __fadd_rn(r, b);
+      r = __fsub_rn(r, ynext);
+      rs[((g + 1) & 1) * P * LANES + v * LANES + lane] = r;
+    }
+    const int q = g % nq;
+    const int t = blockIdx.x + (g / nq) * gridDim.x;
+    const int cnt = min(TILE, len - t * TILE);
+    const float* st = stage + (g % 3) * sz;
+    const float* rc = rs + (g & 1) * P * LANES;
+#pragma unroll
+    for (int p = 0; p < P; ++p) {
+      if ((q * P + p) * LANES + lane < cnt) {
+        const float rl = rc[p * LANES + lane];
+#pragma unroll
+        for (int k = 0; k < K; ++k) {
+          const int j = v + 32 * k;
+          if (j < d) acc[k] = __dadd_rn(acc[k], (double)__fmul_rn(rl, st[(p * d + j) * LANES + lane]));
+        }
+        if (v == lw) {
+          const double rd = (double)rl;
+          accb = __dadd_rn(accb, rd);
+          accl = __dadd_rn(accl, __dmul_rn(rd, rd));
+        }
+      }
+    }
+    if (ORDERED && q == nq - 1) {
+#pragma unroll
+      for (int k = 0; k < K; ++k) {
+        const int j = v + 32 * k;
+        if (j < d) {
+          const double s = lane_tree(acc[k]);
+          if (lane == 0) out[(i64)j * tiles + t] = s;
+        }
+        acc[k] = 0.0;
+      }
+      if (v == lw) {
+        const double sb = lane_tree(accb);
+        const double sl = lane_tree(accl);
+        if (lane == 0) {
+          out[(i64)d * tiles + t] = sb;
+          out[(i64)(d + 1) * tiles + t] = sl;
+        }
+        accb = 0.0;
+        accl = 0.0;
+      }
+    }
+  }
+  if (!ORDERED) {
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      const int j = v + 32 * k;
+      if (j < d) {
+        const double s = lane_tree(acc[k]);
+        if (lane == 0) atomicAdd(out + j, s);
+      }
+    }
+    if (v == lw) {
+      const double sb = lane_tree(accb);
+      const double sl = lane_tree(accl);
+      if (lane == 0) {
+        atomicAdd(out + d, sb);
+        atomicAdd(out + d + 1, sl);
+      }
+    }
+  }
+}
+
+#define PIPE_KERNEL(NAME, K, P, ORD)                                                               \
+  extern "C" __global__ void __launch_bounds__(1024, 1) NAME(SMALL_ARGS) {                       \
+    pipe_body<K, P, ORD>(SMALL_PASS);                                                              \
+  }
+
+PIPE_KERNEL(pipe_o_1_1, 1, 1, true)
+PIPE_KERNEL(pipe_o_2_1, 2, 1, true)
+PIPE_KERNEL(pipe_o_4_1, 4, 1, true)
+PIPE_KERNEL(pipe_o_8_1, 8, 1, true)
+PIPE_KERNEL(pipe_o_1_2, 1, 2, true)
+PIPE_KERNEL(pipe_o_2_2, 2, 2, true)
+PIPE_KERNEL(pipe_o_4_2, 4, 2, true)
+PIPE_KERNEL(pipe_o_8_2, 8, 2, true)
+PIPE_KERNEL(pipe_a_1_1, 1, 1, false)
+PIPE_KERNEL(pipe_a_2_1, 2, 1, false)
+PIPE_KERNEL(pipe_a_4_1, 4, 1, false)
+PIPE_KERNEL(pipe_a_8_1, 8, 1, false)
+PIPE_KERNEL(pipe_a_1_2, 1, 2, false)
+PIPE_KERNEL(pipe_a_2_2, 2, 2, false)
+PIPE_KERNEL(pipe_a_4_2, 4, 2, false)
+PIPE_KERNEL(pipe_a_8_2, 8, 2, false)
+
+// ---------------------------------------------------------------------------------------------
+// Any d (used above 256): two passes over x. resid_pass: one warp per tile, lane l computes the
+// residuals of its samples (features in index order), stores them to rbuf (batch-relative) and
+// sums the bias and loss terms in lane order. grad_pass: one warp per (tile, feature), lane l
+// adds r * x of its samples in slice order. Blocks of 256 threads (8 warps).
+// ---------------------------------------------------------------------------------------------
+template <bool ORDERED>
+__device__ __forceinline__ void resid_body(const float* __restrict__ x, const float* __restrict__ y, i64 n,
+                                           int d, i64 start, int len, const float* __restrict__ params,
+                                           int bias, double* __restrict__ out, int tiles,
+                                           float* __restrict__ rbuf) {
+  const int lane = threadIdx.x & 31;
+  const int gw = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+  const int nw = (gridDim.x * blockDim.x) >> 5;
+  const float b = bias ? params[d] : 0.0f;
+  const float* ys = y + start;
+  double accb = 0.0, accl = 0.0;
+  for (int t = gw; t < tiles; t += nw) {
+    const int base = t * TILE;
+    const int cnt = min(TILE, len - base);
+    for (int s = 0; s < SLICES; ++s) {
+      const int k0 = s * LANES + lane;
+      if (k0 < cnt) {
+        const int i = base + k0;
+        float r = 0.0f;
+#pragma unroll 8
+        for (int j = 0; j < d; ++j) r = __fadd_rn(r, __fmul_rn(params[j], x[xat(j, start + i, d)]));
+        if (bias) r = __fadd_rn(r, b);
+        r = __fsub_rn(r, ys[i]);
+        rbuf[i] = r;
+        const double rd = (double)r;
+        accb = __dadd_rn(accb, rd);
+        accl = __dadd_rn(accl, __dmul_rn(rd, rd));
+      }
+    }
+    if (ORDERED) {
+      const double sb = lane_tree(accb);
+      const double sl = lane_tree(accl);
+      if (lane == 0) {
+        out[(i64)d * tiles + t] = sb;
+        out[(i64)(d + 1) * tiles + t] = sl;
+      }
+      accb = 0.0;
+      accl = 0.0;
+    }
+  }
+  if (!ORDERED) {
+    const double sb = lane_tree(accb);
+    const double sl = lane_tree(accl);
+    if (lane == 0) {
+      atomicAdd(out + d, sb);
+      atomicAdd(out + d + 1, sl);
+    }
+  }
+}
+
+// grid: x = tile groups (grid-stride over tiles), y = feature groups of 8 (one warp a feature)
+template <bool ORDERED>
+__device__ __forceinline__ void grad_body(const float* __restrict__ x, i64 n, int d, i64 start, int len,
+                                          double* __restrict__ out, int tiles, const float* __restrict__ rbuf) {
+  const int lane = threadIdx.x & 31;
+  const int j = blockIdx.y * (blockDim.x >> 5) + (threadIdx.x >> 5);
+  if (j >= d) return;
+  double acc = 0.0;
+  for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
+    const int base = t * TILE;
+    const int cnt = min(TILE, len - base);
+#pragma unroll 8
+    for (int s = 0; s < SLICES; ++s) {
+      const int k0 = s * LANES + lane;
+      if (k0 < cnt) {
+        const int i = base + k0;
+        acc = __dadd_rn(acc, (double)__fmul_rn(rbuf[i], x[xat(j, start + i, d)]));
+      }
+    }
+    if (ORDERED) {
+      const double sv = lane_tree(acc);
+      if (lane == 0) out[(i64)j * tiles + t] = sv;
+      acc = 0.0;
+    }
+  }
+  if (!ORDERED) {
+    const double sv = lane_tree(acc);
+    if (lane == 0) atomicAdd(out + j, sv);
+  }
+}
+
+extern "C" __global__ void __launch_bounds__(256) resid_o(SMALL_ARGS, float* __restrict__ rbuf) {
+  resid_body<true>(SMALL_PASS, rbuf);
+}
+extern "C" __global__ void __launch_bounds__(256) resid_a(SMALL_ARGS, float* __restrict__ rbuf) {
+  resid_body<false>(SMALL_PASS, rbuf);
+}
+extern "C" __global__ void __launch_bounds__(256) grad_o(SMALL_ARGS, float* __restrict__ rbuf) {
+  grad_body<true>(x, n, d, start, len, out, tiles, rbuf);
+}
+extern "C" __global__ void __launch_bounds__(256) grad_a(SMALL_ARGS, float* __restrict__ rbuf) {
+  grad_body<false>(x, n, d, start, len, out, tiles, rbuf);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The tile tree: in[c * count + t] for t < count; block (g, c) reduces the aligned group
+// [1024 g, min(1024 g + 1024, count)) level by level (a[i] = a[2i] + a[2i+1], an odd last
+// element carried unchanged) and writes out[c * groups + g]. Repeated until one value is left.
+// 512 threads per block.
+// ---------------------------------------------------------------------------------------------
+extern "C" __global__ void __launch_bounds__(512) tree_pass(const double* __restrict__ in, double* __restrict__ out,
+                                                          int count, int groups) {
+  __shared__ double a[1024];
+  const int g = blockIdx.x;
+  const int c = blockIdx.y;
+  const int lo = g * 1024;
+  int m = min(1024, count - lo);
+  const double* src = in + (i64)c * count + lo;
+  for (int i = threadIdx.x; i < m; i += blockDim.x) a[i] = src[i];
+  __syncthreads();
+  while (m > 1) {
+    const int half = m >> 1;
+    double v = 0.0;
+    if ((int)threadIdx.x < half) v = __dadd_rn(a[2 * threadIdx.x], a[2 * threadIdx.x + 1]);
+    const double carry = a[m - 1];
+    __syncthreads();
+    if ((int)threadIdx.x < half) a[threadIdx.x] = v;
+    if ((m & 1) && threadIdx.x == 0) a[half] = carry;
+    __syncthreads();
+    m = half + (m & 1);
+  }
+  if (threadIdx.x == 0) out[(i64)c * groups + g] = a[0];
+}

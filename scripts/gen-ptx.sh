@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Regenerates the PTX of the CUDA kernels from their source:
+#   device/src/main/resources/parreg/kernels/local_sums.cu -> local_sums.ptx (beside it)
+# Usage: scripts/gen-ptx.sh [OUTPUT.ptx]   (default: the checked-in file)
+#
+# No fast math anywhere: -ftz=false -prec-div=true -prec-sqrt=true -fmad=false (and the source
+# writes every operation as an explicit round-to-nearest intrinsic). compute_75 is the oldest
+# target nvcc 13 still accepts; the driver JIT-compiles the PTX for the card it runs on.
+#
+# nvcc 13 stamps the PTX with ISA ".version 9.0", which only CUDA 13 drivers load. The kernels
+# use nothing newer than PTX ISA 6.5 (shfl.sync, atom.add.f64, cvt), so the script lowers the
+# stamp to ".version 8.0" (CUDA 12.0, the driver generation JCuda 12 needs anyway) and, where
+# ptxas is present, checks that the lowered PTX still assembles for sm_75 and sm_90.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+src="$root/device/src/main/resources/parreg/kernels/local_sums.cu"
+out="${1:-$root/device/src/main/resources/parreg/kernels/local_sums.ptx}"
+NVCC="${NVCC:-nvcc}"
+PTX_ISA="8.0"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+"$NVCC" -ptx -arch=compute_75 -ftz=false -prec-div=true -prec-sqrt=true -fmad=false \
+  "$src" -o "$tmp/raw.ptx"
+if ! grep -q '^\.version ' "$tmp/raw.ptx"; then
+  echo "gen-ptx: no .version line in nvcc output" >&2
+  exit 1
+fi
+sed -E "s/^\.version [0-9]+\.[0-9]+$/.version $PTX_ISA/" "$tmp/raw.ptx" > "$tmp/out.ptx"
+if command -v ptxas >/dev/null 2>&1; then
+  for arch in sm_75 sm_90; do
+    ptxas -arch="$arch" "$tmp/out.ptx" -o "$tmp/check.cubin"
+  done
+fi
+mv "$tmp/out.ptx" "$out"
+echo "gen-ptx: wrote $out (PTX ISA $PTX_ISA, $(wc -c < "$out") bytes)"

@@ -1,0 +1,71 @@
+package parreg.device.cuda;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+import parreg.device.BackendUnavailableException;
+import parreg.device.Backends;
+import parreg.device.KernelBackend;
+
+/**
+ * Runs everywhere (CI has no GPU): where no CUDA driver answers, asking for cuda is refused with a
+ * clear message and auto falls back to the CPU saying why; the shipped PTX is the loadable one.
+ */
+class CudaBackendWithoutGpuTest {
+
+  static boolean cudaAnswers() {
+    try {
+      return !CudaBackend.devices().isEmpty();
+    } catch (BackendUnavailableException e) {
+      return false;
+    }
+  }
+
+  @Test
+  void cudaIsRefusedClearlyAndAutoFallsBackWhereNoDriverAnswers() throws Exception {
+    if (cudaAnswers()) {
+      try (KernelBackend b = Backends.select("auto", "0").backend()) {
+        assertEquals("cuda", b.info().backend(), "a CUDA device answers here, so auto picks it");
+      }
+      return;
+    }
+    BackendUnavailableException e = assertThrows(BackendUnavailableException.class, () -> CudaBackend.open("0"));
+    assertTrue(e.getMessage().startsWith("no usable CUDA device"), e.getMessage());
+    // probed once: the second attempt gives the same answer instead of NoClassDefFoundError
+    BackendUnavailableException again = assertThrows(BackendUnavailableException.class,
+        () -> Backends.select("cuda", "GPU-00000000-1111-2222-3333-444444444444"));
+    assertEquals(e.getMessage(), again.getMessage());
+    Backends.Selection auto = Backends.select("auto", null);
+    try (KernelBackend b = auto.backend()) {
+      assertEquals("cpu", b.info().backend());
+      assertTrue(auto.reason().startsWith("backend auto: picked cpu (no usable CUDA device"), auto.reason());
+    }
+  }
+
+  @Test
+  void uuidSpellingsNormalise() {
+    assertEquals("0123456789abcdef0123456789abcdef", CudaBackend.normalizeUuid("GPU-01234567-89AB-cdef-0123-456789abcdef"));
+    assertEquals("0123456789abcdef0123456789abcdef", CudaBackend.normalizeUuid("0123456789ABCDEF0123456789ABCDEF"));
+  }
+
+  /** The checked-in PTX carries the lowered ISA stamp (CUDA 12.0 drivers load it) and every kernel. */
+  @Test
+  void shippedPtxLoadsOnCuda12Drivers() throws Exception {
+    String ptx;
+    try (InputStream in = CudaBackend.class.getResourceAsStream(CudaBackend.PTX_RESOURCE)) {
+      assertTrue(in != null, "PTX resource present");
+      ptx = new String(in.readAllBytes(), StandardCharsets.US_ASCII);
+    }
+    assertTrue(ptx.contains("\n.version 8.0\n"), "PTX ISA 8.0 stamp");
+    assertTrue(ptx.contains("\n.target sm_75\n"), "compute_75 target");
+    for (String k : new String[] {"small_o_1", "small_o_16", "large_o_8_2", "pipe_o_8_2", "pipe_o_1_1", "resid_o", "grad_o", "tree_pass", "small_a_1"}) {
+      assertTrue(ptx.contains(".entry " + k + "("), "kernel " + k);
+    }
+    assertTrue(!ptx.contains("fma.rn.f32") && !ptx.contains("fma.rn.f64"), "no fused multiply-add in the PTX");
+    assertTrue(!ptx.contains(".ftz."), "no flush-to-zero instruction in the PTX");
+  }
+}

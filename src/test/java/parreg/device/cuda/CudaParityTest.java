@@ -1,0 +1,131 @@
+package parreg.device.cuda;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import parreg.device.Bits;
+import parreg.device.LocalSums;
+import parreg.device.Partition;
+import parreg.device.ReferenceKernel;
+import parreg.device.RunContract;
+
+/**
+ * Bit-for-bit parity of S_p, the loss sum and the mass with {@link ReferenceKernel} on random
+ * data (zeros of both signs, binary32 subnormals, tiny and large exponents), with and without
+ * bias, whole partitions and batches at offsets, every kernel plan.
+ */
+@Tag("gpu")
+class CudaParityTest {
+
+  static Stream<Arguments> shapes() {
+    List<Arguments> a = new ArrayList<>();
+    for (int d : new int[] {1, 3, 16, 256, 1024}) {
+      for (int n : new int[] {1, 255, 257, 1_000_007}) {
+        a.add(Arguments.of(d, n));
+      }
+    }
+    return a.stream();
+  }
+
+  @ParameterizedTest(name = "d={0} N={1}")
+  @MethodSource("shapes")
+  void matchesTheReference(int d, int n) {
+    CudaTestSupport.devicesOrSkip();
+    Partition p = CudaTestSupport.partition(31L * d + n, n, d);
+    for (boolean bias : new boolean[] {false, true}) {
+      check(p, bias, null, 3);
+    }
+  }
+
+  static Stream<Arguments> plans() {
+    return Stream.of(
+        Arguments.of(1, 70_001, "small"), Arguments.of(2, 5_000, "small"), Arguments.of(5, 5_003, "small"),
+        Arguments.of(8, 4_097, "small"), Arguments.of(16, 5_000, "large1"), Arguments.of(16, 5_000, "large2"),
+        Arguments.of(16, 5_000, "twopass"), Arguments.of(17, 9_000, null), Arguments.of(33, 3_073, null),
+        Arguments.of(100, 2_049, "large1"), Arguments.of(100, 2_049, "large2"), Arguments.of(200, 40_000, null),
+        Arguments.of(256, 3_000, "large1"), Arguments.of(256, 3_000, "twopass"), Arguments.of(257, 3_001, null),
+        Arguments.of(4096, 1_100, null), Arguments.of(16, 5_000, "pipe1"), Arguments.of(16, 5_000, "pipe2"),
+        Arguments.of(100, 2_049, "pipe1"), Arguments.of(256, 3_000, "large2"), Arguments.of(256, 3_000, "pipe1"),
+        Arguments.of(64, 1_025, null), Arguments.of(32, 31, null), Arguments.of(129, 70_000, null));
+  }
+
+  @ParameterizedTest(name = "d={0} N={1} plan={2}")
+  @MethodSource("plans")
+  void everyPlanMatchesTheReference(int d, int n, String plan) {
+    CudaTestSupport.devicesOrSkip();
+    Partition p = CudaTestSupport.partition(7L * d + n, n, d);
+    for (boolean bias : new boolean[] {false, true}) {
+      check(p, bias, plan, 2);
+    }
+  }
+
+  /** About 10^8 samples at d = 1: many tiles, three tree levels. */
+  @Test
+  void nearOneHundredMillionSamples() {
+    CudaTestSupport.devicesOrSkip();
+    int n = 100_000_007;
+    Partition p = CudaTestSupport.partition(99, n, 1);
+    check(p, true, null, 1);
+  }
+
+  /** Launches the whole partition and batches at offsets, several parameter vectors each. */
+  static void check(Partition p, boolean bias, String plan, int rounds) {
+    int n = p.samples();
+    int d = p.features();
+    SplittableRandom r = new SplittableRandom(n * 131L + d + (bias ? 1 : 0));
+    try (CudaBackend b = CudaTestSupport.openOrSkip(true, plan)) {
+      b.load(p, bias);
+      List<int[]> batches = new ArrayList<>();
+      batches.add(new int[] {0, n});
+      if (n > 2) {
+        batches.add(new int[] {1, n - 2});
+      }
+      if (n > 3000) {
+        batches.add(new int[] {1029, Math.min(n - 1029, 2048 + 513)});
+        batches.add(new int[] {n / 3, n - n / 3});
+      }
+      if ((long) n * d > 50_000_000L) {
+        // keep the CPU reference affordable: the whole batch and one batch at an offset, once
+        rounds = 1;
+        batches.subList(1, batches.size() - 1).clear();
+      }
+      for (int round = 0; round < rounds; round++) {
+        double[] params = CudaTestSupport.params(r, RunContract.parameterCount(d, bias));
+        for (int[] batch : batches) {
+          if (round > 0 && batch[1] > 50_000_000) {
+            continue;
+          }
+          LocalSums want = ReferenceKernel.compute(p, batch[0], batch[1], params, bias);
+          LocalSums got = b.launch(params, batch[0], batch[1]).await();
+          String what = "d=" + d + " N=" + n + " bias=" + bias + " plan=" + b.plan() + " batch [" + batch[0] + ", +"
+              + batch[1] + ") round " + round;
+          compare(want, got, what);
+        }
+      }
+    }
+  }
+
+  static void compare(LocalSums want, LocalSums got, String what) {
+    assertEquals(want.mass(), got.mass(), what + ": mass");
+    assertEquals(want.length(), got.length(), what + ": gradient length");
+    for (int j = 0; j < want.length(); j++) {
+      if (Double.doubleToRawLongBits(want.gradient(j)) != Double.doubleToRawLongBits(got.gradient(j))) {
+        fail(what + ": S[" + j + "] expected " + Bits.hex(want.gradient(j)) + " (" + want.gradient(j) + ") got "
+            + Bits.hex(got.gradient(j)) + " (" + got.gradient(j) + ")");
+      }
+    }
+    if (Double.doubleToRawLongBits(want.lossSum()) != Double.doubleToRawLongBits(got.lossSum())) {
+      fail(what + ": loss expected " + Bits.hex(want.lossSum()) + " (" + want.lossSum() + ") got "
+          + Bits.hex(got.lossSum()) + " (" + got.lossSum() + ")");
+    }
+  }
+}
