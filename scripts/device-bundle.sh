@@ -21,11 +21,20 @@ rm -rf "$out"
 mkdir -p "$out/lib" "$out/test" "$out/scripts"
 cp target/parreg.jar "$out/"
 if [ "${FULL:-0}" = "1" ]; then
-  cp target/lib/*.jar "$out/lib/"
-  rm -f "$out"/lib/jcuda-natives-*.jar
-else
-  cp target/lib/jcuda-12.0.0.jar "$out/lib/"
+  # Whole nodes (the two-node CUDA demo): every runtime jar, unpacked and packed with xz so that
+  # the bundle fits the device's 64 MiB transfer (jars are already deflated; xz over the unpacked
+  # classes is about 2.5x smaller). Each jar keeps its own folder: Pekko's reference.conf files
+  # must not overwrite each other.
+  mkdir -p "$out/tmp-libx"
+  for j in target/lib/*.jar; do
+    b="$(basename "$j" .jar)"
+    case "$b" in jcuda-natives-*) continue ;; esac
+    mkdir -p "$out/tmp-libx/$b" && (cd "$out/tmp-libx/$b" && unzip -q -o "$root/$j")
+  done
+  tar -C "$out/tmp-libx" -cJf "$out/libx.tar.xz" .
+  rm -rf "$out/tmp-libx"
 fi
+cp target/lib/jcuda-12.0.0.jar "$out/lib/"
 # JCuda's natives jar holds NVRTC, the runtime API and the PTX compiler too (26 MB unpacked);
 # the backend needs only the driver binding.
 tmp="$(mktemp -d)"
@@ -44,7 +53,7 @@ for j in "${jars[@]}"; do
   esac
 done
 # Modules: DEVICE.md's list for the whole product, plus whatever jdeps finds in what travels.
-mods="java.base,java.logging,java.management,java.naming,java.sql,jdk.unsupported,java.xml,jdk.zipfs"
+mods="java.base,java.logging,java.management,java.naming,java.sql,jdk.unsupported,java.xml,jdk.zipfs,jdk.httpserver,java.net.http,jdk.incubator.vector"
 found=$(jdeps --multi-release 17 --ignore-missing-deps --print-module-deps \
   --class-path "$out/lib/*:$out/test/*" "$out/parreg.jar" "$out"/lib/*.jar "$out"/test/*.jar 2>/dev/null \
   | grep -E '^[a-z][a-z0-9.]*(,[a-z][a-z0-9.]*)*$' | tail -1 || true)
@@ -75,7 +84,14 @@ case "$what" in
   tests) exec "$JAVA" -Xmx48g -Djava.io.tmpdir=/tmp -cp "$CP:$B/test/*" parreg.device.cuda.GpuTestMain "$@" ;;
   bench) exec "$JAVA" -Xmx48g -cp "$CP" parreg.bench.GpuGradientBench "$@" ;;
   torch) exec python3 "$B/scripts/bench_torch.py" "$@" ;;
-  *) echo "usage: run-gpu.sh tests|bench|torch [args]" >&2; exit 2 ;;
+  parreg)
+    # Whole parreg (needs a FULL=1 bundle): unpack the runtime classes once, then run the CLI.
+    LIBX="${LIBX_DIR:-/tmp/parreg-libx}"
+    if [ ! -d "$LIBX" ]; then mkdir -p "$LIBX" && tar -C "$LIBX" -xJf "$B/libx.tar.xz"; fi
+    FULLCP="$B/parreg.jar:$B/lib/*"
+    for d in "$LIBX"/*/; do FULLCP="$FULLCP:${d%/}"; done
+    exec "$JAVA" -XX:+UseSerialGC --add-modules jdk.incubator.vector -cp "$FULLCP" parreg.cli.Main "$@" ;;
+  *) echo "usage: run-gpu.sh tests|bench|torch|parreg [args]" >&2; exit 2 ;;
 esac
 RUN
 chmod +x "$out/scripts/run-gpu.sh"

@@ -41,6 +41,9 @@ public final class DemoCommand implements Callable<Integer> {
   @Option(names = "--backend", defaultValue = "cpu", description = "backend of both nodes: cpu, cuda or auto (default: ${DEFAULT-VALUE})")
   String backend;
 
+  @Option(names = "--evidence", description = "have each node write its device evidence record (evidence-node-P.json) into the working directory")
+  boolean evidence;
+
   @Option(names = "--timeout-s", defaultValue = "180", description = "give up after this many seconds (default: ${DEFAULT-VALUE})")
   long timeoutS;
 
@@ -133,6 +136,17 @@ public final class DemoCommand implements Callable<Integer> {
       }
     }
 
+    if (evidence) {
+      for (int p = 0; p < 2; p++) {
+        Path ev = work.resolve("evidence-node-" + p + ".json");
+        if (Files.isRegularFile(ev)) {
+          out.printf("  node %d device evidence: %s%n", p, ev);
+        } else {
+          failures.add("node " + p + " wrote no device evidence at " + ev);
+        }
+      }
+    }
+
     if (failures.isEmpty()) {
       out.println("parreg demo: OK: both nodes ended at the golden bits " + GOLDEN_BITS
           + " (2^-150) after a SIGKILL and restart, and the checkpoint predicts 2^-149 in a fresh process.");
@@ -147,11 +161,15 @@ public final class DemoCommand implements Callable<Integer> {
   }
 
   private List<String> nodeArgs(int p, int port, int admin, String seeds, Path work) {
-    return List.of(
+    List<String> args = new ArrayList<>(List.of(
         "node", "--participant", Integer.toString(p), "--participants", "2", "--port", Integer.toString(port),
         "--admin-port", Integer.toString(admin), "--seed-nodes", seeds, "--data", "seed",
         "--journal", work.resolve("node-" + p).toString(), "--steps", Integer.toString(steps),
-        "--backend", backend, "--step-interval-ms", Long.toString(stepIntervalMs));
+        "--backend", backend, "--step-interval-ms", Long.toString(stepIntervalMs)));
+    if (evidence) {
+      args.addAll(List.of("--evidence", work.resolve("evidence-node-" + p + ".json").toString()));
+    }
+    return args;
   }
 
   /** Polls a node's status until {@code until} holds, printing progress; fails on timeout or exit. */
