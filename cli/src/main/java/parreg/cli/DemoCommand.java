@@ -100,10 +100,11 @@ public final class DemoCommand implements Callable<Integer> {
       }
       for (int p = 0; p < 2; p++) {
         JsonNode s = fin[p];
-        out.printf("  node %d: state %s, step %d, epoch %d, w = %s, bits %s, loss %s, backend %s, launches %s/%s, members %d%n",
+        out.printf("  node %d: state %s, step %d, epoch %d, w = %s, bits %s, loss %s, backend %s on %s (%s), launches %s/%s, members %d%n",
             p, s.get("state").asText(), s.get("committedStep").asLong(), s.get("epoch").asLong(), s.get("weights"),
-            s.get("weightBits"), s.get("loss"), s.get("backend").asText(), s.get("launches").get("issued"),
-            s.get("launches").get("retired"), s.get("members").size());
+            s.get("weightBits"), s.get("loss"), s.get("backend").asText(), s.get("device").get("name").asText(),
+            s.get("device").get("uuid").asText(), s.get("launches").get("issued"), s.get("launches").get("retired"),
+            s.get("members").size());
         if (s.get("committedStep").asLong() != steps) {
           failures.add("node " + p + " committed step " + s.get("committedStep").asLong() + ", expected " + steps);
         }
