@@ -53,7 +53,7 @@ for j in "${jars[@]}"; do
   esac
 done
 # Modules: DEVICE.md's list for the whole product, plus whatever jdeps finds in what travels.
-mods="java.base,java.logging,java.management,java.naming,java.sql,jdk.unsupported,java.xml,jdk.zipfs,jdk.httpserver,java.net.http,jdk.incubator.vector"
+mods="java.base,java.logging,java.management,java.naming,java.sql,jdk.unsupported,java.xml,jdk.zipfs,jdk.httpserver,java.net.http,jdk.incubator.vector,jdk.jfr"
 found=$(jdeps --multi-release 17 --ignore-missing-deps --print-module-deps \
   --class-path "$out/lib/*:$out/test/*" "$out/parreg.jar" "$out"/lib/*.jar "$out"/test/*.jar 2>/dev/null \
   | grep -E '^[a-z][a-z0-9.]*(,[a-z][a-z0-9.]*)*$' | tail -1 || true)

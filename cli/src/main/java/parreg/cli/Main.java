@@ -23,7 +23,16 @@ public final class Main implements Runnable {
   }
 
   public static void main(String[] args) {
-    System.exit(execute(args));
+    int code;
+    try {
+      code = execute(args);
+    } catch (Throwable t) {
+      // An Error escaping a command (a class missing from a trimmed runtime, say) must still end
+      // the process: Pekko's non-daemon threads would otherwise keep it alive.
+      System.err.println("parreg: fatal: " + t);
+      code = RUNTIME;
+    }
+    System.exit(code);
   }
 
   /** Runs the command line and returns the exit code (tests call this). */
