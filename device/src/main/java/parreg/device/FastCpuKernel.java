@@ -126,13 +126,10 @@ public final class FastCpuKernel implements AutoCloseable {
     if (ModuleLayer.boot().findModule("jdk.incubator.vector").isEmpty()) {
       return false;
     }
-    // VectorLanes uses 512-bit shapes; where the CPU has narrower vectors the Vector API would
-    // fall back to slow Java code, so the plain loops are used instead.
-    if (!VectorLanes.nativeWidthIs512()) {
-      return false;
-    }
     try {
-      return VectorLanes.selfCheck();
+      // VectorLanes uses 512-bit shapes; where the CPU has narrower vectors the Vector API would
+      // fall back to slow Java code, so the plain loops are used instead.
+      return VectorLanes.nativeWidthIs512() && VectorLanes.selfCheck();
     } catch (LinkageError | RuntimeException e) {
       return false;
     }
