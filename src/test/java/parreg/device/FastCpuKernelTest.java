@@ -117,6 +117,21 @@ class FastCpuKernelTest {
   }
 
   @Test
+  void wideModels() {
+    // d in the thousands: sub-blocks of 128 samples, lane accumulators for every feature
+    for (int d : new int[] {1000, 4099}) {
+      Partition p = random(1100, d, d);
+      for (boolean bias : new boolean[] {false, true}) {
+        double[] w = params(d, bias, d + 1);
+        LocalSums ref = ReferenceKernel.compute(p, 3, 1090, w, bias);
+        for (FastCpuKernel k : KERNELS) {
+          assertSame(ref, k.compute(p, 3, 1090, w, bias), "d=" + d + " bias=" + bias + " " + k.describe());
+        }
+      }
+    }
+  }
+
+  @Test
   void miniBatchesAtTileUnalignedOffsets() {
     Partition p = random(10_000, 5, 99);
     double[] w = params(5, true, 100);
