@@ -33,7 +33,8 @@ L=$D/n1.log
 until sed -n '/--- killed at/,$p' "$L" | grep -q "first step since start committed"; do sleep 0.05; done
 ms() { awk -F'[:.]' '{print (($1*60+$2)*60+$3)*1000+$4}' <<<"$1"; }
 start=$(( (t0 / 1000000) % 86400000 ))
-rel() { local line; line=$(sed -n '/--- killed at/,$p' "$L" | grep -m1 "$1" | cut -c1-12); [ -n "$line" ] && echo "$(( $(ms "$line") - start )) ms  $2" || echo "   -  $2"; }
+after_kill() { sed -n '/--- killed at/,$p' "$L" > "$D/n1.restart.log"; grep -m1 "$1" "$D/n1.restart.log" | cut -c1-12 || true; }
+rel() { local line; line=$(after_kill "$1"); [ -n "$line" ] && echo "$(( $(ms "$line") - start )) ms  $2" || echo "   -  $2"; }
 rel "Slf4jLogger started" "logging up (JVM, CLI, journal schema check)"
 rel "Started up successfully" "cluster extension started"
 rel "backend auto\\|backend cpu\\|backend cuda" "GPU actor backend open"
@@ -42,4 +43,4 @@ rel "Auto-starting journal" "journal plugin start"
 rel "recovered " "recovery completed"
 rel "admitted at" "peer admitted"
 rel "first step since start committed" "FIRST NEW STEP COMMITTED"
-echo "restart (process start) to first new commit: $(( $(ms "$(sed -n '/--- killed at/,$p' "$L" | grep -m1 "first step since start" | cut -c1-12)") - start )) ms"
+echo "restart (process start) to first new commit: $(( $(ms "$(after_kill "first step since start")") - start )) ms"
