@@ -41,7 +41,9 @@ class JournalLocationTest {
     assertEquals(loc.jdbcUrl(), c.getString(slick + ".db.url"));
     assertEquals("sa", c.getString(slick + ".db.user"));
     assertEquals("org.h2.Driver", c.getString(slick + ".db.driver"));
-    assertEquals(4, c.getInt(slick + ".db.maxConnections"));
+    assertEquals(2, c.getInt(slick + ".db.maxConnections"));
+    // Slick warns of possible deadlocks unless numThreads == maxConnections.
+    assertEquals(c.getInt(slick + ".db.maxConnections"), c.getInt(slick + ".db.numThreads"));
   }
 
   @Test

@@ -372,6 +372,14 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
     if (awaitingStep <= committed) {
       awaitingStep = -1;
     }
+    if (committed == settings.targetSteps()) {
+      // Tell the peers at once that the target is reached: a peer run with --exit-when-done waits
+      // for this, and the periodic heartbeat alone may come after that peer has already gone.
+      Progress pr = new Progress(run, me, committed);
+      for (Peer peer : peers.values()) {
+        peer.ref.tell(pr);
+      }
+    }
     maybeDeliver(committed + 1);
     return this;
   }

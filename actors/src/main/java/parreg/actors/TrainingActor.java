@@ -284,6 +284,10 @@ public final class TrainingActor extends EventSourcedBehavior<TrainingActor.Comm
         .persist(event)
         .thenRun(
             s -> {
+              if (s.committed() == recoveredStep + 1) {
+                // Operators (and scripts/bench-restart.sh) read the restart latency from this line.
+                ctx.getLog().info("first step since start committed: {}", s.committed());
+              }
               inFlight = -1;
               ownSums = null;
               ownStep = -1;

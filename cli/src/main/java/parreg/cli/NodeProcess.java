@@ -55,6 +55,9 @@ public final class NodeProcess implements AutoCloseable {
     List<String> cmd = new ArrayList<>();
     cmd.add(java);
     cmd.add("-XX:+UseSerialGC");
+    // C1 only: C2 compiling for the whole of a short run halves the step rate on a 2-core machine
+    // (docs/benchmarks-cluster.md).
+    cmd.add("-XX:TieredStopAtLevel=1");
     cmd.add("-Xss1m");
     cmd.add("-Xmx1g");
     if (!args.isEmpty() && "node".equals(args.get(0))) {

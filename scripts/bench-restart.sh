@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Restart-latency benchmark: two nodes train; node 1 is killed with SIGKILL and started again
+# (same port, same journal). Prints the time from the restart (process start) to the first step
+# that the restarted node commits (its log line "first step since start committed"), and the
+# start-up milestones of the restarted node relative to its process start.
+# usage: scripts/bench-restart.sh WORKDIR [EXTRA node args, e.g. --config FILE]
+# Env: JAVA_OPTS (default -XX:+UseSerialGC), JAR, PORT0 (default 27500), KILL_AFTER (seconds of training before the kill, default 5),
+#      DELAY (seconds between kill and restart, default 1).
+set -euo pipefail
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+D=$1; shift
+EXTRA=("$@")
+JAR=${JAR:-$HERE/target/parreg.jar}
+JAVA_OPTS=${JAVA_OPTS:--XX:+UseSerialGC}
+P0=${PORT0:-27500}; P1=$((P0 + 1))
+KILL_AFTER=${KILL_AFTER:-5}; DELAY=${DELAY:-1}
+rm -rf "$D"; mkdir -p "$D"
+node() { # participant
+  java $JAVA_OPTS -jar "$JAR" node --participant $1 --port $((P0 + $1)) \
+    --seed-nodes 127.0.0.1:$P0,127.0.0.1:$P1 --journal "$D/n$1" --steps 100000000 ${EXTRA[@]+"${EXTRA[@]}"} >> "$D/n$1.log" 2>&1 &
+  echo $!
+}
+pid0=$(node 0); pid1=$(node 1)
+trap 'kill $pid0 $pid1 2>/dev/null || true' EXIT
+until grep -q "roster complete\|recovered " "$D/n1.log"; do sleep 0.2; done
+sleep "$KILL_AFTER"
+kill -9 "$pid1"; wait "$pid1" 2>/dev/null || true
+echo "--- killed at $(date +%T.%N) ---" >> "$D/n1.log"
+sleep "$DELAY"
+t0=$(date +%s%N)
+pid1=$(node 1)
+L=$D/n1.log
+until sed -n '/--- killed at/,$p' "$L" | grep -q "first step since start committed"; do sleep 0.05; done
+ms() { awk -F'[:.]' '{print (($1*60+$2)*60+$3)*1000+$4}' <<<"$1"; }
+start=$(( (t0 / 1000000) % 86400000 ))
+after_kill() { sed -n '/--- killed at/,$p' "$L" > "$D/n1.restart.log"; grep -m1 "$1" "$D/n1.restart.log" | cut -c1-12 || true; }
+rel() { local line; line=$(after_kill "$1"); [ -n "$line" ] && echo "$(( $(ms "$line") - start )) ms  $2" || echo "   -  $2"; }
+rel "Slf4jLogger started" "logging up (JVM, CLI, journal schema check)"
+rel "Started up successfully" "cluster extension started"
+rel "backend auto\\|backend cpu\\|backend cuda" "GPU actor backend open"
+rel "Welcome from" "joined (Welcome)"
+rel "Auto-starting journal" "journal plugin start"
+rel "recovered " "recovery completed"
+rel "admitted at" "peer admitted"
+rel "first step since start committed" "FIRST NEW STEP COMMITTED"
+echo "restart (process start) to first new commit: $(( $(ms "$(after_kill "first step since start")") - start )) ms"
