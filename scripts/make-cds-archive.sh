@@ -12,7 +12,7 @@ P0=${PORT0:-27600}; P1=$((P0 + 1))
 rm -f "$HERE/target/parreg.jsa"
 for p in 0 1; do
   extra=""; [ $p = 0 ] && extra="-XX:ArchiveClassesAtExit=$HERE/target/parreg.jsa"
-  java -XX:+UseSerialGC -XX:TieredStopAtLevel=1 $extra -jar "$JAR" node --participant $p --port $((P0 + p)) \
+  java -XX:+UseSerialGC -XX:TieredStopAtLevel=1 --add-modules jdk.incubator.vector $extra -jar "$JAR" node --participant $p --port $((P0 + p)) \
     --seed-nodes 127.0.0.1:$P0,127.0.0.1:$P1 --journal "$W/n$p" --steps 300 --exit-when-done > "$W/n$p.log" 2>&1 &
 done
 wait
