@@ -100,6 +100,18 @@ class CommandLineTest {
   }
 
   @Test
+  void badDataFilesAreRefusedWithFileAndLine() throws Exception {
+    Path ragged = java.nio.file.Files.writeString(dir.resolve("ragged.csv"), "x1,x2,y\n1,2,3\n4,5\n");
+    assertUserError(run(node("--data", ragged.toString())), ragged + " line 3: expected 3 values");
+    Path word = java.nio.file.Files.writeString(dir.resolve("word.csv"), "x1,y\n1,2\nabc,3\n");
+    assertUserError(run(node("--data", word.toString())), word + " line 3: x1 is 'abc', not a number");
+    Path nan = java.nio.file.Files.writeString(dir.resolve("nan.csv"), "x1,y\n1,NaN\n");
+    assertUserError(run(node("--data", nan.toString())), nan + " line 2: y is 'NaN', not a finite number");
+    assertUserError(run(node("--data", dir.resolve("missing.csv").toString())), "no such file");
+    assertFalse(java.nio.file.Files.exists(dir.resolve("j")), "no journal was created");
+  }
+
+  @Test
   void predictNeedsASource() {
     assertUserError(run("predict", "--x", "1"), "--checkpoint");
   }
