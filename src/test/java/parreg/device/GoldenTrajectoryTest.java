@@ -8,9 +8,10 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /** SPEC section 2's golden values on the seed run, bit for bit, and a flush-to-zero control. */
-class GoldenTrajectoryTest {
+public class GoldenTrajectoryTest {
 
-  static final Map<Integer, Long> GOLDEN = new TreeMap<>(Map.of(
+  /** SPEC section 2's golden values: step -> binary64 bits of w. */
+  public static final Map<Integer, Long> GOLDEN = new TreeMap<>(Map.of(
       1, 0x3ff8000000000000L,
       2, 0x3fe8000000000000L,
       10, 0x3f68000000000000L,
