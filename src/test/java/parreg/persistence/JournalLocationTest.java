@@ -21,7 +21,7 @@ class JournalLocationTest {
     Path dir = tmp.resolve("node-1/journal-dir");
     JournalLocation loc = JournalLocation.parse(dir.toString());
     assertEquals(JournalDialect.H2, loc.dialect());
-    assertEquals("jdbc:h2:file:" + dir.resolve("journal") + ";WRITE_DELAY=0", loc.jdbcUrl());
+    assertEquals("jdbc:h2:file:" + dir.resolve("journal") + ";WRITE_DELAY=0;DB_CLOSE_ON_EXIT=FALSE", loc.jdbcUrl());
     assertEquals("sa", loc.user());
     assertEquals(dir, loc.directory().orElseThrow());
     assertFalse(Files.exists(dir), "parse has no side effect");

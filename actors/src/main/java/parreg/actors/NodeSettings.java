@@ -74,6 +74,10 @@ public record NodeSettings(
 
   /** The journal's persistence id: unique per run name and participant, stable across restarts. */
   public String persistenceId() {
+    return persistenceId(contract, participant);
+  }
+
+  public static String persistenceId(RunContract contract, int participant) {
     return "parreg|" + contract.runName() + "|p" + participant;
   }
 }

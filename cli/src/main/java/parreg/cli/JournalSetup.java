@@ -38,6 +38,16 @@ final class JournalSetup {
     }
   }
 
+  /** Whether the journal already holds events of this persistence id (the node is restarting). */
+  boolean hasEvents(String persistenceId) {
+    try (java.sql.Connection c = location.openConnection()) {
+      return new parreg.persistence.JournalRows(c, parreg.persistence.KryoCodec.create(java.util.List.of()))
+          .highestSequenceNr(persistenceId) > 0;
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot read the journal at " + location + ": " + e.getMessage(), e);
+    }
+  }
+
   String describe() {
     return location.toString();
   }

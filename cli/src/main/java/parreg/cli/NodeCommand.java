@@ -105,8 +105,9 @@ public final class NodeCommand implements Callable<Integer> {
     if (admin < 1 || admin > 65535) {
       throw new UserError("admin port " + admin + " is not a TCP port; give --admin-port");
     }
-    Config cfg = buildConfig(journalSetup);
     journalSetup.ensureSchema();
+    boolean rejoining = journalSetup.hasEvents(NodeSettings.persistenceId(spec.contract(), participant));
+    Config cfg = buildConfig(journalSetup, rejoining);
 
     NodeSettings settings =
         NodeSettings.of(
@@ -189,7 +190,7 @@ public final class NodeCommand implements Callable<Integer> {
     }
   }
 
-  private Config buildConfig(JournalSetup journalSetup) {
+  private Config buildConfig(JournalSetup journalSetup, boolean rejoining) {
     List<String> seeds = new ArrayList<>();
     for (String s : seedNodes) {
       String t = s.strip();
@@ -214,11 +215,17 @@ public final class NodeCommand implements Callable<Integer> {
       }
     }
     // Precedence: command-line flags (port, seeds, --journal's database) > --config > defaults.
-    return ConfigFactory.parseString(overlay)
+    Config cfg = ConfigFactory.parseString(overlay)
         .withFallback(journalSetup.config())
         .withFallback(user)
         .withFallback(base)
         .resolve();
+    if (rejoining) {
+      cfg = ConfigFactory.parseString("pekko.cluster.seed-node-timeout = "
+              + cfg.getDuration("parreg.cluster.rejoin-seed-node-timeout").toMillis() + "ms")
+          .withFallback(cfg);
+    }
+    return cfg;
   }
 
   /** The contract and partition a node runs with, from its flags and data. */

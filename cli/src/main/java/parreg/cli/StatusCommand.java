@@ -5,9 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -58,13 +55,25 @@ public final class StatusCommand implements Callable<Integer> {
     return 0;
   }
 
+  /**
+   * One GET. Plain {@link java.net.HttpURLConnection} rather than {@code java.net.http.HttpClient}:
+   * a status call is a fresh JVM, and the lighter client starts about half a second sooner here.
+   */
   static String fetch(URI uri, Duration timeout) throws IOException, InterruptedException {
-    HttpClient client = HttpClient.newBuilder().connectTimeout(timeout).build();
-    HttpResponse<String> r = client.send(HttpRequest.newBuilder(uri).timeout(timeout).GET().build(), HttpResponse.BodyHandlers.ofString());
-    if (r.statusCode() != 200) {
-      throw new IOException("HTTP " + r.statusCode() + ": " + r.body());
+    java.net.HttpURLConnection c = (java.net.HttpURLConnection) uri.toURL().openConnection();
+    c.setConnectTimeout((int) timeout.toMillis());
+    c.setReadTimeout((int) timeout.toMillis());
+    try {
+      int code = c.getResponseCode();
+      java.io.InputStream in = code == 200 ? c.getInputStream() : c.getErrorStream();
+      String body = in == null ? "" : new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      if (code != 200) {
+        throw new IOException("HTTP " + code + ": " + body);
+      }
+      return body;
+    } finally {
+      c.disconnect();
     }
-    return r.body();
   }
 
   static String summary(JsonNode s) {
