@@ -510,6 +510,9 @@ PIPE_KERNEL(pipe_a_8_2, 8, 2, false)
 //    multiply with a constant operand and one addition, in feature order (same operations, same
 //    order, separate roundings);
 //  - no weight copy in shared memory.
+// A is how many steps ahead x is loaded into registers (P = 2: A = 1, as pipe_body; P = 1:
+// A = 2, the same registers). Iteration g = -1 of the loop is the prologue (stage step 0, run
+// its chains), so the unrolled chain appears once.
 // Dynamic shared memory: xs[3][P][d][32] floats, then rs[2][P][32] floats.
 // ---------------------------------------------------------------------------------------------
 struct WParam {

@@ -78,8 +78,10 @@ import parreg.device.RunContract;
  * <p>Plans, chosen from {@code d} at {@link #load}: {@code small} (d &le; 16: a warp per tile,
  * all accumulators in registers), {@code large} (d &le; 256 where the card's shared memory
  * allows: a block per tile, 32-sample slices staged in shared memory; {@code pipe} overlaps the
- * residual chains of one step with the accumulation of the previous one, {@code large} is the
- * plain version, kept for cards with less shared memory), {@code twopass} (any d: a
+ * residual chains of one step with the accumulation of the previous one, {@code flow} (the
+ * default) is {@code pipe} with 16-byte loads and the weights passed by value, for batches that
+ * start on a slice boundary, falling back to the {@code pipe} kernel for the others,
+ * {@code large} is the plain version, kept for cards with less shared memory), {@code twopass} (any d: a
  * residual pass, then a gradient pass). All three follow {@link ReductionOrder} exactly; a
  * tree pass then combines the tile sums. The unordered (atomic) variants exist only for the
  * benchmark ({@link #openForBenchmark}); they are never used for training.
@@ -152,8 +154,8 @@ public final class CudaBackend implements KernelBackend {
 
   /**
    * For the benchmark only: {@code ordered=false} gives the unordered atomic-reduction variant
-   * (its bits depend on scheduling); {@code plan} forces "small", "large1", "large2" or
-   * "twopass" (null: the normal choice).
+   * (its bits depend on scheduling); {@code plan} forces "small", "large1", "large2", "pipe1", "pipe2",
+   * "flow1", "flow2" or "twopass" (null: the normal choice).
    */
   public static CudaBackend openForBenchmark(String device, boolean ordered, String plan)
       throws BackendUnavailableException {
