@@ -68,6 +68,8 @@ public final class GpuGradientBench {
           planList.add("small");
         }
         if (d <= 256) {
+          planList.add("flow2");
+          planList.add("flow1");
           planList.add("pipe1");
           planList.add("pipe2");
           planList.add("large2");

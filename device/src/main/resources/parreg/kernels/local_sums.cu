@@ -498,6 +498,226 @@ PIPE_KERNEL(pipe_a_4_2, 4, 2, false)
 PIPE_KERNEL(pipe_a_8_2, 8, 2, false)
 
 // ---------------------------------------------------------------------------------------------
+// Large d, streamed (d <= 32 K <= 256; batches that start on a slice boundary, start % 32 == 0;
+// other batches use pipe_body): the thread mapping, the arithmetic and the overlap of pipe_body,
+// with three changes that cut the instructions per value by about half:
+//  - x is loaded as 16-byte vectors: the P slices of a step are P * 128 d contiguous bytes in
+//    the slice layout, thread t loads vectors t, t + 1024, ... and stores them unchanged into the
+//    stage (same layout as global memory), so no per-value index arithmetic and 16-byte shared
+//    stores;
+//  - the weights are a kernel parameter passed by value (constant bank), and the residual chain
+//    is fully unrolled over compile-time feature indices: each term is one shared load, one
+//    multiply with a constant operand and one addition, in feature order (same operations, same
+//    order, separate roundings);
+//  - no weight copy in shared memory.
+// A is how many steps ahead x is loaded into registers (P = 2: A = 1, as pipe_body; P = 1:
+// A = 2, the same registers). Iteration g = -1 of the loop is the prologue (stage step 0, run
+// its chains), so the unrolled chain appears once.
+// Dynamic shared memory: xs[3][P][d][32] floats, then rs[2][P][32] floats.
+// ---------------------------------------------------------------------------------------------
+struct WParam {
+  float w[256];  // w32[0..d), the rest unused
+  float b;       // b32 (0 without bias)
+};
+
+template <int K>
+__device__ __forceinline__ float flow_chain(const WParam& wp, const float* col, int d) {
+  float r = 0.0f;
+#pragma unroll
+  for (int kb = 0; kb < K; ++kb) {
+    if (32 * kb + 32 <= d) {
+#pragma unroll
+      for (int u = 0; u < 32; ++u) {
+        const int j = 32 * kb + u;
+        r = __fadd_rn(r, __fmul_rn(wp.w[j], col[j * LANES]));
+      }
+    } else if (32 * kb < d) {
+#pragma unroll
+      for (int u = 0; u < 32; ++u) {
+        const int j = 32 * kb + u;
+        if (j < d) r = __fadd_rn(r, __fmul_rn(wp.w[j], col[j * LANES]));
+      }
+    }
+  }
+  return r;
+}
+
+template <int K, int P>
+__device__ __forceinline__ void flow_load(const float4* __restrict__ x4, const float* __restrict__ ys, i64 start,
+                                          int d, int len, int g, int nq, float4 (&xr)[(P * K * 256 + 1023) / 1024],
+                                          float& yr) {
+  constexpr int M = (P * K * 256 + 1023) / 1024;
+  const int v = threadIdx.x >> 5;
+  const int lane = threadIdx.x & 31;
+  const int t = blockIdx.x + (g / nq) * gridDim.x;
+  const int q = g % nq;
+  const int base = t * TILE;
+  const int cnt = min(TILE, len - base);
+  const int f = base + q * P * LANES;  // first sample of the step, batch-relative
+  const int rem = cnt - q * P * LANES;
+  const int ns = rem <= 0 ? 0 : min(P, (rem + LANES - 1) / LANES);
+  const int nvalid = ns * 8 * d;  // 16-byte vectors of the step that hold samples of the batch
+  const float4* src = x4 + ((start + f) >> 5) * ((i64)d * 8);
+#pragma unroll
+  for (int m = 0; m < M; ++m) {
+    const int idx = threadIdx.x + 1024 * m;
+    xr[m] = idx < nvalid ? src[idx] : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+  }
+  if (v < P) {
+    const int k0 = (q * P + v) * LANES + lane;
+    yr = k0 < cnt ? ys[base + k0] : 0.0f;
+  }
+}
+
+template <int K, int P, int A, bool ORDERED>
+__device__ __forceinline__ void flow_body(const float* __restrict__ x, const float* __restrict__ y, i64 n, int d,
+                                          i64 start, int len, const WParam& wp, int bias, double* __restrict__ out,
+                                          int tiles) {
+  constexpr int M = (P * K * 256 + 1023) / 1024;
+  extern __shared__ float4 sm4[];
+  float4* stage4 = sm4;                                        // 3 * P * 8 d vectors
+  float* rs = reinterpret_cast<float*>(sm4 + 3 * P * 8 * d);   // 2 * P * 32
+  const int v = threadIdx.x >> 5;
+  const int lane = threadIdx.x & 31;
+  const int nq = SLICES / P;
+  const int sz4 = P * 8 * d;      // vectors per stage buffer
+  const int sz = P * d * LANES;   // floats per stage buffer
+  const float4* x4 = reinterpret_cast<const float4*>(x);
+  const float* ys = y + start;
+  const float b = wp.b;
+  const int myTiles = blockIdx.x < tiles ? (tiles - 1 - blockIdx.x) / gridDim.x + 1 : 0;
+  const int total = myTiles * nq;
+  const int lw = P & 31;
+  if (total == 0) return;
+
+  double acc[K];
+#pragma unroll
+  for (int k = 0; k < K; ++k) acc[k] = 0.0;
+  double accb = 0.0, accl = 0.0;
+  float4 xr[A][M];  // steps g+1 .. g+A in registers (loaded A steps ahead)
+  float yr[A];
+#pragma unroll
+  for (int a = 0; a < A; ++a) yr[a] = 0.0f;
+
+  // steps 0 .. A-1 in registers; iteration g = -1 is the prologue (stage step 0, run its chains)
+#pragma unroll
+  for (int a = 0; a < A; ++a)
+    if (a < total) flow_load<K, P>(x4, ys, start, d, len, a, nq, xr[a], yr[a]);
+  for (int g = -1; g < total; ++g) {
+    float ynext = 0.0f;
+    float4* stn4 = stage4 + ((g + 1) % 3) * sz4;
+    if (g + 1 < total) {
+#pragma unroll
+      for (int m = 0; m < M; ++m) {
+        const int idx = threadIdx.x + 1024 * m;
+        if (idx < sz4) stn4[idx] = xr[0][m];
+      }
+      ynext = yr[0];
+    }
+    __syncthreads();  // rs of step g and stage of step g+1 complete; everyone is past step g-1
+#pragma unroll
+    for (int a = 0; a + 1 < A; ++a) {
+#pragma unroll
+      for (int m = 0; m < M; ++m) xr[a][m] = xr[a + 1][m];
+      yr[a] = yr[a + 1];
+    }
+    if (g + 1 + A < total) flow_load<K, P>(x4, ys, start, d, len, g + 1 + A, nq, xr[A - 1], yr[A - 1]);
+    if (v < P && g + 1 < total) {
+      float r = flow_chain<K>(wp, reinterpret_cast<const float*>(stn4) + (v * d) * LANES + lane, d);
+      if (bias) r = __fadd_rn(r, b);
+      r = __fsub_rn(r, ynext);
+      rs[((g + 1) & 1) * P * LANES + v * LANES + lane] = r;
+    }
+    if (g < 0) continue;
+    const int q = g % nq;
+    const int t = blockIdx.x + (g / nq) * gridDim.x;
+    const int cnt = min(TILE, len - t * TILE);
+    const float* st = reinterpret_cast<const float*>(stage4) + (g % 3) * sz;
+    const float* rc = rs + (g & 1) * P * LANES;
+#pragma unroll
+    for (int p = 0; p < P; ++p) {
+      if ((q * P + p) * LANES + lane < cnt) {
+        const float rl = rc[p * LANES + lane];
+#pragma unroll
+        for (int k = 0; k < K; ++k) {
+          const int j = v + 32 * k;
+          if (j < d) acc[k] = __dadd_rn(acc[k], (double)__fmul_rn(rl, st[(p * d + j) * LANES + lane]));
+        }
+        if (v == lw) {
+          const double rd = (double)rl;
+          accb = __dadd_rn(accb, rd);
+          accl = __dadd_rn(accl, __dmul_rn(rd, rd));
+        }
+      }
+    }
+    if (ORDERED && q == nq - 1) {
+#pragma unroll
+      for (int k = 0; k < K; ++k) {
+        const int j = v + 32 * k;
+        if (j < d) {
+          const double s = lane_tree(acc[k]);
+          if (lane == 0) out[(i64)j * tiles + t] = s;
+        }
+        acc[k] = 0.0;
+      }
+      if (v == lw) {
+        const double sb = lane_tree(accb);
+        const double sl = lane_tree(accl);
+        if (lane == 0) {
+          out[(i64)d * tiles + t] = sb;
+          out[(i64)(d + 1) * tiles + t] = sl;
+        }
+        accb = 0.0;
+        accl = 0.0;
+      }
+    }
+  }
+  if (!ORDERED) {
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      const int j = v + 32 * k;
+      if (j < d) {
+        const double s = lane_tree(acc[k]);
+        if (lane == 0) atomicAdd(out + j, s);
+      }
+    }
+    if (v == lw) {
+      const double sb = lane_tree(accb);
+      const double sl = lane_tree(accl);
+      if (lane == 0) {
+        atomicAdd(out + d, sb);
+        atomicAdd(out + d + 1, sl);
+      }
+    }
+  }
+}
+
+// Parameters: those of the other kernels, an unused pointer (the twopass buffer slot), then the
+// weights by value.
+#define FLOW_KERNEL(NAME, K, P, A, ORD)                                                            \
+  extern "C" __global__ void __launch_bounds__(1024, 1)                                           \
+      NAME(SMALL_ARGS, const float* __restrict__ unused, const WParam wp) {                        \
+    flow_body<K, P, A, ORD>(x, y, n, d, start, len, wp, bias, out, tiles);                         \
+  }
+
+FLOW_KERNEL(flow_o_1_1, 1, 1, 2, true)
+FLOW_KERNEL(flow_o_2_1, 2, 1, 2, true)
+FLOW_KERNEL(flow_o_4_1, 4, 1, 2, true)
+FLOW_KERNEL(flow_o_8_1, 8, 1, 2, true)
+FLOW_KERNEL(flow_o_1_2, 1, 2, 1, true)
+FLOW_KERNEL(flow_o_2_2, 2, 2, 1, true)
+FLOW_KERNEL(flow_o_4_2, 4, 2, 1, true)
+FLOW_KERNEL(flow_o_8_2, 8, 2, 1, true)
+FLOW_KERNEL(flow_a_1_1, 1, 1, 2, false)
+FLOW_KERNEL(flow_a_2_1, 2, 1, 2, false)
+FLOW_KERNEL(flow_a_4_1, 4, 1, 2, false)
+FLOW_KERNEL(flow_a_8_1, 8, 1, 2, false)
+FLOW_KERNEL(flow_a_1_2, 1, 2, 1, false)
+FLOW_KERNEL(flow_a_2_2, 2, 2, 1, false)
+FLOW_KERNEL(flow_a_4_2, 4, 2, 1, false)
+FLOW_KERNEL(flow_a_8_2, 8, 2, 1, false)
+
+// ---------------------------------------------------------------------------------------------
 // Any d (used above 256): two passes over x. resid_pass: one warp per tile, lane l computes the
 // residuals of its samples (features in index order), stores them to rbuf (batch-relative) and
 // sums the bias and loss terms in lane order. grad_pass: one warp per (tile, feature), lane l

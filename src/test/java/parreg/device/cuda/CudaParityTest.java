@@ -55,7 +55,11 @@ class CudaParityTest {
         Arguments.of(256, 3_000, "large1"), Arguments.of(256, 3_000, "twopass"), Arguments.of(257, 3_001, null),
         Arguments.of(4096, 1_100, null), Arguments.of(16, 5_000, "pipe1"), Arguments.of(16, 5_000, "pipe2"),
         Arguments.of(100, 2_049, "pipe1"), Arguments.of(256, 3_000, "large2"), Arguments.of(256, 3_000, "pipe1"),
-        Arguments.of(64, 1_025, null), Arguments.of(32, 31, null), Arguments.of(129, 70_000, null));
+        Arguments.of(64, 1_025, null), Arguments.of(32, 31, null), Arguments.of(129, 70_000, null),
+        Arguments.of(16, 5_000, "flow2"), Arguments.of(33, 3_073, "flow2"), Arguments.of(100, 2_049, "flow2"),
+        Arguments.of(200, 40_000, "flow2"), Arguments.of(256, 3_000, "flow2"), Arguments.of(256, 70_001, "flow2"),
+        Arguments.of(256, 3_000, "pipe2"), Arguments.of(200, 40_000, "pipe2"), Arguments.of(16, 5_000, "flow1"),
+        Arguments.of(100, 2_049, "flow1"), Arguments.of(256, 3_000, "flow1"), Arguments.of(256, 70_001, "flow1"));
   }
 
   @ParameterizedTest(name = "d={0} N={1} plan={2}")
@@ -91,6 +95,8 @@ class CudaParityTest {
       }
       if (n > 3000) {
         batches.add(new int[] {1029, Math.min(n - 1029, 2048 + 513)});
+        // starts on a slice boundary (the flow plan's vector path) and ends inside a slice
+        batches.add(new int[] {2112, n - 2112 - 7});
         batches.add(new int[] {n / 3, n - n / 3});
       }
       if ((long) n * d > 50_000_000L) {

@@ -78,8 +78,10 @@ import parreg.device.RunContract;
  * <p>Plans, chosen from {@code d} at {@link #load}: {@code small} (d &le; 16: a warp per tile,
  * all accumulators in registers), {@code large} (d &le; 256 where the card's shared memory
  * allows: a block per tile, 32-sample slices staged in shared memory; {@code pipe} overlaps the
- * residual chains of one step with the accumulation of the previous one, {@code large} is the
- * plain version, kept for cards with less shared memory), {@code twopass} (any d: a
+ * residual chains of one step with the accumulation of the previous one, {@code flow} (the
+ * default) is {@code pipe} with 16-byte loads and the weights passed by value, for batches that
+ * start on a slice boundary, falling back to the {@code pipe} kernel for the others,
+ * {@code large} is the plain version, kept for cards with less shared memory), {@code twopass} (any d: a
  * residual pass, then a gradient pass). All three follow {@link ReductionOrder} exactly; a
  * tree pass then combines the tile sums. The unordered (atomic) variants exist only for the
  * benchmark ({@link #openForBenchmark}); they are never used for training.
@@ -88,6 +90,8 @@ public final class CudaBackend implements KernelBackend {
   static final String PTX_RESOURCE = "/parreg/kernels/local_sums.ptx";
   private static final int TILE = ReductionOrder.TILE;
   private static final int TREE_GROUP = 1024;
+  /** Floats in the flow kernels' by-value weight parameter (local_sums.cu, WParam): w[256], b. */
+  private static final int FLOW_WEIGHTS = 257;
 
   // ---- one probe per JVM: JCuda's native library stays unusable after a failed load ----
   private static final Object PROBE_LOCK = new Object();
@@ -150,8 +154,8 @@ public final class CudaBackend implements KernelBackend {
 
   /**
    * For the benchmark only: {@code ordered=false} gives the unordered atomic-reduction variant
-   * (its bits depend on scheduling); {@code plan} forces "small", "large1", "large2" or
-   * "twopass" (null: the normal choice).
+   * (its bits depend on scheduling); {@code plan} forces "small", "large1", "large2", "pipe1", "pipe2",
+   * "flow1", "flow2" or "twopass" (null: the normal choice).
    */
   public static CudaBackend openForBenchmark(String device, boolean ordered, String plan)
       throws BackendUnavailableException {
@@ -220,6 +224,8 @@ public final class CudaBackend implements KernelBackend {
   private String plan;
   private CUfunction mainFn;
   private CUfunction gradFn; // twopass only
+  private CUfunction pipeFn; // flow only: the pipe kernel for batches that do not start on a slice boundary
+  private final float[] hWeights = new float[FLOW_WEIGHTS]; // flow only: w32 and b32, passed by value
   private CUfunction treeFn;
   private int mainBlock;
   private int mainSmem;
@@ -375,6 +381,10 @@ public final class CudaBackend implements KernelBackend {
     if (want == null) {
       if (d <= 16) {
         want = "small";
+      } else if (d <= 256 && flowSmem(2) <= smemOptin) {
+        want = "flow2";
+      } else if (d <= 256 && flowSmem(1) <= smemOptin) {
+        want = "flow1";
       } else if (d <= 256 && pipeSmem(2) <= smemOptin) {
         want = "pipe2";
       } else if (d <= 256 && pipeSmem(1) <= smemOptin) {
@@ -422,6 +432,22 @@ public final class CudaBackend implements KernelBackend {
             "cuFuncSetAttribute");
         plan = "pipe-" + k + "x" + p;
       }
+      case "flow1", "flow2" -> {
+        int p = want.equals("flow2") ? 2 : 1;
+        if (d > 256 || flowSmem(p) > smemOptin) {
+          throw new IllegalArgumentException("plan " + want + " does not fit d=" + d + " on this card");
+        }
+        int k = pow2AtLeast((d + 31) / 32);
+        mainFn = function("flow" + pfx + k + "_" + p);
+        pipeFn = function("pipe" + pfx + k + "_" + p);
+        mainBlock = 1024;
+        mainSmem = flowSmem(p);
+        run(cuFuncSetAttribute(mainFn, CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, mainSmem),
+            "cuFuncSetAttribute");
+        run(cuFuncSetAttribute(pipeFn, CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, mainSmem),
+            "cuFuncSetAttribute");
+        plan = "flow-" + k + "x" + p;
+      }
       case "twopass" -> {
         mainFn = function("resid" + (ordered ? "_o" : "_a"));
         gradFn = function("grad" + (ordered ? "_o" : "_a"));
@@ -441,6 +467,11 @@ public final class CudaBackend implements KernelBackend {
 
   private int pipeSmem(int p) {
     return 4 * (d + 2 * p * 32 + 3 * p * d * 32);
+  }
+
+  /** The flow plan's shared memory: enough for the flow kernel and for its pipe fallback. */
+  private int flowSmem(int p) {
+    return Math.max(pipeSmem(p), 4 * (3 * p * d * 32 + 2 * p * 32));
   }
 
   @Override
@@ -538,6 +569,13 @@ public final class CudaBackend implements KernelBackend {
       hParamsView.put(j, (float) params[j]);
     }
     hParamsView.put(d, bias ? (float) params[d] : 0f);
+    if (pipeFn != null) {
+      java.util.Arrays.fill(hWeights, 0f);
+      for (int j = 0; j < d; j++) {
+        hWeights[j] = hParamsView.get(j);
+      }
+      hWeights[FLOW_WEIGHTS - 1] = hParamsView.get(d);
+    }
     run(cuEventRecord(evBegin, stream), "cuEventRecord");
     run(cuMemcpyHtoDAsync(dParams, hParams, 4L * (d + 1), stream), "cuMemcpyHtoDAsync(params)");
     run(cuEventRecord(evKernel, stream), "cuEventRecord");
@@ -570,6 +608,19 @@ public final class CudaBackend implements KernelBackend {
       case 'l', 'p' -> {
         int grid = Math.min(tiles, full);
         launchKernel(mainFn, grid, 1, mainBlock, mainSmem, common);
+      }
+      case 'f' -> {
+        int grid = Math.min(tiles, full);
+        if (start % 32 == 0) {
+          // the flow kernel reads whole slices as 16-byte vectors; the weights go by value
+          Pointer flowArgs = Pointer.to(Pointer.to(dX), Pointer.to(dY), Pointer.to(new long[] {partition.samples()}),
+              Pointer.to(new int[] {d}), Pointer.to(new long[] {start}), Pointer.to(new int[] {length}),
+              Pointer.to(dParams), Pointer.to(new int[] {bias ? 1 : 0}), Pointer.to(out), Pointer.to(new int[] {tiles}),
+              Pointer.to(dParams), Pointer.to(hWeights));
+          launchKernel(mainFn, grid, 1, mainBlock, mainSmem, flowArgs);
+        } else {
+          launchKernel(pipeFn, grid, 1, mainBlock, mainSmem, common);
+        }
       }
       default -> {
         int grid = Math.min((tiles + 7) / 8, full);
