@@ -5,8 +5,9 @@ import java.sql.SQLException;
 import parreg.persistence.JournalLocation;
 
 /** The {@code --journal} value of a node, turned into configuration and a ready schema. */
-final class JournalSetup {
+final class JournalSetup implements AutoCloseable {
   private final JournalLocation location;
+  private java.sql.Connection keeper;
 
   private JournalSetup(JournalLocation location) {
     this.location = location;
@@ -29,22 +30,39 @@ final class JournalSetup {
     return location.databaseConfig();
   }
 
-  /** Creates the journal tables when missing; a failure (permissions, unreachable server) is reported. */
-  void ensureSchema() {
+  /**
+   * Creates the journal tables when missing (a failure such as a permission problem or an
+   * unreachable server is reported) and says whether the journal already holds events of this
+   * persistence id, i.e. whether the node is restarting. One connection does both and, for an
+   * embedded H2 database, stays open until {@link #close}: the database then stays open in this
+   * process, so the journal plugin's own connections do not pay for opening the file again.
+   */
+  boolean prepare(String persistenceId) {
     try {
-      location.createSchema();
+      keeper = location.openConnection();
+      parreg.persistence.JournalSchema.createIfNotExists(keeper, location.dialect());
+      boolean restarting =
+          new parreg.persistence.JournalRows(keeper, parreg.persistence.KryoCodec.create(java.util.List.of()))
+                  .highestSequenceNr(persistenceId)
+              > 0;
+      if (location.dialect() != parreg.persistence.JournalDialect.H2) {
+        keeper.close();
+        keeper = null;
+      }
+      return restarting;
     } catch (SQLException e) {
       throw new IllegalStateException("cannot prepare the journal at " + location + ": " + e.getMessage(), e);
     }
   }
 
-  /** Whether the journal already holds events of this persistence id (the node is restarting). */
-  boolean hasEvents(String persistenceId) {
-    try (java.sql.Connection c = location.openConnection()) {
-      return new parreg.persistence.JournalRows(c, parreg.persistence.KryoCodec.create(java.util.List.of()))
-          .highestSequenceNr(persistenceId) > 0;
-    } catch (SQLException e) {
-      throw new IllegalStateException("cannot read the journal at " + location + ": " + e.getMessage(), e);
+  @Override
+  public void close() {
+    if (keeper != null) {
+      try {
+        keeper.close();
+      } catch (SQLException ignored) {
+        // closing at shutdown: nothing left to protect
+      }
     }
   }
 

@@ -105,8 +105,7 @@ public final class NodeCommand implements Callable<Integer> {
     if (admin < 1 || admin > 65535) {
       throw new UserError("admin port " + admin + " is not a TCP port; give --admin-port");
     }
-    journalSetup.ensureSchema();
-    boolean rejoining = journalSetup.hasEvents(NodeSettings.persistenceId(spec.contract(), participant));
+    boolean rejoining = journalSetup.prepare(NodeSettings.persistenceId(spec.contract(), participant));
     Config cfg = buildConfig(journalSetup, rejoining);
 
     NodeSettings settings =
@@ -158,6 +157,7 @@ public final class NodeCommand implements Callable<Integer> {
     } finally {
       node.system().terminate();
       node.system().getWhenTerminated().toCompletableFuture().get(15, TimeUnit.SECONDS);
+      journalSetup.close();
     }
   }
 
