@@ -30,10 +30,6 @@ public final class NodeLifecycle {
     outcome.complete(new Outcome(1, message));
   }
 
-  public void finish(String message) {
-    outcome.complete(new Outcome(0, message));
-  }
-
   void markTrainingDone() {
     trainingDone.complete(null);
   }

@@ -152,11 +152,6 @@ public final class TrainingActor extends EventSourcedBehavior<TrainingActor.Comm
   }
 
   @Override
-  public boolean shouldSnapshot(TrainingState state, Event event, long sequenceNr) {
-    return false; // snapshots come from the retention criteria alone
-  }
-
-  @Override
   public SignalHandler<TrainingState> signalHandler() {
     return newSignalHandlerBuilder()
         .onSignal(RecoveryCompleted.instance(), this::onRecovered)
