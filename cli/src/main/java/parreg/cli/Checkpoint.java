@@ -89,7 +89,8 @@ record Checkpoint(RunContract contract, int participant, long committedStep, dou
     }
   }
 
-  private static String persistenceId(JournalRows rows, int participant, String runName, String journal) throws SQLException {
+  /** The persistence id of participant {@code participant}'s run in this journal (one, or --run-name). */
+  static String persistenceId(JournalRows rows, int participant, String runName, String journal) throws SQLException {
     String suffix = "|p" + participant;
     List<String> found = new ArrayList<>();
     for (String pid : rows.countEventsPerPersistenceId().keySet()) {

@@ -15,11 +15,7 @@ final class JournalCheck {
   static String describe(String journal, int participant, long steps) {
     try (Connection c = JournalLocation.parse(journal).openExistingConnection()) {
       JournalRows rows = new JournalRows(c, KryoCodec.fromConfig(ConfigFactory.load()));
-      String pid = rows.countEventsPerPersistenceId().keySet().stream()
-          .filter(k -> k.endsWith("|p" + participant)).findFirst().orElse(null);
-      if (pid == null) {
-        return "no events for participant " + participant;
-      }
+      String pid = Checkpoint.persistenceId(rows, participant, null, journal);
       List<JournalRows.EventRow> events = rows.eventsAfter(pid, 0);
       long expectStep = 1;
       for (JournalRows.EventRow e : events) {

@@ -90,10 +90,6 @@ public final class NodeProcess implements AutoCloseable {
     return process != null && process.isAlive();
   }
 
-  public long pid() {
-    return process.pid();
-  }
-
   /** SIGKILL: the process gets no chance to flush or leave the cluster. */
   public void kill9() throws InterruptedException {
     process.destroyForcibly();
@@ -126,10 +122,6 @@ public final class NodeProcess implements AutoCloseable {
 
   public Path log() {
     return log;
-  }
-
-  public int adminPort() {
-    return adminPort;
   }
 
   /** The node's status, or empty while it does not answer (starting, killed). */

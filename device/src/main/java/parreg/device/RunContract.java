@@ -4,7 +4,6 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -216,9 +215,5 @@ public record RunContract(
   /** Short identity used in persistence ids: run name plus the first 16 hex digits of the digest. */
   public String runId() {
     return runName + "-" + digest().substring(0, 16);
-  }
-
-  static String weightsText(double[] w) {
-    return Arrays.toString(w);
   }
 }
