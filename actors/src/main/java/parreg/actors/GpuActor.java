@@ -151,6 +151,7 @@ public final class GpuActor extends AbstractBehavior<GpuActor.Command> {
   }
 
   private Behavior<Command> onCompute(Compute c) {
+    StepTrace.stamp(1, c.step());
     KernelBackend.Launch launch = backend.launch(c.params(), c.start(), c.length());
     issued++;
     long t0 = System.nanoTime();
@@ -167,6 +168,7 @@ public final class GpuActor extends AbstractBehavior<GpuActor.Command> {
     if (recent.size() > RECENT) {
       recent.removeFirst();
     }
+    StepTrace.stamp(2, c.step());
     c.replyTo().tell(new Computed(c.step(), sums));
     return this;
   }

@@ -268,6 +268,7 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
   }
 
   private Behavior<Command> onPublish(Publish p) {
+    StepTrace.stamp(4, p.step());
     slot(p.step())[me] = p.sums();
     if (p.step() != awaitingStep) {
       awaitingStep = p.step();
@@ -295,6 +296,7 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
     if (c.step() <= committed) {
       return this; // already durable here
     }
+    StepTrace.stamp(5, c.step());
     slot(c.step())[c.participant()] = c.sums();
     if (c.committedSet() != null) {
       recordedSets.put(c.step(), c.committedSet());
@@ -318,6 +320,7 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
     }
     LocalSums[] recorded = recordedSets.get(step);
     delivered = step;
+    StepTrace.stamp(6, step);
     training.tell(new TrainingActor.StepReady(step, set.clone(), recorded == null ? null : recorded[me]));
   }
 

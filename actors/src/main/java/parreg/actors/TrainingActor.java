@@ -245,6 +245,7 @@ public final class TrainingActor extends EventSourcedBehavior<TrainingActor.Comm
       return;
     }
     int batch = batching.batchOfStep(step);
+    StepTrace.stamp(0, step);
     gpu.tell(new GpuActor.Compute(step, state.parameters(), batching.start(batch), batching.length(batch), computedAdapter));
   }
 
@@ -252,6 +253,7 @@ public final class TrainingActor extends EventSourcedBehavior<TrainingActor.Comm
     if (c.step() != state.committed() + 1 || c.step() != inFlight) {
       return Effect().none();
     }
+    StepTrace.stamp(3, c.step());
     ownStep = c.step();
     ownSums = c.sums();
     peer.tell(new PeerActor.Publish(c.step(), c.sums()));
@@ -273,6 +275,7 @@ public final class TrainingActor extends EventSourcedBehavior<TrainingActor.Comm
       lifecycle.fail(msg);
       return Effect().none();
     }
+    StepTrace.stamp(7, step);
     UpdateRule.Outcome o = UpdateRule.apply(state.parameters(), r.contributions(), rate);
     StepCommitted event = new StepCommitted(step, r.contributions(), o.parameters(), o.loss());
     return Effect()
@@ -283,6 +286,7 @@ public final class TrainingActor extends EventSourcedBehavior<TrainingActor.Comm
                 // Operators (and scripts/bench-restart.sh) read the restart latency from this line.
                 ctx.getLog().info("first step since start committed: {}", s.committed());
               }
+              StepTrace.stamp(8, s.committed());
               inFlight = -1;
               ownSums = null;
               ownStep = -1;
@@ -296,6 +300,7 @@ public final class TrainingActor extends EventSourcedBehavior<TrainingActor.Comm
       return;
     }
     doneReported = true;
+    StepTrace.write(settings.participant());
     ctx.getLog().info("target step {} committed: w={} loss={}", state.committed(), Bits.hexList(state.parameters()), state.loss());
     if (settings.evidence() != null) {
       ActorRef<GpuActor.EvidenceWritten> adapter = ctx.messageAdapter(GpuActor.EvidenceWritten.class, e -> new EvidenceDone(e.error()));
