@@ -14,11 +14,12 @@ import java.util.Map;
  * swallowed (unlike the plugin's test-only {@code SchemaUtils}).
  *
  * <p>The DDL is the plugin's own ({@code schema/h2/h2-create-schema.sql} and {@code
- * schema/postgres/postgres-create-schema.sql} in its jar) with three changes: every statement is
+ * schema/postgres/postgres-create-schema.sql} in its jar) with these changes: every statement is
  * {@code IF NOT EXISTS} (the shipped ordering index is not), table names are not qualified with a
  * schema (the plugin's {@code schemaName = ""} resolves them through the connection's default
  * schema or search path, and so does this), and the PostgreSQL {@code durable_state} indexes are
- * not {@code CONCURRENTLY} (which cannot run in a transaction; the table is new and empty).
+ * not {@code CONCURRENTLY} (which cannot run in a transaction; the table is new and empty). On H2
+ * the redundant second unique index on {@code ordering} is left out (see the DDL).
  *
  * <p>H2 names are quoted lower case, as the plugin's H2 profile quotes them; PostgreSQL folds
  * unquoted names to lower case, so the same quoted names work there.
@@ -93,9 +94,11 @@ public final class JournalSchema {
             "meta_ser_manifest" VARCHAR,
             PRIMARY KEY("persistence_id", "sequence_number")
           )""",
-          """
-          CREATE UNIQUE INDEX IF NOT EXISTS "event_journal_ordering_idx"
-            ON "event_journal" ("ordering")""",
+          // No separate "event_journal_ordering_idx" on H2 (the plugin's H2 DDL has one): the
+          // column's UNIQUE constraint already gives "ordering" a unique index, and a second one is
+          // one more B-tree that every step's commit rewrites (about 10 % of H2's CPU per commit,
+          // BENCHMARKS.md). Journals created before keep theirs; both work. PostgreSQL needs its
+          // index (BIGSERIAL has no UNIQUE), see below.
           """
           CREATE TABLE IF NOT EXISTS "event_tag" (
             "event_id" BIGINT NOT NULL,
