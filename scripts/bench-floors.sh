@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Floors under the two-node step rate (BENCHMARKS.md, "What bounds it"): a plain JDBC insert+commit
+# loop on an H2 file database with WRITE_DELAY=0, and an Artery ping-pong between two JVMs.
+# usage: scripts/bench-floors.sh [WORKDIR]   (after mvn package; ports 28600/28601)
+set -euo pipefail
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+D=${1:-/tmp/parreg-floors}; mkdir -p "$D"
+CP=$(ls "$HERE"/target/lib/*.jar | tr '\n' ':')
+J="java -XX:+UseSerialGC -XX:TieredStopAtLevel=1"
+echo "== H2, journal table as created by JournalSchema (one ordering index)"
+$J -cp "$CP" "$HERE/scripts/bench/H2Floor.java" "$D/h2" 3000 | tail -1
+echo "== H2, with the plugin's second ordering index"
+$J -cp "$CP" "$HERE/scripts/bench/H2Floor.java" "$D/h2" 3000 "" 2idx | tail -1
+for mode in default one; do
+  echo "== Artery ping-pong, $mode dispatcher(s)"
+  extra=""; [ $mode = one ] && extra=one
+  $J -cp "$CP" "$HERE/scripts/bench/PingPong.java" server 28600 x x $extra > "$D/pingpong-server.log" 2>&1 &
+  S=$!
+  sleep 4
+  $J -cp "$CP" "$HERE/scripts/bench/PingPong.java" client 28601 28600 5000 $extra 2>&1 | grep "round trips" || true
+  kill $S 2>/dev/null || true; wait $S 2>/dev/null || true
+done
