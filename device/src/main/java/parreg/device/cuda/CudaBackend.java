@@ -471,7 +471,8 @@ public final class CudaBackend implements KernelBackend {
 
   /** The flow plan's shared memory: enough for the flow kernel and for its pipe fallback. */
   private int flowSmem(int p) {
-    return Math.max(pipeSmem(p), 4 * (3 * p * d * 32 + 2 * p * 32));
+    int slack = 32 * pow2AtLeast((d + 31) / 32) - d; // features the unguarded accumulation reads past d
+    return Math.max(pipeSmem(p), 4 * (3 * p * d * 32 + 2 * p * 32 + slack * 32));
   }
 
   @Override
