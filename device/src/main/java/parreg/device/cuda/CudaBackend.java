@@ -103,6 +103,7 @@ public final class CudaBackend implements KernelBackend {
     synchronized (PROBE_LOCK) {
       if (!probed) {
         probed = true;
+        JCudaLibrary.prepare(); // before JCuda's first use: no half-written library (JCudaLibrary)
         try {
           JCudaDriver.setExceptionsEnabled(false);
           int rc = cuInit(0);
