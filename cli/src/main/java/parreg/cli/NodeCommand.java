@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -90,10 +91,12 @@ public final class NodeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    StartupTrace.mark("command line parsed");
     if (!List.of("auto", "cpu", "cuda").contains(backend)) {
       throw new UserError("unknown backend '" + backend + "': use auto, cpu or cuda");
     }
     RunSpec spec = RunSpec.resolve(this);
+    StartupTrace.mark("run spec resolved");
     if (evidence != null && Files.exists(evidence)) {
       throw new UserError("evidence file " + evidence + " already exists; evidence is never overwritten");
     }
@@ -105,8 +108,36 @@ public final class NodeCommand implements Callable<Integer> {
     if (admin < 1 || admin > 65535) {
       throw new UserError("admin port " + admin + " is not a TCP port; give --admin-port");
     }
-    boolean rejoining = journalSetup.prepare(NodeSettings.persistenceId(spec.contract(), participant));
-    Config cfg = buildConfig(journalSetup, rejoining);
+    // Opening the journal (an H2 file: engine start, schema check, one query) and loading the
+    // configuration (every jar's reference.conf) are independent; do them concurrently. Only the
+    // seed-node timeout depends on what the journal holds.
+    String persistenceId = NodeSettings.persistenceId(spec.contract(), participant);
+    CompletableFuture<Boolean> prepared = new CompletableFuture<>();
+    Thread preparer = new Thread(() -> {
+      try {
+        prepared.complete(journalSetup.prepare(persistenceId));
+        StartupTrace.mark("journal prepared");
+      } catch (Throwable t) {
+        prepared.completeExceptionally(t);
+      }
+    }, "parreg-journal-prepare");
+    preparer.setDaemon(true);
+    preparer.start();
+    Config cfg;
+    try {
+      cfg = buildConfig(journalSetup);
+    } catch (RuntimeException e) {
+      awaitPrepared(prepared, journalSetup); // a journal problem is reported first, as before
+      journalSetup.close();
+      throw e;
+    }
+    StartupTrace.mark("configuration loaded");
+    boolean rejoining = awaitPrepared(prepared, journalSetup);
+    if (rejoining) {
+      cfg = ConfigFactory.parseString("pekko.cluster.seed-node-timeout = "
+              + cfg.getDuration("parreg.cluster.rejoin-seed-node-timeout").toMillis() + "ms")
+          .withFallback(cfg);
+    }
 
     NodeSettings settings =
         NodeSettings.of(
@@ -122,6 +153,7 @@ public final class NodeCommand implements Callable<Integer> {
             stepIntervalMs == null ? null : Duration.ofMillis(stepIntervalMs),
             journalSetup.describe());
     ParregNode.Handle node = ParregNode.start(cfg, settings);
+    StartupTrace.mark("actor system created");
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       node.system().terminate();
       try {
@@ -190,7 +222,23 @@ public final class NodeCommand implements Callable<Integer> {
     }
   }
 
-  private Config buildConfig(JournalSetup journalSetup, boolean rejoining) {
+  /** The outcome of {@link JournalSetup#prepare}, its failure rethrown as it was thrown (after closing the journal). */
+  private static boolean awaitPrepared(CompletableFuture<Boolean> prepared, JournalSetup journalSetup) {
+    try {
+      return prepared.join();
+    } catch (java.util.concurrent.CompletionException e) {
+      journalSetup.close();
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      if (e.getCause() instanceof Error err) {
+        throw err;
+      }
+      throw e;
+    }
+  }
+
+  private Config buildConfig(JournalSetup journalSetup) {
     List<String> seeds = new ArrayList<>();
     for (String s : seedNodes) {
       String t = s.strip();
@@ -215,17 +263,11 @@ public final class NodeCommand implements Callable<Integer> {
       }
     }
     // Precedence: command-line flags (port, seeds, --journal's database) > --config > defaults.
-    Config cfg = ConfigFactory.parseString(overlay)
+    return ConfigFactory.parseString(overlay)
         .withFallback(journalSetup.config())
         .withFallback(user)
         .withFallback(base)
         .resolve();
-    if (rejoining) {
-      cfg = ConfigFactory.parseString("pekko.cluster.seed-node-timeout = "
-              + cfg.getDuration("parreg.cluster.rejoin-seed-node-timeout").toMillis() + "ms")
-          .withFallback(cfg);
-    }
-    return cfg;
   }
 
   /** The contract and partition a node runs with, from its flags and data. */

@@ -513,7 +513,8 @@ PIPE_KERNEL(pipe_a_8_2, 8, 2, false)
 // A is how many steps ahead x is loaded into registers (P = 2: A = 1, as pipe_body; P = 1:
 // A = 2, the same registers). Iteration g = -1 of the loop is the prologue (stage step 0, run
 // its chains), so the unrolled chain appears once.
-// Dynamic shared memory: xs[3][P][d][32] floats, then rs[2][P][32] floats.
+// Dynamic shared memory: xs[3][P][d][32] floats, then rs[2][P][32] floats, then (32 K - d) 32
+// floats of slack that the unguarded accumulation may read past the last stage buffer.
 // ---------------------------------------------------------------------------------------------
 struct WParam {
   float w[256];  // w32[0..d), the rest unused
@@ -634,19 +635,37 @@ __device__ __forceinline__ void flow_body(const float* __restrict__ x, const flo
     const int cnt = min(TILE, len - t * TILE);
     const float* st = reinterpret_cast<const float*>(stage4) + (g % 3) * sz;
     const float* rc = rs + (g & 1) * P * LANES;
+    if ((q * P + P) * LANES <= cnt) {
+      // Every sample of the step is in the batch (all steps but a batch's last): no test per
+      // value. Features j >= d (d not a multiple of 32) read the stage's next values or its
+      // slack (flowSmem) and only feed accumulators that are never written out.
 #pragma unroll
-    for (int p = 0; p < P; ++p) {
-      if ((q * P + p) * LANES + lane < cnt) {
+      for (int p = 0; p < P; ++p) {
         const float rl = rc[p * LANES + lane];
+        const float* sp = st + (p * d + v) * LANES + lane;
 #pragma unroll
-        for (int k = 0; k < K; ++k) {
-          const int j = v + 32 * k;
-          if (j < d) acc[k] = __dadd_rn(acc[k], (double)__fmul_rn(rl, st[(p * d + j) * LANES + lane]));
-        }
+        for (int k = 0; k < K; ++k) acc[k] = __dadd_rn(acc[k], (double)__fmul_rn(rl, sp[32 * k * LANES]));
         if (v == lw) {
           const double rd = (double)rl;
           accb = __dadd_rn(accb, rd);
           accl = __dadd_rn(accl, __dmul_rn(rd, rd));
+        }
+      }
+    } else {
+#pragma unroll
+      for (int p = 0; p < P; ++p) {
+        if ((q * P + p) * LANES + lane < cnt) {
+          const float rl = rc[p * LANES + lane];
+#pragma unroll
+          for (int k = 0; k < K; ++k) {
+            const int j = v + 32 * k;
+            if (j < d) acc[k] = __dadd_rn(acc[k], (double)__fmul_rn(rl, st[(p * d + j) * LANES + lane]));
+          }
+          if (v == lw) {
+            const double rd = (double)rl;
+            accb = __dadd_rn(accb, rd);
+            accl = __dadd_rn(accl, __dmul_rn(rd, rd));
+          }
         }
       }
     }

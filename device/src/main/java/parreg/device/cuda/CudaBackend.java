@@ -103,6 +103,7 @@ public final class CudaBackend implements KernelBackend {
     synchronized (PROBE_LOCK) {
       if (!probed) {
         probed = true;
+        JCudaLibrary.prepare(); // before JCuda's first use: no half-written library (JCudaLibrary)
         try {
           JCudaDriver.setExceptionsEnabled(false);
           int rc = cuInit(0);
@@ -471,7 +472,8 @@ public final class CudaBackend implements KernelBackend {
 
   /** The flow plan's shared memory: enough for the flow kernel and for its pipe fallback. */
   private int flowSmem(int p) {
-    return Math.max(pipeSmem(p), 4 * (3 * p * d * 32 + 2 * p * 32));
+    int slack = 32 * pow2AtLeast((d + 31) / 32) - d; // features the unguarded accumulation reads past d
+    return Math.max(pipeSmem(p), 4 * (3 * p * d * 32 + 2 * p * 32 + slack * 32));
   }
 
   @Override
