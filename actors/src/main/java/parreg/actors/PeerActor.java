@@ -294,6 +294,13 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
     peer.heardAt = System.nanoTime();
     peer.committed = Math.max(peer.committed, c.step() - 1);
     if (c.step() <= committed) {
+      if (c.committedSet() == null) {
+        // A fresh contribution to a step that is already durable here: its sender restarted from
+        // a journal that ends before this step and now waits for ours. Answer at once, as to a
+        // request, instead of after its retry interval. (Answers carry the committed set, so an
+        // answer is never answered: no ping-pong.)
+        onRequest(new ContributionRequest(run, c.step(), c.participant(), peer.ref));
+      }
       return this; // already durable here
     }
     StepTrace.stamp(5, c.step());
