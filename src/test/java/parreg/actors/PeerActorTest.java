@@ -1,0 +1,69 @@
+package parreg.actors;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import com.typesafe.config.ConfigFactory;
+import java.time.Duration;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import parreg.device.LocalSums;
+import parreg.device.SeedData;
+
+/**
+ * The peer actor in one JVM, with a probe as the other participant: a node restarted one step
+ * behind is answered at once, and an answer is never answered.
+ */
+class PeerActorTest {
+  ActorTestKit kit;
+
+  @BeforeEach
+  void start() {
+    kit = ActorTestKit.create("peer-test",
+        ConfigFactory.parseString("pekko.actor.provider = local\npekko.loglevel = WARNING").withFallback(ConfigFactory.load()));
+  }
+
+  @AfterEach
+  void stop() {
+    kit.shutdownTestKit();
+  }
+
+  @Test
+  void aContributionToAStepAlreadyDurableHereIsAnsweredAtOnceButAnAnswerIsNot() {
+    // retry interval one minute: any answer within the test comes from the contribution itself
+    NodeSettings s = new NodeSettings(0, TrainingActorTest.SEED, SeedData.partition(0), 100, "cpu", "0", null, false,
+        20, Duration.ZERO, 1024, Duration.ofMinutes(1), Duration.ofSeconds(1), "test");
+    TestProbe<TrainingActor.Command> training = kit.createTestProbe();
+    TestProbe<PeerActor.Command> other = kit.createTestProbe();
+    ActorRef<PeerActor.Command> peer = kit.spawn(PeerActor.create(s));
+    peer.tell(new PeerActor.Attach(training.getRef(), TrainingActorTest.ROSTER, 5));
+    String run = TrainingActorTest.SEED.digest();
+
+    // participant 1 comes back from its journal at step 4 and introduces itself
+    peer.tell(new PeerActor.Hello(TrainingActorTest.SEED, TrainingActorTest.ROSTER[1], 4, other.getRef(), true));
+    PeerActor.Hello reply = other.expectMessageClass(PeerActor.Hello.class);
+    assertEquals(5, reply.committed());
+
+    LocalSums mine = new LocalSums(new double[] {6.0}, 9.0, 1);
+    LocalSums theirs = new LocalSums(new double[] {18.0}, 45.0, 2);
+    LocalSums[] set5 = {mine, theirs};
+    peer.tell(new PeerActor.Committed(5, set5));
+
+    // its fresh contribution to step 5 (durable here): our contribution and the committed set come back
+    peer.tell(new PeerActor.Contribution(run, 5, 1, theirs, null));
+    PeerActor.Contribution answer = other.expectMessageClass(PeerActor.Contribution.class, Duration.ofSeconds(3));
+    assertEquals(5, answer.step());
+    assertEquals(0, answer.participant());
+    assertSame(mine, answer.sums());
+    assertArrayEquals(set5, answer.committedSet());
+
+    // an answer (it carries a committed set) to a step durable here gets nothing back: no ping-pong
+    peer.tell(new PeerActor.Contribution(run, 5, 1, theirs, set5));
+    other.expectNoMessage(Duration.ofMillis(500));
+  }
+}
