@@ -45,6 +45,79 @@ __device__ __forceinline__ double lane_tree(double v) {
   return v;
 }
 
+// The accumulation shared by the block-per-tile kernels (large, pipe, flow). Thread (warp v, lane)
+// adds r * x of the P staged slices of step q (stage st: [P][d][32] floats; residuals rc: [P][32])
+// to its features j = v + 32 k in slice order, and warp lw adds the bias and loss terms; samples
+// at or past cnt (tile-relative) are skipped.
+template <int K, int P>
+__device__ __forceinline__ void slices_accumulate(double (&acc)[K], double& accb, double& accl, const float* st,
+                                                  const float* rc, int d, int q, int cnt, int v, int lane, int lw) {
+#pragma unroll
+  for (int p = 0; p < P; ++p) {
+    if ((q * P + p) * LANES + lane < cnt) {
+      const float rl = rc[p * LANES + lane];
+#pragma unroll
+      for (int k = 0; k < K; ++k) {
+        const int j = v + 32 * k;
+        if (j < d) acc[k] = __dadd_rn(acc[k], (double)__fmul_rn(rl, st[(p * d + j) * LANES + lane]));
+      }
+      if (v == lw) {
+        const double rd = (double)rl;
+        accb = __dadd_rn(accb, rd);
+        accl = __dadd_rn(accl, __dmul_rn(rd, rd));
+      }
+    }
+  }
+}
+
+// End of a tile in the ordered kernels: each accumulator's lane tree goes to out[c * tiles + t]
+// (bias sum and loss sum from warp lw), and the accumulators restart at +0.0 for the next tile.
+template <int K>
+__device__ __forceinline__ void tile_write(double (&acc)[K], double& accb, double& accl, double* out,
+                                           int d, int tiles, int t, int v, int lane, int lw) {
+#pragma unroll
+  for (int k = 0; k < K; ++k) {
+    const int j = v + 32 * k;
+    if (j < d) {
+      const double s = lane_tree(acc[k]);
+      if (lane == 0) out[(i64)j * tiles + t] = s;
+    }
+    acc[k] = 0.0;
+  }
+  if (v == lw) {
+    const double sb = lane_tree(accb);
+    const double sl = lane_tree(accl);
+    if (lane == 0) {
+      out[(i64)d * tiles + t] = sb;
+      out[(i64)(d + 1) * tiles + t] = sl;
+    }
+    accb = 0.0;
+    accl = 0.0;
+  }
+}
+
+// End of the atomic (benchmark-only) kernels: the accumulators of all tiles added to out[c].
+template <int K>
+__device__ __forceinline__ void atomic_finish(const double (&acc)[K], double accb, double accl,
+                                              double* out, int d, int v, int lane, int lw) {
+#pragma unroll
+  for (int k = 0; k < K; ++k) {
+    const int j = v + 32 * k;
+    if (j < d) {
+      const double s = lane_tree(acc[k]);
+      if (lane == 0) atomicAdd(out + j, s);
+    }
+  }
+  if (v == lw) {
+    const double sb = lane_tree(accb);
+    const double sl = lane_tree(accl);
+    if (lane == 0) {
+      atomicAdd(out + d, sb);
+      atomicAdd(out + d + 1, sl);
+    }
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Small d (d <= DMAX <= 16): one warp per tile, one thread per lane, every accumulator of the
 // lane in registers. Loads are 4-byte, coalesced per feature row (128 bytes per warp), U slices
@@ -242,62 +315,10 @@ __device__ __forceinline__ void large_body(const float* __restrict__ x, const fl
       rs[v * LANES + lane] = r;
     }
     __syncthreads();  // B: residuals of the P slices visible
-#pragma unroll
-    for (int p = 0; p < P; ++p) {
-      if ((q * P + p) * LANES + lane < cnt) {
-        const float rl = rs[p * LANES + lane];
-#pragma unroll
-        for (int k = 0; k < K; ++k) {
-          const int j = v + 32 * k;
-          if (j < d) acc[k] = __dadd_rn(acc[k], (double)__fmul_rn(rl, st[(p * d + j) * LANES + lane]));
-        }
-        if (v == lw) {
-          const double rd = (double)rl;
-          accb = __dadd_rn(accb, rd);
-          accl = __dadd_rn(accl, __dmul_rn(rd, rd));
-        }
-      }
-    }
-    if (ORDERED && q == nq - 1) {
-#pragma unroll
-      for (int k = 0; k < K; ++k) {
-        const int j = v + 32 * k;
-        if (j < d) {
-          const double s = lane_tree(acc[k]);
-          if (lane == 0) out[(i64)j * tiles + t] = s;
-        }
-        acc[k] = 0.0;
-      }
-      if (v == lw) {
-        const double sb = lane_tree(accb);
-        const double sl = lane_tree(accl);
-        if (lane == 0) {
-          out[(i64)d * tiles + t] = sb;
-          out[(i64)(d + 1) * tiles + t] = sl;
-        }
-        accb = 0.0;
-        accl = 0.0;
-      }
-    }
+    slices_accumulate<K, P>(acc, accb, accl, st, rs, d, q, cnt, v, lane, lw);
+    if (ORDERED && q == nq - 1) tile_write<K>(acc, accb, accl, out, d, tiles, t, v, lane, lw);
   }
-  if (!ORDERED && total > 0) {
-#pragma unroll
-    for (int k = 0; k < K; ++k) {
-      const int j = v + 32 * k;
-      if (j < d) {
-        const double s = lane_tree(acc[k]);
-        if (lane == 0) atomicAdd(out + j, s);
-      }
-    }
-    if (v == lw) {
-      const double sb = lane_tree(accb);
-      const double sl = lane_tree(accl);
-      if (lane == 0) {
-        atomicAdd(out + d, sb);
-        atomicAdd(out + d + 1, sl);
-      }
-    }
-  }
+  if (!ORDERED && total > 0) atomic_finish<K>(acc, accb, accl, out, d, v, lane, lw);
 }
 
 #define LARGE_KERNEL(NAME, K, P, ORD)                                                              \
@@ -417,62 +438,10 @@ __device__ __forceinline__ void pipe_body(const float* __restrict__ x, const flo
     const int cnt = min(TILE, len - t * TILE);
     const float* st = stage + (g % 3) * sz;
     const float* rc = rs + (g & 1) * P * LANES;
-#pragma unroll
-    for (int p = 0; p < P; ++p) {
-      if ((q * P + p) * LANES + lane < cnt) {
-        const float rl = rc[p * LANES + lane];
-#pragma unroll
-        for (int k = 0; k < K; ++k) {
-          const int j = v + 32 * k;
-          if (j < d) acc[k] = __dadd_rn(acc[k], (double)__fmul_rn(rl, st[(p * d + j) * LANES + lane]));
-        }
-        if (v == lw) {
-          const double rd = (double)rl;
-          accb = __dadd_rn(accb, rd);
-          accl = __dadd_rn(accl, __dmul_rn(rd, rd));
-        }
-      }
-    }
-    if (ORDERED && q == nq - 1) {
-#pragma unroll
-      for (int k = 0; k < K; ++k) {
-        const int j = v + 32 * k;
-        if (j < d) {
-          const double s = lane_tree(acc[k]);
-          if (lane == 0) out[(i64)j * tiles + t] = s;
-        }
-        acc[k] = 0.0;
-      }
-      if (v == lw) {
-        const double sb = lane_tree(accb);
-        const double sl = lane_tree(accl);
-        if (lane == 0) {
-          out[(i64)d * tiles + t] = sb;
-          out[(i64)(d + 1) * tiles + t] = sl;
-        }
-        accb = 0.0;
-        accl = 0.0;
-      }
-    }
+    slices_accumulate<K, P>(acc, accb, accl, st, rc, d, q, cnt, v, lane, lw);
+    if (ORDERED && q == nq - 1) tile_write<K>(acc, accb, accl, out, d, tiles, t, v, lane, lw);
   }
-  if (!ORDERED) {
-#pragma unroll
-    for (int k = 0; k < K; ++k) {
-      const int j = v + 32 * k;
-      if (j < d) {
-        const double s = lane_tree(acc[k]);
-        if (lane == 0) atomicAdd(out + j, s);
-      }
-    }
-    if (v == lw) {
-      const double sb = lane_tree(accb);
-      const double sl = lane_tree(accl);
-      if (lane == 0) {
-        atomicAdd(out + d, sb);
-        atomicAdd(out + d + 1, sl);
-      }
-    }
-  }
+  if (!ORDERED) atomic_finish<K>(acc, accb, accl, out, d, v, lane, lw);
 }
 
 #define PIPE_KERNEL(NAME, K, P, ORD)                                                               \
@@ -652,63 +621,11 @@ __device__ __forceinline__ void flow_body(const float* __restrict__ x, const flo
         }
       }
     } else {
-#pragma unroll
-      for (int p = 0; p < P; ++p) {
-        if ((q * P + p) * LANES + lane < cnt) {
-          const float rl = rc[p * LANES + lane];
-#pragma unroll
-          for (int k = 0; k < K; ++k) {
-            const int j = v + 32 * k;
-            if (j < d) acc[k] = __dadd_rn(acc[k], (double)__fmul_rn(rl, st[(p * d + j) * LANES + lane]));
-          }
-          if (v == lw) {
-            const double rd = (double)rl;
-            accb = __dadd_rn(accb, rd);
-            accl = __dadd_rn(accl, __dmul_rn(rd, rd));
-          }
-        }
-      }
+      slices_accumulate<K, P>(acc, accb, accl, st, rc, d, q, cnt, v, lane, lw);
     }
-    if (ORDERED && q == nq - 1) {
-#pragma unroll
-      for (int k = 0; k < K; ++k) {
-        const int j = v + 32 * k;
-        if (j < d) {
-          const double s = lane_tree(acc[k]);
-          if (lane == 0) out[(i64)j * tiles + t] = s;
-        }
-        acc[k] = 0.0;
-      }
-      if (v == lw) {
-        const double sb = lane_tree(accb);
-        const double sl = lane_tree(accl);
-        if (lane == 0) {
-          out[(i64)d * tiles + t] = sb;
-          out[(i64)(d + 1) * tiles + t] = sl;
-        }
-        accb = 0.0;
-        accl = 0.0;
-      }
-    }
+    if (ORDERED && q == nq - 1) tile_write<K>(acc, accb, accl, out, d, tiles, t, v, lane, lw);
   }
-  if (!ORDERED) {
-#pragma unroll
-    for (int k = 0; k < K; ++k) {
-      const int j = v + 32 * k;
-      if (j < d) {
-        const double s = lane_tree(acc[k]);
-        if (lane == 0) atomicAdd(out + j, s);
-      }
-    }
-    if (v == lw) {
-      const double sb = lane_tree(accb);
-      const double sl = lane_tree(accl);
-      if (lane == 0) {
-        atomicAdd(out + d, sb);
-        atomicAdd(out + d + 1, sl);
-      }
-    }
-  }
+  if (!ORDERED) atomic_finish<K>(acc, accb, accl, out, d, v, lane, lw);
 }
 
 // Parameters: those of the other kernels, an unused pointer (the twopass buffer slot), then the
