@@ -2,6 +2,7 @@ package parreg.device.cuda;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -34,16 +35,19 @@ final class JCudaLibrary {
 
   /** Prepares the binding in {@code dir}; returns false where this platform's binding is not bundled. */
   static boolean prepare(Path dir) throws IOException {
-    byte[] bytes;
-    try (InputStream in = JCudaLibrary.class.getResourceAsStream("/lib/" + NAME)) {
-      if (in == null) {
-        return false;
-      }
-      bytes = in.readAllBytes();
+    URL resource = JCudaLibrary.class.getResource("/lib/" + NAME);
+    if (resource == null) {
+      return false;
     }
+    // the usual case, a complete file from an earlier start, needs only the entry's size, not its 1 MB
+    long size = resource.openConnection().getContentLengthLong();
     Path target = dir.resolve(NAME);
-    if (Files.isRegularFile(target) && Files.size(target) == bytes.length) {
+    if (size >= 0 && Files.isRegularFile(target) && Files.size(target) == size) {
       return true;
+    }
+    byte[] bytes;
+    try (InputStream in = resource.openStream()) {
+      bytes = in.readAllBytes();
     }
     Files.createDirectories(dir);
     Path part = Files.createTempFile(dir, NAME, ".part");
