@@ -4,24 +4,29 @@
 # that the restarted node commits (its log line "first step since start committed"), and the
 # start-up milestones of the restarted node relative to its process start.
 # usage: scripts/bench-restart.sh WORKDIR [EXTRA node args, e.g. --config FILE]
-# Env: JAVA_OPTS (default -XX:+UseSerialGC), JAR, PORT0 (default 27500), KILL_AFTER (seconds of training before the kill, default 5),
+# Nodes start through bin/parreg (its JVM options and AppCDS archive, as users run them); with
+# JAR set, they start as `java $JAVA_OPTS -jar $JAR` instead (to compare builds).
+# Env: JAVA_OPTS (with JAR; default -XX:+UseSerialGC), JAR, PORT0 (default 27500), KILL_AFTER (seconds of training before the kill, default 5),
 #      DELAY (seconds between kill and restart, default 1).
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 D=$1; shift
 EXTRA=("$@")
-JAR=${JAR:-$HERE/target/parreg.jar}
 JAVA_OPTS=${JAVA_OPTS:--XX:+UseSerialGC}
 P0=${PORT0:-27500}; P1=$((P0 + 1))
 KILL_AFTER=${KILL_AFTER:-5}; DELAY=${DELAY:-1}
 rm -rf "$D"; mkdir -p "$D"
 node() { # participant
-  java $JAVA_OPTS -jar "$JAR" node --participant $1 --port $((P0 + $1)) \
+  local launch=("$HERE/bin/parreg")
+  [ -n "${JAR:-}" ] && launch=(java $JAVA_OPTS -jar "$JAR")
+  "${launch[@]}" node --participant $1 --port $((P0 + $1)) \
     --seed-nodes 127.0.0.1:$P0,127.0.0.1:$P1 --journal "$D/n$1" --steps 100000000 ${EXTRA[@]+"${EXTRA[@]}"} >> "$D/n$1.log" 2>&1 &
   echo $!
 }
 pid0=$(node 0); pid1=$(node 1)
-trap 'kill $pid0 $pid1 2>/dev/null || true' EXIT
+# On exit, stop both nodes and wait until they are gone, so that a following run can bind the ports.
+cleanup() { kill $pid0 $pid1 2>/dev/null || true; while kill -0 $pid0 2>/dev/null || kill -0 $pid1 2>/dev/null; do sleep 0.1; done; }
+trap cleanup EXIT
 until grep -q "roster complete\|recovered " "$D/n1.log"; do sleep 0.2; done
 sleep "$KILL_AFTER"
 kill -9 "$pid1"; wait "$pid1" 2>/dev/null || true
@@ -30,7 +35,10 @@ sleep "$DELAY"
 t0=$(date +%s%N)
 pid1=$(node 1)
 L=$D/n1.log
-until sed -n '/--- killed at/,$p' "$L" | grep -q "first step since start committed"; do sleep 0.05; done
+until sed -n '/--- killed at/,$p' "$L" | grep -q "first step since start committed"; do
+  kill -0 "$pid1" 2>/dev/null || { echo "restarted node exited before its first step; see $L" >&2; exit 1; }
+  sleep 0.05
+done
 # CPU time (user+sys) the restarted process has used so far: less sensitive to a loaded machine than wall time.
 cpu_ms=$(awk -v hz="$(getconf CLK_TCK)" '{print int(($14+$15)*1000/hz)}' "/proc/$pid1/stat" 2>/dev/null || echo "?")
 ms() { awk -F'[:.]' '{print (($1*60+$2)*60+$3)*1000+$4}' <<<"$1"; }
