@@ -39,11 +39,13 @@ import parreg.persistence.JournalSchema;
 // from the previous one's thenRun, as the training actor does. Snapshots every 100 events, two
 // kept, as the training actor (TrainingState of the seed run) unless "nosnap".
 //
-// usage: java -cp 'target/parreg.jar:target/lib/*' scripts/bench/PersistFloor.java DIR N [PAYLOAD [nosnap]]
+// usage: java -cp 'target/parreg.jar:target/lib/*' scripts/bench/PersistFloor.java DIR N [PAYLOAD [snap|nosnap [URL_SETTINGS]]]
 //   PAYLOAD: schema (default: the tables as JournalSchema creates them), blob or varbinary
 //   (the H2 tables created first from JournalSchema's DDL with every payload column of that type;
 //   JournalSchema then only checks them). Three rounds of N persists; prints persists/s and the
 //   process CPU per persist (all threads: actors, Slick, H2, JIT, GC) of each round.
+//   URL_SETTINGS: H2 settings appended to the journal's URL, e.g. ";PAGE_SIZE=4096" (the journal is
+//   then given to JournalLocation as jdbc:h2:file:DIR/journal;DB_CLOSE_ON_EXIT=FALSE...).
 public class PersistFloor {
   sealed interface Cmd {}
   record Run(int n, ActorRef<Long> done) implements Cmd {}
@@ -95,7 +97,9 @@ public class PersistFloor {
     if (java.nio.file.Files.exists(d)) {
       try (var files = java.nio.file.Files.list(d)) { for (var f : files.toList()) java.nio.file.Files.delete(f); }
     }
-    JournalLocation location = JournalLocation.parse(dir);
+    String urlSettings = a.length > 4 ? a[4] : "";
+    JournalLocation location = urlSettings.isEmpty() ? JournalLocation.parse(dir)
+        : JournalLocation.parse("jdbc:h2:file:" + d.toAbsolutePath().resolve(JournalLocation.H2_DATABASE_NAME) + ";DB_CLOSE_ON_EXIT=FALSE" + urlSettings);
     Connection keeper = location.openConnection(); // kept open, as JournalSetup does for a node
     if (!payload.equals("schema")) {
       String type = switch (payload) { case "blob" -> "BLOB"; case "varbinary" -> "VARBINARY"; default -> throw new IllegalArgumentException(payload); };
@@ -129,7 +133,7 @@ public class PersistFloor {
         System.out.printf("round %d: %d persists (to seq %d) in %.1f ms => %.0f persists/s, %.3f ms each, process cpu %.0f us each%n",
             round, n, last, dt / 1e6, n * 1e9 / dt, dt / 1e6 / n, dc / 1e3 / n);
       }
-      System.out.println("payload columns: " + types + "snapshots " + (snapshots ? "every 100, 2 kept" : "off"));
+      System.out.println("payload columns: " + types + "snapshots " + (snapshots ? "every 100, 2 kept" : "off") + "; " + location.jdbcUrl());
     } finally {
       system.terminate();
       system.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
