@@ -8,7 +8,11 @@ HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 JAR="$HERE/target/parreg.jar"
 [ -f "$JAR" ] || { echo "build first: mvn -q -B package -DskipTests" >&2; exit 1; }
 W=$(mktemp -d); trap 'rm -rf "$W"' EXIT
-P0=${PORT0:-27600}; P1=$((P0 + 1))
+# Two free neighbouring ports from PORT0 (default 27600) on: nothing may answer on either.
+in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+P0=${PORT0:-27600}
+while in_use "$P0" || in_use "$((P0 + 1))"; do P0=$((P0 + 2)); done
+P1=$((P0 + 1))
 rm -f "$HERE/target/parreg.jsa"
 for p in 0 1; do
   extra=""; [ $p = 0 ] && extra="-XX:ArchiveClassesAtExit=$HERE/target/parreg.jsa"

@@ -61,6 +61,11 @@ public final class NodeProcess implements AutoCloseable {
     cmd.add("-Xss1m");
     cmd.add("-Xmx1g");
     if (!args.isEmpty() && "node".equals(args.get(0))) {
+      classDataArchive().ifPresent(jsa -> {
+        // the archive bin/parreg writes after a build (scripts/make-cds-archive.sh): faster start-up
+        cmd.add("-XX:SharedArchiveFile=" + jsa);
+        cmd.add("-Xshare:auto");
+      });
       cmd.add("--add-modules");
       cmd.add("jdk.incubator.vector"); // the CPU backend's SIMD lanes
     }
@@ -69,6 +74,28 @@ public final class NodeProcess implements AutoCloseable {
     cmd.add(Main.class.getName());
     cmd.addAll(args);
     return cmd;
+  }
+
+  /**
+   * target/parreg.jsa beside the jar this process runs from, when it is newer than the jar (the
+   * rule bin/parreg uses: an archive of an older build would be ignored by the JVM anyway).
+   */
+  static Optional<Path> classDataArchive() {
+    String cp = System.getProperty("java.class.path", "");
+    if (cp.isEmpty() || cp.contains(java.io.File.pathSeparator) || !cp.endsWith(".jar")) {
+      return Optional.empty();
+    }
+    try {
+      Path jar = Path.of(cp).toAbsolutePath();
+      Path jsa = jar.resolveSibling("parreg.jsa");
+      if (java.nio.file.Files.isRegularFile(jsa)
+          && java.nio.file.Files.getLastModifiedTime(jsa).compareTo(java.nio.file.Files.getLastModifiedTime(jar)) > 0) {
+        return Optional.of(jsa);
+      }
+    } catch (IOException | java.nio.file.InvalidPathException e) {
+      // no archive: the node starts without it
+    }
+    return Optional.empty();
   }
 
   private void launch() throws IOException {
