@@ -21,7 +21,8 @@ import parreg.device.cuda.CudaBackend;
  * variants (benchmark only), at N*d about 4*10^8.
  *
  * <p>Usage: {@code GpuGradientBench [--device 0] [--values 400000000] [--d 1,16,256] [--reps 50]
- * [--plans] [--verify] [--out FILE.tsv]}. {@code --plans} also times every plan that fits each d.
+ * [--plans | --plan-list quad2,flow2,...] [--verify] [--out FILE.tsv]}. {@code --plans} also times every
+ * plan that fits each d; {@code --plan-list} times the default choice and the listed plans only.
  * Time is the median over the repetitions of the kernels alone (CUDA events around the kernels
  * and the tile tree); "step" adds the parameter upload and the result read-back.
  */
@@ -34,6 +35,7 @@ public final class GpuGradientBench {
     int[] ds = {1, 16, 256};
     int reps = 50;
     boolean plans = false;
+    List<String> only = null;
     boolean verify = false;
     String out = null;
     for (int i = 0; i < args.length; i++) {
@@ -43,6 +45,7 @@ public final class GpuGradientBench {
         case "--d" -> ds = Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt).toArray();
         case "--reps" -> reps = Integer.parseInt(args[++i]);
         case "--plans" -> plans = true;
+        case "--plan-list" -> only = Arrays.asList(args[++i].split(","));
         case "--verify" -> verify = true;
         case "--out" -> out = args[++i];
         default -> throw new IllegalArgumentException("unknown argument " + args[i]);
@@ -63,9 +66,14 @@ public final class GpuGradientBench {
       LocalSums ref = verify ? ReferenceKernel.compute(p, 0, n, params, false) : null;
       List<String> planList = new ArrayList<>();
       planList.add(null);
-      if (plans) {
+      if (only != null) {
+        planList.addAll(only);
+      } else if (plans) {
         if (d <= 16) {
           planList.add("small");
+        }
+        if (d > 64 && d <= 256) {
+          planList.add("quad2");
         }
         if (d <= 256) {
           planList.add("flow2");
@@ -90,6 +98,7 @@ public final class GpuGradientBench {
             try {
               b.load(p, false);
             } catch (IllegalArgumentException e) {
+              System.out.println("# plan " + plan + " skipped at d=" + d + ": " + e.getMessage());
               continue; // plan does not fit
             }
             String key = b.plan() + (ordered ? "o" : "a");

@@ -36,6 +36,13 @@ __device__ __forceinline__ i64 xat(int j, i64 gi, int d) {
   return (gi >> 5) * ((i64)d * 32) + (i64)j * 32 + (gi & 31);
 }
 
+// Index of feature j of sample gi in the quad layout (the quad plan, 64 < d <= 256): slice
+// s = gi / 32 holds d4 = d rounded up to 4 features of its 32 samples as [d4 / 4][32][4], i.e.
+// four consecutive features of one sample are one 16-byte vector; padding features are zeros.
+__device__ __forceinline__ i64 xq(int j, i64 gi, int d4) {
+  return (gi >> 5) * ((i64)d4 * 32) + ((i64)(j >> 2) * 32 + (gi & 31)) * 4 + (j & 3);
+}
+
 __device__ __forceinline__ double lane_tree(double v) {
   v = __dadd_rn(v, __shfl_xor_sync(0xffffffffu, v, 1));
   v = __dadd_rn(v, __shfl_xor_sync(0xffffffffu, v, 2));
@@ -239,7 +246,7 @@ SMALL_KERNEL(small_a_16, 16, 4, false)
 // slice order, and warp P (mod 32) adds the loss and bias terms of the P slices in order.
 // Dynamic shared memory: ws[d] floats, rs[P][32] floats, then xs[2][P][d][32] floats.
 // ---------------------------------------------------------------------------------------------
-template <int K, int P>
+template <int K, int P, bool QL = false>
 __device__ __forceinline__ void large_load(const float* __restrict__ xs, const float* __restrict__ ys, i64 start,
                                            int d, int len, int g, int nq, float (&xr)[P][K], float& yr) {
   const int v = threadIdx.x >> 5;
@@ -255,7 +262,7 @@ __device__ __forceinline__ void large_load(const float* __restrict__ xs, const f
 #pragma unroll
     for (int k = 0; k < K; ++k) {
       const int j = v + 32 * k;
-      xr[p][k] = (ok && j < d) ? xs[xat(j, start + base + k0, d)] : 0.0f;
+      xr[p][k] = (ok && j < d) ? xs[QL ? xq(j, start + base + k0, (d + 3) & ~3) : xat(j, start + base + k0, d)] : 0.0f;
     }
   }
   if (v < P) {
@@ -365,7 +372,9 @@ __device__ __forceinline__ float residual_chain(const float* __restrict__ ws, co
   return r;
 }
 
-template <int K, int P, bool ORDERED>
+// QL: x resident in the quad layout (the quad plan's fallback for batches that do not start on a
+// slice boundary); the stage keeps the slice layout either way.
+template <int K, int P, bool ORDERED, bool QL = false>
 __device__ __forceinline__ void pipe_body(const float* __restrict__ x, const float* __restrict__ y, i64 n,
                                           int d, i64 start, int len, const float* __restrict__ params,
                                           int bias, double* __restrict__ out, int tiles) {
@@ -394,7 +403,7 @@ __device__ __forceinline__ void pipe_body(const float* __restrict__ x, const flo
   float yr = 0.0f;
 
   // prologue: step 0 staged, its chains run; step 1 in registers
-  large_load<K, P>(xs, ys, start, d, len, 0, nq, xr, yr);
+  large_load<K, P, QL>(xs, ys, start, d, len, 0, nq, xr, yr);
 #pragma unroll
   for (int p = 0; p < P; ++p)
 #pragma unroll
@@ -404,7 +413,7 @@ __device__ __forceinline__ void pipe_body(const float* __restrict__ x, const flo
     }
   const float y0 = yr;
   __syncthreads();
-  if (1 < total) large_load<K, P>(xs, ys, start, d, len, 1, nq, xr, yr);
+  if (1 < total) large_load<K, P, QL>(xs, ys, start, d, len, 1, nq, xr, yr);
   if (v < P) {
     float r = residual_chain(ws, stage + (v * d) * LANES + lane, d);
     if (bias) r = __fadd_rn(r, b);
@@ -426,7 +435,7 @@ __device__ __forceinline__ void pipe_body(const float* __restrict__ x, const flo
       ynext = yr;
     }
     __syncthreads();  // rs of step g and stage of step g+1 complete; everyone is past step g-1
-    if (g + 2 < total) large_load<K, P>(xs, ys, start, d, len, g + 2, nq, xr, yr);
+    if (g + 2 < total) large_load<K, P, QL>(xs, ys, start, d, len, g + 2, nq, xr, yr);
     if (v < P && g + 1 < total) {
       float r = residual_chain(ws, stn + (v * d) * LANES + lane, d);
       if (bias) r = __fadd_rn(r, b);
@@ -465,6 +474,14 @@ PIPE_KERNEL(pipe_a_1_2, 1, 2, false)
 PIPE_KERNEL(pipe_a_2_2, 2, 2, false)
 PIPE_KERNEL(pipe_a_4_2, 4, 2, false)
 PIPE_KERNEL(pipe_a_8_2, 8, 2, false)
+#define PIPEQ_KERNEL(NAME, K, ORD)                                                                 \
+  extern "C" __global__ void __launch_bounds__(1024, 1) NAME(SMALL_ARGS) {                       \
+    pipe_body<K, 2, ORD, true>(SMALL_PASS);                                                        \
+  }
+PIPEQ_KERNEL(pipeq_o_4_2, 4, true)
+PIPEQ_KERNEL(pipeq_o_8_2, 8, true)
+PIPEQ_KERNEL(pipeq_a_4_2, 4, false)
+PIPEQ_KERNEL(pipeq_a_8_2, 8, false)
 
 // ---------------------------------------------------------------------------------------------
 // Large d, streamed (d <= 32 K <= 256; batches that start on a slice boundary, start % 32 == 0;
@@ -652,6 +669,195 @@ FLOW_KERNEL(flow_a_1_2, 1, 2, 1, false)
 FLOW_KERNEL(flow_a_2_2, 2, 2, 1, false)
 FLOW_KERNEL(flow_a_4_2, 4, 2, 1, false)
 FLOW_KERNEL(flow_a_8_2, 8, 2, 1, false)
+
+// ---------------------------------------------------------------------------------------------
+// Large d, quad layout (64 < d <= 32 K <= 256, K = 4 or 8; batches that start on a slice
+// boundary, start % 32 == 0; the others use pipe_body<..., QL = true>): flow_body with x resident
+// in the quad layout (xq), staged verbatim, so that
+//  - the residual chain of a sample (warp v < P, one sample a thread) reads four consecutive
+//    features with one 16-byte shared load (64 loads a chain at d = 256 instead of 256; the
+//    chains bound the step: docs/benchmarks-gpu.md, call 6), then adds the four terms in feature
+//    order (same operations, same order, separate roundings);
+//  - thread (warp v, lane l) owns the accumulators of lane l for the features 4 (v + 32 c) + e
+//    (c < K / 4, e < 4): one 16-byte shared load per four features; a warp's load is 512
+//    contiguous bytes (no bank conflict).
+// Padding features (d4 > d) are zeros in x and in the weights: their terms add +0.0 to a residual
+// that is never -0.0 (it starts at +0.0, and a sum is -0.0 only if both terms are), so the
+// chain's bits are those of the d-term chain.
+// Dynamic shared memory: xs[3][P][d4 / 4][32][4] floats, then rs[2][P][32] floats, then
+// (32 K - d4) 32 floats of slack that the unguarded accumulation may read past the last stage.
+// ---------------------------------------------------------------------------------------------
+template <int K>
+__device__ __forceinline__ float quad_chain(const WParam& wp, const float4* col4, int d4) {
+  float r = 0.0f;
+#pragma unroll
+  for (int kb = 0; kb < K; ++kb) {
+    if (32 * kb + 32 <= d4) {
+#pragma unroll
+      for (int u = 0; u < 8; ++u) {
+        const int q = 8 * kb + u;
+        const float4 v4 = col4[q * LANES];
+        r = __fadd_rn(r, __fmul_rn(wp.w[4 * q], v4.x));
+        r = __fadd_rn(r, __fmul_rn(wp.w[4 * q + 1], v4.y));
+        r = __fadd_rn(r, __fmul_rn(wp.w[4 * q + 2], v4.z));
+        r = __fadd_rn(r, __fmul_rn(wp.w[4 * q + 3], v4.w));
+      }
+    } else if (32 * kb < d4) {
+#pragma unroll
+      for (int u = 0; u < 8; ++u) {
+        const int q = 8 * kb + u;
+        if (4 * q < d4) {
+          const float4 v4 = col4[q * LANES];
+          r = __fadd_rn(r, __fmul_rn(wp.w[4 * q], v4.x));
+          r = __fadd_rn(r, __fmul_rn(wp.w[4 * q + 1], v4.y));
+          r = __fadd_rn(r, __fmul_rn(wp.w[4 * q + 2], v4.z));
+          r = __fadd_rn(r, __fmul_rn(wp.w[4 * q + 3], v4.w));
+        }
+      }
+    }
+  }
+  return r;
+}
+
+// End of a tile (ORDERED: out[c * tiles + t]) or of the kernel (atomic: out[c]) under the quad
+// mapping: one lane tree per accumulator; the bias and loss sums from warp lw.
+template <int K, bool ORDERED>
+__device__ __forceinline__ void quad_write(double (&acc)[K], double& accb, double& accl, double* out, int d,
+                                           int tiles, int t, int v, int lane, int lw) {
+#pragma unroll
+  for (int c = 0; c < K / 4; ++c) {
+#pragma unroll
+    for (int e = 0; e < 4; ++e) {
+      const int j = 4 * (v + 32 * c) + e;
+      if (j < d) {
+        const double sv = lane_tree(acc[4 * c + e]);
+        if (lane == 0) {
+          if (ORDERED) out[(i64)j * tiles + t] = sv;
+          else atomicAdd(out + j, sv);
+        }
+      }
+      acc[4 * c + e] = 0.0;
+    }
+  }
+  if (v == lw) {
+    const double sb = lane_tree(accb);
+    const double sl = lane_tree(accl);
+    if (lane == 0) {
+      if (ORDERED) {
+        out[(i64)d * tiles + t] = sb;
+        out[(i64)(d + 1) * tiles + t] = sl;
+      } else {
+        atomicAdd(out + d, sb);
+        atomicAdd(out + d + 1, sl);
+      }
+    }
+    accb = 0.0;
+    accl = 0.0;
+  }
+}
+
+template <int K, int P, int A, bool ORDERED>
+__device__ __forceinline__ void quad_body(const float* __restrict__ x, const float* __restrict__ y, int d, i64 start,
+                                          int len, const WParam& wp, int bias, double* __restrict__ out, int tiles) {
+  constexpr int M = (P * K * 256 + 1023) / 1024;
+  const int d4 = (d + 3) & ~3;
+  extern __shared__ float4 sm4[];
+  float4* stage4 = sm4;                                        // 3 * P * 8 d4 vectors
+  float* rs = reinterpret_cast<float*>(sm4 + 3 * P * 8 * d4);  // 2 * P * 32
+  const int v = threadIdx.x >> 5;
+  const int lane = threadIdx.x & 31;
+  const int nq = SLICES / P;
+  const int sz4 = P * 8 * d4;  // vectors per stage buffer
+  const float4* x4 = reinterpret_cast<const float4*>(x);
+  const float* ys = y + start;
+  const float b = wp.b;
+  const int myTiles = blockIdx.x < tiles ? (tiles - 1 - blockIdx.x) / gridDim.x + 1 : 0;
+  const int total = myTiles * nq;
+  const int lw = P & 31;
+  if (total == 0) return;
+
+  double acc[K];
+#pragma unroll
+  for (int k = 0; k < K; ++k) acc[k] = 0.0;
+  double accb = 0.0, accl = 0.0;
+  float4 xr[A][M];  // steps g+1 .. g+A in registers (loaded A steps ahead)
+  float yr[A];
+#pragma unroll
+  for (int a = 0; a < A; ++a) yr[a] = 0.0f;
+
+  // a slice is 8 d4 vectors in the quad layout, as it is 8 d in the slice layout: flow_load with d4
+#pragma unroll
+  for (int a = 0; a < A; ++a)
+    if (a < total) flow_load<K, P>(x4, ys, start, d4, len, a, nq, xr[a], yr[a]);
+  for (int g = -1; g < total; ++g) {
+    float ynext = 0.0f;
+    float4* stn4 = stage4 + ((g + 1) % 3) * sz4;
+    if (g + 1 < total) {
+#pragma unroll
+      for (int m = 0; m < M; ++m) {
+        const int idx = threadIdx.x + 1024 * m;
+        if (idx < sz4) stn4[idx] = xr[0][m];
+      }
+      ynext = yr[0];
+    }
+    __syncthreads();  // rs of step g and stage of step g+1 complete; everyone is past step g-1
+#pragma unroll
+    for (int a = 0; a + 1 < A; ++a) {
+#pragma unroll
+      for (int m = 0; m < M; ++m) xr[a][m] = xr[a + 1][m];
+      yr[a] = yr[a + 1];
+    }
+    if (g + 1 + A < total) flow_load<K, P>(x4, ys, start, d4, len, g + 1 + A, nq, xr[A - 1], yr[A - 1]);
+    if (v < P && g + 1 < total) {
+      float r = quad_chain<K>(wp, stn4 + v * 8 * d4 + lane, d4);
+      if (bias) r = __fadd_rn(r, b);
+      r = __fsub_rn(r, ynext);
+      rs[((g + 1) & 1) * P * LANES + v * LANES + lane] = r;
+    }
+    if (g < 0) continue;
+    const int q = g % nq;
+    const int t = blockIdx.x + (g / nq) * gridDim.x;
+    const int cnt = min(TILE, len - t * TILE);
+    const float4* st4 = stage4 + (g % 3) * sz4;
+    const float* rc = rs + (g & 1) * P * LANES;
+    // full steps (all but a batch's last): no test per value; quads past d4 read the next stage
+    // buffer or the slack and feed accumulators that are never written out
+    const bool full = (q * P + P) * LANES <= cnt;
+#pragma unroll
+    for (int p = 0; p < P; ++p) {
+      if (full || (q * P + p) * LANES + lane < cnt) {
+        const float rl = rc[p * LANES + lane];
+#pragma unroll
+        for (int c = 0; c < K / 4; ++c) {
+          const float4 xv = st4[p * 8 * d4 + (v + 32 * c) * LANES + lane];
+          acc[4 * c] = __dadd_rn(acc[4 * c], (double)__fmul_rn(rl, xv.x));
+          acc[4 * c + 1] = __dadd_rn(acc[4 * c + 1], (double)__fmul_rn(rl, xv.y));
+          acc[4 * c + 2] = __dadd_rn(acc[4 * c + 2], (double)__fmul_rn(rl, xv.z));
+          acc[4 * c + 3] = __dadd_rn(acc[4 * c + 3], (double)__fmul_rn(rl, xv.w));
+        }
+        if (v == lw) {
+          const double rd = (double)rl;
+          accb = __dadd_rn(accb, rd);
+          accl = __dadd_rn(accl, __dmul_rn(rd, rd));
+        }
+      }
+    }
+    if (ORDERED && q == nq - 1) quad_write<K, true>(acc, accb, accl, out, d, tiles, t, v, lane, lw);
+  }
+  if (!ORDERED) quad_write<K, false>(acc, accb, accl, out, d, tiles, 0, v, lane, lw);
+}
+
+// Parameters: those of the flow kernels.
+#define QUAD_KERNEL(NAME, K, ORD)                                                                  \
+  extern "C" __global__ void __launch_bounds__(1024, 1)                                           \
+      NAME(SMALL_ARGS, const float* __restrict__ unused, const WParam wp) {                        \
+    quad_body<K, 2, 1, ORD>(x, y, d, start, len, wp, bias, out, tiles);                            \
+  }
+
+QUAD_KERNEL(quad_o_4_2, 4, true)
+QUAD_KERNEL(quad_o_8_2, 8, true)
+QUAD_KERNEL(quad_a_4_2, 4, false)
+QUAD_KERNEL(quad_a_8_2, 8, false)
 
 // ---------------------------------------------------------------------------------------------
 // Any d (used above 256): two passes over x. resid_pass: one warp per tile, lane l computes the

@@ -62,7 +62,7 @@ class CudaBackendWithoutGpuTest {
     }
     assertTrue(ptx.contains("\n.version 8.0\n"), "PTX ISA 8.0 stamp");
     assertTrue(ptx.contains("\n.target sm_75\n"), "compute_75 target");
-    for (String k : new String[] {"small_o_1", "small_o_16", "large_o_8_2", "pipe_o_8_2", "pipe_o_1_1", "flow_o_8_2", "flow_a_8_2", "flow_o_1_2", "resid_o", "grad_o", "tree_pass", "small_a_1"}) {
+    for (String k : new String[] {"small_o_1", "small_o_16", "large_o_8_2", "pipe_o_8_2", "pipe_o_1_1", "flow_o_8_2", "flow_a_8_2", "flow_o_1_2", "quad_o_8_2", "quad_a_4_2", "pipeq_o_8_2", "pipeq_a_4_2", "resid_o", "grad_o", "tree_pass", "small_a_1"}) {
       assertTrue(ptx.contains(".entry " + k + "("), "kernel " + k);
     }
     assertTrue(!ptx.contains("fma.rn.f32") && !ptx.contains("fma.rn.f64"), "no fused multiply-add in the PTX");

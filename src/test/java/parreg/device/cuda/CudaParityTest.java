@@ -59,7 +59,13 @@ class CudaParityTest {
         Arguments.of(16, 5_000, "flow2"), Arguments.of(33, 3_073, "flow2"), Arguments.of(100, 2_049, "flow2"),
         Arguments.of(200, 40_000, "flow2"), Arguments.of(256, 3_000, "flow2"), Arguments.of(256, 70_001, "flow2"),
         Arguments.of(256, 3_000, "pipe2"), Arguments.of(200, 40_000, "pipe2"), Arguments.of(16, 5_000, "flow1"),
-        Arguments.of(100, 2_049, "flow1"), Arguments.of(256, 3_000, "flow1"), Arguments.of(256, 70_001, "flow1"));
+        Arguments.of(100, 2_049, "flow1"), Arguments.of(256, 3_000, "flow1"), Arguments.of(256, 70_001, "flow1"),
+        // quad layout (the default for 64 < d <= 256): d not a multiple of 4, several tiles per
+        // block, batches at offsets (its pipe fallback reads the same layout)
+        Arguments.of(65, 3_073, "quad2"), Arguments.of(100, 2_049, "quad2"), Arguments.of(127, 5_000, "quad2"),
+        Arguments.of(128, 5_000, "quad2"), Arguments.of(129, 70_000, "quad2"), Arguments.of(200, 40_000, "quad2"),
+        Arguments.of(255, 3_001, "quad2"), Arguments.of(256, 3_000, "quad2"), Arguments.of(256, 400_003, "quad2"),
+        Arguments.of(66, 300_001, "quad2"));
   }
 
   @ParameterizedTest(name = "d={0} N={1} plan={2}")

@@ -69,7 +69,8 @@ import parreg.device.RunContract;
  * {@code local_sums.cu}, loaded with {@code cuModuleLoadDataEx}.
  *
  * <p>The partition is uploaded once and stays resident, in 32-sample slices (all features of
- * samples 32 s .. 32 s + 31 together, 128 d contiguous bytes: the layout that streams fastest). Each launch uploads only the binary32 parameters (rounded on the host, as step 1 of SPEC
+ * samples 32 s .. 32 s + 31 together, 128 d contiguous bytes: the layout that streams fastest;
+ * feature by feature, or, for the quad plan, four features of a sample at a time). Each launch uploads only the binary32 parameters (rounded on the host, as step 1 of SPEC
  * section 2 says), runs the kernels of the chosen plan on one stream, copies the {@code d + 2}
  * result values (gradient, bias sum, loss sum) into a pinned host buffer and records an event:
  * that event is the launch's fence. The context is created on the thread that calls {@link
@@ -81,8 +82,11 @@ import parreg.device.RunContract;
  * residual chains of one step with the accumulation of the previous one, {@code flow} (the
  * default) is {@code pipe} with 16-byte loads and the weights passed by value, for batches that
  * start on a slice boundary, falling back to the {@code pipe} kernel for the others,
- * {@code large} is the plain version, kept for cards with less shared memory), {@code twopass} (any d: a
- * residual pass, then a gradient pass). All three follow {@link ReductionOrder} exactly; a
+ * {@code large} is the plain version, kept for cards with less shared memory), {@code quad} (the
+ * default for 64 &lt; d &le; 256: {@code flow} with x resident in the quad layout, four consecutive
+ * features of a sample in one 16-byte vector, so that the residual chains read a quarter as many
+ * shared values; its fallback for other batch starts is {@code pipe} reading that layout),
+ * {@code twopass} (any d: a residual pass, then a gradient pass). All follow {@link ReductionOrder} exactly; a
  * tree pass then combines the tile sums. The unordered (atomic) variants exist only for the
  * benchmark ({@link #openForBenchmark}); they are never used for training.
  */
@@ -156,7 +160,7 @@ public final class CudaBackend implements KernelBackend {
   /**
    * For the benchmark only: {@code ordered=false} gives the unordered atomic-reduction variant
    * (its bits depend on scheduling); {@code plan} forces "small", "large1", "large2", "pipe1", "pipe2",
-   * "flow1", "flow2" or "twopass" (null: the normal choice).
+   * "flow1", "flow2", "quad2" or "twopass" (null: the normal choice).
    */
   public static CudaBackend openForBenchmark(String device, boolean ordered, String plan)
       throws BackendUnavailableException {
@@ -382,6 +386,8 @@ public final class CudaBackend implements KernelBackend {
     if (want == null) {
       if (d <= 16) {
         want = "small";
+      } else if (d > 64 && d <= 256 && quadSmem() <= smemOptin) {
+        want = "quad2";
       } else if (d <= 256 && flowSmem(2) <= smemOptin) {
         want = "flow2";
       } else if (d <= 256 && flowSmem(1) <= smemOptin) {
@@ -449,6 +455,21 @@ public final class CudaBackend implements KernelBackend {
             "cuFuncSetAttribute");
         plan = "flow-" + k + "x" + p;
       }
+      case "quad2" -> {
+        int k = pow2AtLeast((d + 31) / 32);
+        if (d <= 64 || d > 256 || quadSmem() > smemOptin) {
+          throw new IllegalArgumentException("plan quad2 does not fit d=" + d + " on this card (needs 64 < d <= 256)");
+        }
+        mainFn = function("quad" + pfx + k + "_2");
+        pipeFn = function("pipeq" + pfx + k + "_2");
+        mainBlock = 1024;
+        mainSmem = quadSmem();
+        run(cuFuncSetAttribute(mainFn, CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, mainSmem),
+            "cuFuncSetAttribute");
+        run(cuFuncSetAttribute(pipeFn, CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, mainSmem),
+            "cuFuncSetAttribute");
+        plan = "quad-" + k + "x2";
+      }
       case "twopass" -> {
         mainFn = function("resid" + (ordered ? "_o" : "_a"));
         gradFn = function("grad" + (ordered ? "_o" : "_a"));
@@ -476,6 +497,13 @@ public final class CudaBackend implements KernelBackend {
     return Math.max(pipeSmem(p), 4 * (3 * p * d * 32 + 2 * p * 32 + slack * 32));
   }
 
+  /** The quad plan's shared memory (P = 2): enough for the quad kernel and for its pipe fallback. */
+  private int quadSmem() {
+    int d4 = (d + 3) & ~3;
+    int slack = 32 * pow2AtLeast((d + 31) / 32) - d4; // features the unguarded accumulation reads past d4
+    return Math.max(pipeSmem(2), 4 * (3 * 2 * d4 * 32 + 2 * 2 * 32 + Math.max(0, slack) * 32));
+  }
+
   @Override
   public void load(Partition p, boolean withBias) {
     ensureOpen();
@@ -493,9 +521,14 @@ public final class CudaBackend implements KernelBackend {
     int n = p.samples();
     int maxTiles = ReductionOrder.tiles(n);
     long slices = ((long) n + 31) / 32;
-    dX = alloc(4L * 32 * slices * d);
+    boolean quad = plan.startsWith("quad");
+    dX = alloc(4L * 32 * slices * (quad ? (d + 3) & ~3 : d));
     dY = alloc(4L * n);
-    uploadSlices(p, slices);
+    if (quad) {
+      uploadQuads(p, slices);
+    } else {
+      uploadSlices(p, slices);
+    }
     run(cuMemcpyHtoD(dY, Pointer.to(p.targets()), 4L * n), "cuMemcpyHtoD(y)");
     dParams = alloc(4L * (d + 1));
     dPartA = alloc(8L * coords * Math.max(1, maxTiles));
@@ -532,6 +565,36 @@ public final class CudaBackend implements KernelBackend {
         }
       }
       run(cuMemcpyHtoD(dX.withByteOffset(4L * 32 * d * s0), Pointer.to(buf), 4L * 32 * d * cs), "cuMemcpyHtoD(x)");
+    }
+  }
+
+  /**
+   * Uploads x in the quad layout of the quad plan (local_sums.cu, xq): slice s holds samples
+   * 32 s .. 32 s + 31 as [d4 / 4][32][4] (four consecutive features of one sample together), d4 =
+   * d rounded up to 4; padding features and the last slice's missing samples are zeros.
+   */
+  private void uploadQuads(Partition p, long slices) {
+    float[] x = p.featureMajor();
+    int n = p.samples();
+    int d4 = (d + 3) & ~3;
+    int per = Math.max(1, (4 << 20) / (32 * d4));
+    float[] buf = new float[per * 32 * d4];
+    for (long s0 = 0; s0 < slices; s0 += per) {
+      int cs = (int) Math.min(per, slices - s0);
+      java.util.Arrays.fill(buf, 0, cs * 32 * d4, 0f);
+      for (int sl = 0; sl < cs; sl++) {
+        long first = (s0 + sl) * 32;
+        int count = (int) Math.min(32, n - first);
+        int base = sl * 32 * d4;
+        for (int j = 0; j < d; j++) {
+          int src = (int) ((long) j * n + first);
+          int dst = base + (j >> 2) * 128 + (j & 3);
+          for (int l = 0; l < count; l++) {
+            buf[dst + 4 * l] = x[src + l];
+          }
+        }
+      }
+      run(cuMemcpyHtoD(dX.withByteOffset(4L * 32 * d4 * s0), Pointer.to(buf), 4L * 32 * d4 * cs), "cuMemcpyHtoD(x)");
     }
   }
 
@@ -611,7 +674,7 @@ public final class CudaBackend implements KernelBackend {
         int grid = Math.min(tiles, full);
         launchKernel(mainFn, grid, 1, mainBlock, mainSmem, common);
       }
-      case 'f' -> {
+      case 'f', 'q' -> {
         int grid = Math.min(tiles, full);
         if (start % 32 == 0) {
           // the flow kernel reads whole slices as 16-byte vectors; the weights go by value
