@@ -556,120 +556,6 @@ __device__ __forceinline__ void flow_load(const float4* __restrict__ x4, const f
   }
 }
 
-template <int K, int P, int A, bool ORDERED>
-__device__ __forceinline__ void flow_body(const float* __restrict__ x, const float* __restrict__ y, i64 n, int d,
-                                          i64 start, int len, const WParam& wp, int bias, double* __restrict__ out,
-                                          int tiles) {
-  constexpr int M = (P * K * 256 + 1023) / 1024;
-  extern __shared__ float4 sm4[];
-  float4* stage4 = sm4;                                        // 3 * P * 8 d vectors
-  float* rs = reinterpret_cast<float*>(sm4 + 3 * P * 8 * d);   // 2 * P * 32
-  const int v = threadIdx.x >> 5;
-  const int lane = threadIdx.x & 31;
-  const int nq = SLICES / P;
-  const int sz4 = P * 8 * d;      // vectors per stage buffer
-  const int sz = P * d * LANES;   // floats per stage buffer
-  const float4* x4 = reinterpret_cast<const float4*>(x);
-  const float* ys = y + start;
-  const float b = wp.b;
-  const int myTiles = blockIdx.x < tiles ? (tiles - 1 - blockIdx.x) / gridDim.x + 1 : 0;
-  const int total = myTiles * nq;
-  const int lw = P & 31;
-  if (total == 0) return;
-
-  double acc[K];
-#pragma unroll
-  for (int k = 0; k < K; ++k) acc[k] = 0.0;
-  double accb = 0.0, accl = 0.0;
-  float4 xr[A][M];  // steps g+1 .. g+A in registers (loaded A steps ahead)
-  float yr[A];
-#pragma unroll
-  for (int a = 0; a < A; ++a) yr[a] = 0.0f;
-
-  // steps 0 .. A-1 in registers; iteration g = -1 is the prologue (stage step 0, run its chains)
-#pragma unroll
-  for (int a = 0; a < A; ++a)
-    if (a < total) flow_load<K, P>(x4, ys, start, d, len, a, nq, xr[a], yr[a]);
-  for (int g = -1; g < total; ++g) {
-    float ynext = 0.0f;
-    float4* stn4 = stage4 + ((g + 1) % 3) * sz4;
-    if (g + 1 < total) {
-#pragma unroll
-      for (int m = 0; m < M; ++m) {
-        const int idx = threadIdx.x + 1024 * m;
-        if (idx < sz4) stn4[idx] = xr[0][m];
-      }
-      ynext = yr[0];
-    }
-    __syncthreads();  // rs of step g and stage of step g+1 complete; everyone is past step g-1
-#pragma unroll
-    for (int a = 0; a + 1 < A; ++a) {
-#pragma unroll
-      for (int m = 0; m < M; ++m) xr[a][m] = xr[a + 1][m];
-      yr[a] = yr[a + 1];
-    }
-    if (g + 1 + A < total) flow_load<K, P>(x4, ys, start, d, len, g + 1 + A, nq, xr[A - 1], yr[A - 1]);
-    if (v < P && g + 1 < total) {
-      float r = flow_chain<K>(wp, reinterpret_cast<const float*>(stn4) + (v * d) * LANES + lane, d);
-      if (bias) r = __fadd_rn(r, b);
-      r = __fsub_rn(r, ynext);
-      rs[((g + 1) & 1) * P * LANES + v * LANES + lane] = r;
-    }
-    if (g < 0) continue;
-    const int q = g % nq;
-    const int t = blockIdx.x + (g / nq) * gridDim.x;
-    const int cnt = min(TILE, len - t * TILE);
-    const float* st = reinterpret_cast<const float*>(stage4) + (g % 3) * sz;
-    const float* rc = rs + (g & 1) * P * LANES;
-    if ((q * P + P) * LANES <= cnt) {
-      // Every sample of the step is in the batch (all steps but a batch's last): no test per
-      // value. Features j >= d (d not a multiple of 32) read the stage's next values or its
-      // slack (flowSmem) and only feed accumulators that are never written out.
-#pragma unroll
-      for (int p = 0; p < P; ++p) {
-        const float rl = rc[p * LANES + lane];
-        const float* sp = st + (p * d + v) * LANES + lane;
-#pragma unroll
-        for (int k = 0; k < K; ++k) acc[k] = __dadd_rn(acc[k], (double)__fmul_rn(rl, sp[32 * k * LANES]));
-        if (v == lw) {
-          const double rd = (double)rl;
-          accb = __dadd_rn(accb, rd);
-          accl = __dadd_rn(accl, __dmul_rn(rd, rd));
-        }
-      }
-    } else {
-      slices_accumulate<K, P>(acc, accb, accl, st, rc, d, q, cnt, v, lane, lw);
-    }
-    if (ORDERED && q == nq - 1) tile_write<K>(acc, accb, accl, out, d, tiles, t, v, lane, lw);
-  }
-  if (!ORDERED) atomic_finish<K>(acc, accb, accl, out, d, v, lane, lw);
-}
-
-// Parameters: those of the other kernels, an unused pointer (the twopass buffer slot), then the
-// weights by value.
-#define FLOW_KERNEL(NAME, K, P, A, ORD)                                                            \
-  extern "C" __global__ void __launch_bounds__(1024, 1)                                           \
-      NAME(SMALL_ARGS, const float* __restrict__ unused, const WParam wp) {                        \
-    flow_body<K, P, A, ORD>(x, y, n, d, start, len, wp, bias, out, tiles);                         \
-  }
-
-FLOW_KERNEL(flow_o_1_1, 1, 1, 2, true)
-FLOW_KERNEL(flow_o_2_1, 2, 1, 2, true)
-FLOW_KERNEL(flow_o_4_1, 4, 1, 2, true)
-FLOW_KERNEL(flow_o_8_1, 8, 1, 2, true)
-FLOW_KERNEL(flow_o_1_2, 1, 2, 1, true)
-FLOW_KERNEL(flow_o_2_2, 2, 2, 1, true)
-FLOW_KERNEL(flow_o_4_2, 4, 2, 1, true)
-FLOW_KERNEL(flow_o_8_2, 8, 2, 1, true)
-FLOW_KERNEL(flow_a_1_1, 1, 1, 2, false)
-FLOW_KERNEL(flow_a_2_1, 2, 1, 2, false)
-FLOW_KERNEL(flow_a_4_1, 4, 1, 2, false)
-FLOW_KERNEL(flow_a_8_1, 8, 1, 2, false)
-FLOW_KERNEL(flow_a_1_2, 1, 2, 1, false)
-FLOW_KERNEL(flow_a_2_2, 2, 2, 1, false)
-FLOW_KERNEL(flow_a_4_2, 4, 2, 1, false)
-FLOW_KERNEL(flow_a_8_2, 8, 2, 1, false)
-
 // ---------------------------------------------------------------------------------------------
 // Large d, quad layout (64 < d <= 32 K <= 256, K = 4 or 8; batches that start on a slice
 // boundary, start % 32 == 0; the others use pipe_body<..., QL = true>): flow_body with x resident
@@ -756,18 +642,49 @@ __device__ __forceinline__ void quad_write(double (&acc)[K], double& accb, doubl
   }
 }
 
-template <int K, int P, int A, bool ORDERED>
-__device__ __forceinline__ void quad_body(const float* __restrict__ x, const float* __restrict__ y, int d, i64 start,
-                                          int len, const WParam& wp, int bias, double* __restrict__ out, int tiles) {
+// The quad plan's accumulation of one step (P staged slices st4: [P][d4 / 4][32][4]); full steps
+// run without a test per value (quads past d4 read the next stage buffer or the slack and feed
+// accumulators that are never written out).
+template <int K, int P>
+__device__ __forceinline__ void quad_accumulate(double (&acc)[K], double& accb, double& accl, const float4* st4,
+                                                const float* rc, int d4, int q, int cnt, int v, int lane, int lw) {
+  const bool full = (q * P + P) * LANES <= cnt;
+#pragma unroll
+  for (int p = 0; p < P; ++p) {
+    if (full || (q * P + p) * LANES + lane < cnt) {
+      const float rl = rc[p * LANES + lane];
+#pragma unroll
+      for (int c = 0; c < K / 4; ++c) {
+        const float4 xv = st4[p * 8 * d4 + (v + 32 * c) * LANES + lane];
+        acc[4 * c] = __dadd_rn(acc[4 * c], (double)__fmul_rn(rl, xv.x));
+        acc[4 * c + 1] = __dadd_rn(acc[4 * c + 1], (double)__fmul_rn(rl, xv.y));
+        acc[4 * c + 2] = __dadd_rn(acc[4 * c + 2], (double)__fmul_rn(rl, xv.z));
+        acc[4 * c + 3] = __dadd_rn(acc[4 * c + 3], (double)__fmul_rn(rl, xv.w));
+      }
+      if (v == lw) {
+        const double rd = (double)rl;
+        accb = __dadd_rn(accb, rd);
+        accl = __dadd_rn(accl, __dmul_rn(rd, rd));
+      }
+    }
+  }
+}
+
+// QUAD: the quad plan (x in the quad layout, quad_chain, quad_accumulate, quad_write).
+template <int K, int P, int A, bool ORDERED, bool QUAD = false>
+__device__ __forceinline__ void flow_body(const float* __restrict__ x, const float* __restrict__ y, i64 n, int d,
+                                          i64 start, int len, const WParam& wp, int bias, double* __restrict__ out,
+                                          int tiles) {
   constexpr int M = (P * K * 256 + 1023) / 1024;
-  const int d4 = (d + 3) & ~3;
+  const int dv = QUAD ? (d + 3) & ~3 : d;  // features a slice holds (d4 in the quad layout)
   extern __shared__ float4 sm4[];
-  float4* stage4 = sm4;                                        // 3 * P * 8 d4 vectors
-  float* rs = reinterpret_cast<float*>(sm4 + 3 * P * 8 * d4);  // 2 * P * 32
+  float4* stage4 = sm4;                                        // 3 * P * 8 dv vectors
+  float* rs = reinterpret_cast<float*>(sm4 + 3 * P * 8 * dv);  // 2 * P * 32
   const int v = threadIdx.x >> 5;
   const int lane = threadIdx.x & 31;
   const int nq = SLICES / P;
-  const int sz4 = P * 8 * d4;  // vectors per stage buffer
+  const int sz4 = P * 8 * dv;     // vectors per stage buffer
+  const int sz = P * d * LANES;   // floats per stage buffer
   const float4* x4 = reinterpret_cast<const float4*>(x);
   const float* ys = y + start;
   const float b = wp.b;
@@ -785,10 +702,10 @@ __device__ __forceinline__ void quad_body(const float* __restrict__ x, const flo
 #pragma unroll
   for (int a = 0; a < A; ++a) yr[a] = 0.0f;
 
-  // a slice is 8 d4 vectors in the quad layout, as it is 8 d in the slice layout: flow_load with d4
+  // steps 0 .. A-1 in registers; iteration g = -1 is the prologue (stage step 0, run its chains)
 #pragma unroll
   for (int a = 0; a < A; ++a)
-    if (a < total) flow_load<K, P>(x4, ys, start, d4, len, a, nq, xr[a], yr[a]);
+    if (a < total) flow_load<K, P>(x4, ys, start, dv, len, a, nq, xr[a], yr[a]);
   for (int g = -1; g < total; ++g) {
     float ynext = 0.0f;
     float4* stn4 = stage4 + ((g + 1) % 3) * sz4;
@@ -807,9 +724,10 @@ __device__ __forceinline__ void quad_body(const float* __restrict__ x, const flo
       for (int m = 0; m < M; ++m) xr[a][m] = xr[a + 1][m];
       yr[a] = yr[a + 1];
     }
-    if (g + 1 + A < total) flow_load<K, P>(x4, ys, start, d4, len, g + 1 + A, nq, xr[A - 1], yr[A - 1]);
+    if (g + 1 + A < total) flow_load<K, P>(x4, ys, start, dv, len, g + 1 + A, nq, xr[A - 1], yr[A - 1]);
     if (v < P && g + 1 < total) {
-      float r = quad_chain<K>(wp, stn4 + v * 8 * d4 + lane, d4);
+      float r = QUAD ? quad_chain<K>(wp, stn4 + v * 8 * dv + lane, dv)
+                     : flow_chain<K>(wp, reinterpret_cast<const float*>(stn4) + (v * d) * LANES + lane, d);
       if (bias) r = __fadd_rn(r, b);
       r = __fsub_rn(r, ynext);
       rs[((g + 1) & 1) * P * LANES + v * LANES + lane] = r;
@@ -818,40 +736,70 @@ __device__ __forceinline__ void quad_body(const float* __restrict__ x, const flo
     const int q = g % nq;
     const int t = blockIdx.x + (g / nq) * gridDim.x;
     const int cnt = min(TILE, len - t * TILE);
-    const float4* st4 = stage4 + (g % 3) * sz4;
+    const float* st = reinterpret_cast<const float*>(stage4) + (g % 3) * sz;
     const float* rc = rs + (g & 1) * P * LANES;
-    // full steps (all but a batch's last): no test per value; quads past d4 read the next stage
-    // buffer or the slack and feed accumulators that are never written out
-    const bool full = (q * P + P) * LANES <= cnt;
+    if (QUAD) {
+      quad_accumulate<K, P>(acc, accb, accl, stage4 + (g % 3) * sz4, rc, dv, q, cnt, v, lane, lw);
+    } else if ((q * P + P) * LANES <= cnt) {
+      // Every sample of the step is in the batch (all steps but a batch's last): no test per
+      // value. Features j >= d (d not a multiple of 32) read the stage's next values or its
+      // slack (flowSmem) and only feed accumulators that are never written out.
 #pragma unroll
-    for (int p = 0; p < P; ++p) {
-      if (full || (q * P + p) * LANES + lane < cnt) {
+      for (int p = 0; p < P; ++p) {
         const float rl = rc[p * LANES + lane];
+        const float* sp = st + (p * d + v) * LANES + lane;
 #pragma unroll
-        for (int c = 0; c < K / 4; ++c) {
-          const float4 xv = st4[p * 8 * d4 + (v + 32 * c) * LANES + lane];
-          acc[4 * c] = __dadd_rn(acc[4 * c], (double)__fmul_rn(rl, xv.x));
-          acc[4 * c + 1] = __dadd_rn(acc[4 * c + 1], (double)__fmul_rn(rl, xv.y));
-          acc[4 * c + 2] = __dadd_rn(acc[4 * c + 2], (double)__fmul_rn(rl, xv.z));
-          acc[4 * c + 3] = __dadd_rn(acc[4 * c + 3], (double)__fmul_rn(rl, xv.w));
-        }
+        for (int k = 0; k < K; ++k) acc[k] = __dadd_rn(acc[k], (double)__fmul_rn(rl, sp[32 * k * LANES]));
         if (v == lw) {
           const double rd = (double)rl;
           accb = __dadd_rn(accb, rd);
           accl = __dadd_rn(accl, __dmul_rn(rd, rd));
         }
       }
+    } else {
+      slices_accumulate<K, P>(acc, accb, accl, st, rc, d, q, cnt, v, lane, lw);
     }
-    if (ORDERED && q == nq - 1) quad_write<K, true>(acc, accb, accl, out, d, tiles, t, v, lane, lw);
+    if (ORDERED && q == nq - 1) {
+      if (QUAD) quad_write<K, true>(acc, accb, accl, out, d, tiles, t, v, lane, lw);
+      else tile_write<K>(acc, accb, accl, out, d, tiles, t, v, lane, lw);
+    }
   }
-  if (!ORDERED) quad_write<K, false>(acc, accb, accl, out, d, tiles, 0, v, lane, lw);
+  if (!ORDERED) {
+    if (QUAD) quad_write<K, false>(acc, accb, accl, out, d, tiles, 0, v, lane, lw);
+    else atomic_finish<K>(acc, accb, accl, out, d, v, lane, lw);
+  }
 }
+
+// Parameters: those of the other kernels, an unused pointer (the twopass buffer slot), then the
+// weights by value.
+#define FLOW_KERNEL(NAME, K, P, A, ORD)                                                            \
+  extern "C" __global__ void __launch_bounds__(1024, 1)                                           \
+      NAME(SMALL_ARGS, const float* __restrict__ unused, const WParam wp) {                        \
+    flow_body<K, P, A, ORD>(x, y, n, d, start, len, wp, bias, out, tiles);                         \
+  }
+
+FLOW_KERNEL(flow_o_1_1, 1, 1, 2, true)
+FLOW_KERNEL(flow_o_2_1, 2, 1, 2, true)
+FLOW_KERNEL(flow_o_4_1, 4, 1, 2, true)
+FLOW_KERNEL(flow_o_8_1, 8, 1, 2, true)
+FLOW_KERNEL(flow_o_1_2, 1, 2, 1, true)
+FLOW_KERNEL(flow_o_2_2, 2, 2, 1, true)
+FLOW_KERNEL(flow_o_4_2, 4, 2, 1, true)
+FLOW_KERNEL(flow_o_8_2, 8, 2, 1, true)
+FLOW_KERNEL(flow_a_1_1, 1, 1, 2, false)
+FLOW_KERNEL(flow_a_2_1, 2, 1, 2, false)
+FLOW_KERNEL(flow_a_4_1, 4, 1, 2, false)
+FLOW_KERNEL(flow_a_8_1, 8, 1, 2, false)
+FLOW_KERNEL(flow_a_1_2, 1, 2, 1, false)
+FLOW_KERNEL(flow_a_2_2, 2, 2, 1, false)
+FLOW_KERNEL(flow_a_4_2, 4, 2, 1, false)
+FLOW_KERNEL(flow_a_8_2, 8, 2, 1, false)
 
 // Parameters: those of the flow kernels.
 #define QUAD_KERNEL(NAME, K, ORD)                                                                  \
   extern "C" __global__ void __launch_bounds__(1024, 1)                                           \
       NAME(SMALL_ARGS, const float* __restrict__ unused, const WParam wp) {                        \
-    quad_body<K, 2, 1, ORD>(x, y, d, start, len, wp, bias, out, tiles);                            \
+    flow_body<K, 2, 1, ORD, true>(x, y, n, d, start, len, wp, bias, out, tiles);                   \
   }
 
 QUAD_KERNEL(quad_o_4_2, 4, true)
