@@ -2,9 +2,12 @@ package parreg.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.File;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -81,18 +84,20 @@ public final class NodeProcess implements AutoCloseable {
    * rule bin/parreg uses: an archive of an older build would be ignored by the JVM anyway).
    */
   static Optional<Path> classDataArchive() {
-    String cp = System.getProperty("java.class.path", "");
-    if (cp.isEmpty() || cp.contains(java.io.File.pathSeparator) || !cp.endsWith(".jar")) {
+    return classDataArchive(System.getProperty("java.class.path", ""));
+  }
+
+  static Optional<Path> classDataArchive(String cp) {
+    if (cp.isEmpty() || cp.contains(File.pathSeparator) || !cp.endsWith(".jar")) {
       return Optional.empty();
     }
     try {
       Path jar = Path.of(cp).toAbsolutePath();
       Path jsa = jar.resolveSibling("parreg.jsa");
-      if (java.nio.file.Files.isRegularFile(jsa)
-          && java.nio.file.Files.getLastModifiedTime(jsa).compareTo(java.nio.file.Files.getLastModifiedTime(jar)) > 0) {
+      if (Files.isRegularFile(jsa) && Files.getLastModifiedTime(jsa).compareTo(Files.getLastModifiedTime(jar)) > 0) {
         return Optional.of(jsa);
       }
-    } catch (IOException | java.nio.file.InvalidPathException e) {
+    } catch (IOException | InvalidPathException e) {
       // no archive: the node starts without it
     }
     return Optional.empty();
