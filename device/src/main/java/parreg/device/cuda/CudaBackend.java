@@ -229,8 +229,8 @@ public final class CudaBackend implements KernelBackend {
   private String plan;
   private CUfunction mainFn;
   private CUfunction gradFn; // twopass only
-  private CUfunction pipeFn; // flow only: the pipe kernel for batches that do not start on a slice boundary
-  private final float[] hWeights = new float[FLOW_WEIGHTS]; // flow only: w32 and b32, passed by value
+  private CUfunction pipeFn; // flow and quad: the pipe kernel for batches that do not start on a slice boundary
+  private final float[] hWeights = new float[FLOW_WEIGHTS]; // flow and quad: w32 and b32, passed by value
   private CUfunction treeFn;
   private int mainBlock;
   private int mainSmem;
@@ -422,8 +422,6 @@ public final class CudaBackend implements KernelBackend {
         mainFn = function("large" + pfx + k + "_" + p);
         mainBlock = 1024;
         mainSmem = largeSmem(p);
-        run(cuFuncSetAttribute(mainFn, CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, mainSmem),
-            "cuFuncSetAttribute");
         plan = "large-" + k + "x" + p;
       }
       case "pipe1", "pipe2" -> {
@@ -435,8 +433,6 @@ public final class CudaBackend implements KernelBackend {
         mainFn = function("pipe" + pfx + k + "_" + p);
         mainBlock = 1024;
         mainSmem = pipeSmem(p);
-        run(cuFuncSetAttribute(mainFn, CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, mainSmem),
-            "cuFuncSetAttribute");
         plan = "pipe-" + k + "x" + p;
       }
       case "flow1", "flow2" -> {
@@ -449,10 +445,6 @@ public final class CudaBackend implements KernelBackend {
         pipeFn = function("pipe" + pfx + k + "_" + p);
         mainBlock = 1024;
         mainSmem = flowSmem(p);
-        run(cuFuncSetAttribute(mainFn, CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, mainSmem),
-            "cuFuncSetAttribute");
-        run(cuFuncSetAttribute(pipeFn, CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, mainSmem),
-            "cuFuncSetAttribute");
         plan = "flow-" + k + "x" + p;
       }
       case "quad2" -> {
@@ -464,10 +456,6 @@ public final class CudaBackend implements KernelBackend {
         pipeFn = function("pipeq" + pfx + k + "_2");
         mainBlock = 1024;
         mainSmem = quadSmem();
-        run(cuFuncSetAttribute(mainFn, CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, mainSmem),
-            "cuFuncSetAttribute");
-        run(cuFuncSetAttribute(pipeFn, CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, mainSmem),
-            "cuFuncSetAttribute");
         plan = "quad-" + k + "x2";
       }
       case "twopass" -> {
@@ -478,6 +466,14 @@ public final class CudaBackend implements KernelBackend {
         plan = "twopass";
       }
       default -> throw new IllegalArgumentException("unknown plan " + want);
+    }
+    // Block-per-tile kernels use more dynamic shared memory than the default 48 KB allows; the
+    // fallback kernel (flow, quad) runs with the same allowance.
+    for (CUfunction f : new CUfunction[] {mainFn, pipeFn}) {
+      if (f != null && mainSmem > 0) {
+        run(cuFuncSetAttribute(f, CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, mainSmem),
+            "cuFuncSetAttribute");
+      }
     }
     mainOccupancy = occupancy(mainFn, mainBlock, mainSmem);
     treeFn = function("tree_pass");
