@@ -72,6 +72,9 @@ public final class GpuGradientBench {
         if (d <= 16) {
           planList.add("small");
         }
+        if (d > 16 && d <= 256) {
+          planList.add("spec");
+        }
         if (d > 64 && d <= 256) {
           planList.add("quad2");
         }

@@ -246,7 +246,7 @@ SMALL_KERNEL(small_a_16, 16, 4, false)
 // slice order, and warp P (mod 32) adds the loss and bias terms of the P slices in order.
 // Dynamic shared memory: ws[d] floats, rs[P][32] floats, then xs[2][P][d][32] floats.
 // ---------------------------------------------------------------------------------------------
-template <int K, int P, bool QL = false>
+template <int K, int P, int QL = 0>
 __device__ __forceinline__ void large_load(const float* __restrict__ xs, const float* __restrict__ ys, i64 start,
                                            int d, int len, int g, int nq, float (&xr)[P][K], float& yr) {
   const int v = threadIdx.x >> 5;
@@ -262,7 +262,7 @@ __device__ __forceinline__ void large_load(const float* __restrict__ xs, const f
 #pragma unroll
     for (int k = 0; k < K; ++k) {
       const int j = v + 32 * k;
-      xr[p][k] = (ok && j < d) ? xs[QL ? xq(j, start + base + k0, (d + 3) & ~3) : xat(j, start + base + k0, d)] : 0.0f;
+      xr[p][k] = (ok && j < d) ? xs[QL ? xq(j, start + base + k0, QL == 1 ? (d + 3) & ~3 : 32 * K) : xat(j, start + base + k0, d)] : 0.0f;
     }
   }
   if (v < P) {
@@ -372,9 +372,10 @@ __device__ __forceinline__ float residual_chain(const float* __restrict__ ws, co
   return r;
 }
 
-// QL: x resident in the quad layout (the quad plan's fallback for batches that do not start on a
+// QL: x resident in the quad layout, 1: of d4 = d rounded up to 4 features (the quad plan's
+// fallback), 2: of 32 K features (the spec plan's), for batches that do not start on a
 // slice boundary); the stage keeps the slice layout either way.
-template <int K, int P, bool ORDERED, bool QL = false>
+template <int K, int P, bool ORDERED, int QL = 0>
 __device__ __forceinline__ void pipe_body(const float* __restrict__ x, const float* __restrict__ y, i64 n,
                                           int d, i64 start, int len, const float* __restrict__ params,
                                           int bias, double* __restrict__ out, int tiles) {
@@ -474,14 +475,22 @@ PIPE_KERNEL(pipe_a_1_2, 1, 2, false)
 PIPE_KERNEL(pipe_a_2_2, 2, 2, false)
 PIPE_KERNEL(pipe_a_4_2, 4, 2, false)
 PIPE_KERNEL(pipe_a_8_2, 8, 2, false)
-#define PIPEQ_KERNEL(NAME, K, ORD)                                                                 \
+#define PIPEQ_KERNEL(NAME, K, ORD, QL)                                                             \
   extern "C" __global__ void __launch_bounds__(1024, 1) NAME(SMALL_ARGS) {                       \
-    pipe_body<K, 2, ORD, true>(SMALL_PASS);                                                        \
+    pipe_body<K, 2, ORD, QL>(SMALL_PASS);                                                          \
   }
-PIPEQ_KERNEL(pipeq_o_4_2, 4, true)
-PIPEQ_KERNEL(pipeq_o_8_2, 8, true)
-PIPEQ_KERNEL(pipeq_a_4_2, 4, false)
-PIPEQ_KERNEL(pipeq_a_8_2, 8, false)
+PIPEQ_KERNEL(pipeq_o_4_2, 4, true, 1)
+PIPEQ_KERNEL(pipeq_o_8_2, 8, true, 1)
+PIPEQ_KERNEL(pipeq_a_4_2, 4, false, 1)
+PIPEQ_KERNEL(pipeq_a_8_2, 8, false, 1)
+PIPEQ_KERNEL(pipes_o_2_2, 2, true, 2)
+PIPEQ_KERNEL(pipes_o_4_2, 4, true, 2)
+PIPEQ_KERNEL(pipes_o_6_2, 6, true, 2)
+PIPEQ_KERNEL(pipes_o_8_2, 8, true, 2)
+PIPEQ_KERNEL(pipes_a_2_2, 2, false, 2)
+PIPEQ_KERNEL(pipes_a_4_2, 4, false, 2)
+PIPEQ_KERNEL(pipes_a_6_2, 6, false, 2)
+PIPEQ_KERNEL(pipes_a_8_2, 8, false, 2)
 
 // ---------------------------------------------------------------------------------------------
 // Large d, streamed (d <= 32 K <= 256; batches that start on a slice boundary, start % 32 == 0;
@@ -606,15 +615,16 @@ __device__ __forceinline__ float quad_chain(const WParam& wp, const float4* col4
 }
 
 // End of a tile (ORDERED: out[c * tiles + t]) or of the kernel (atomic: out[c]) under the quad
-// mapping: one lane tree per accumulator; the bias and loss sums from warp lw.
-template <int K, bool ORDERED>
+// mapping (thread v owns quads v, v + STRIDE, ...): one lane tree per accumulator; the bias and
+// loss sums from the loss warp.
+template <int K, int STRIDE, bool ORDERED>
 __device__ __forceinline__ void quad_write(double (&acc)[K], double& accb, double& accl, double* out, int d,
-                                           int tiles, int t, int v, int lane, int lw) {
+                                           int tiles, int t, int v, int lane, bool lossWarp) {
 #pragma unroll
   for (int c = 0; c < K / 4; ++c) {
 #pragma unroll
     for (int e = 0; e < 4; ++e) {
-      const int j = 4 * (v + 32 * c) + e;
+      const int j = 4 * (v + STRIDE * c) + e;
       if (j < d) {
         const double sv = lane_tree(acc[4 * c + e]);
         if (lane == 0) {
@@ -625,7 +635,7 @@ __device__ __forceinline__ void quad_write(double (&acc)[K], double& accb, doubl
       acc[4 * c + e] = 0.0;
     }
   }
-  if (v == lw) {
+  if (lossWarp) {
     const double sb = lane_tree(accb);
     const double sl = lane_tree(accl);
     if (lane == 0) {
@@ -760,12 +770,12 @@ __device__ __forceinline__ void flow_body(const float* __restrict__ x, const flo
       slices_accumulate<K, P>(acc, accb, accl, st, rc, d, q, cnt, v, lane, lw);
     }
     if (ORDERED && q == nq - 1) {
-      if (QUAD) quad_write<K, true>(acc, accb, accl, out, d, tiles, t, v, lane, lw);
+      if (QUAD) quad_write<K, 32, true>(acc, accb, accl, out, d, tiles, t, v, lane, v == lw);
       else tile_write<K>(acc, accb, accl, out, d, tiles, t, v, lane, lw);
     }
   }
   if (!ORDERED) {
-    if (QUAD) quad_write<K, false>(acc, accb, accl, out, d, tiles, 0, v, lane, lw);
+    if (QUAD) quad_write<K, 32, false>(acc, accb, accl, out, d, tiles, 0, v, lane, v == lw);
     else atomic_finish<K>(acc, accb, accl, out, d, v, lane, lw);
   }
 }
@@ -806,6 +816,219 @@ QUAD_KERNEL(quad_o_4_2, 4, true)
 QUAD_KERNEL(quad_o_8_2, 8, true)
 QUAD_KERNEL(quad_a_4_2, 4, false)
 QUAD_KERNEL(quad_a_8_2, 8, false)
+
+// ---------------------------------------------------------------------------------------------
+// Large d, warp-specialised (d <= 4 Q; x resident in the quad layout padded to 4 Q features a
+// slice, xq with d4 = 4 Q; batches that start on a slice boundary, the others use
+// pipe_body<..., QL = 2>). The block-wide barrier of flow_body ties every step to its slowest
+// residual chain (docs/benchmarks-gpu.md, call 6); here no barrier spans the block. The block is
+// C chain warps and A accumulating warps around a ring of S slots in shared memory, one 32-sample
+// slice each ([Q][32][4] floats, as resident) plus its 32 residuals, and two named barriers per
+// slot:
+//  - chain warp c takes the block's slices c, c + C, ... (S % C == 0, so a slot always has the
+//    same chain warp): its lanes load their sample's quads from global memory into a ring of D
+//    registers (one warp load is 512 contiguous bytes), the next slice's first D quads while the
+//    current one ends; each quad is stored into the slot and its four terms added to the
+//    sample's residual in feature order, from registers. Then r (+ b, - y) goes into the slot
+//    and the warp arrives at FULL[slot];
+//  - the accumulating warps take every slice in order: wait at FULL[slot], add r * x of their
+//    quads (warp a owns quads a, a + A, ...; one 16-byte shared load per four features) and of
+//    the bias and loss (warp 0), arrive at EMPTY[slot], and write the lane trees at the end of
+//    each tile. A chain warp waits at EMPTY[slot] before it overwrites a slot.
+// Same operations in the same order as flow_body, so the same bits; only the timing differs.
+// Dynamic shared memory: S slots of 32 Q vectors, then S * 32 residuals.
+// ---------------------------------------------------------------------------------------------
+// The lane trees of N accumulators at once (N a power of two, 2 <= N <= 32): at the level that
+// pairs lanes l and l ^ m, each lane keeps half of its partial sums and sends the other half to
+// its partner, so the five levels take N - 1 + 5 - log2 N shuffles instead of 5 N, and their
+// additions are independent. Every pair is the one lane_tree adds at that level (the
+// accumulator's own partial sum first), so the sums have lane_tree's bits. Afterwards lane l
+// holds the sum of accumulator i = bit-reversal of the low log2 N bits of l (lanes l and l ^ 16,
+// ... hold the same one when N < 32); spec_write turns that into the feature.
+template <int N, int n = N, int m = 1>
+__device__ __forceinline__ double lanes_transposed_sum(double (&v)[N], int lane) {
+  if constexpr (n > 1) {  // recursion, not a loop: the levels must unroll or v leaves the registers
+    const bool up = (lane & m) != 0;
+#pragma unroll
+    for (int i = 0; i < n / 2; ++i) {
+      const double send = up ? v[i] : v[i + n / 2];
+      const double keep = up ? v[i + n / 2] : v[i];
+      v[i] = __dadd_rn(keep, __shfl_xor_sync(0xffffffffu, send, m));
+    }
+    return lanes_transposed_sum<N, n / 2, m * 2>(v, lane);
+  } else {
+    double s = v[0];
+#pragma unroll
+    for (int k = m; k < 32; k *= 2) s = __dadd_rn(s, __shfl_xor_sync(0xffffffffu, s, k));
+    return s;
+  }
+}
+
+// End of a tile (ORDERED: out[c * tiles + t]) or of the kernel (atomic: out[c]) in spec_body:
+// accumulating warp a holds, for its lane, features 4 (a + A c) + e in acc[4 c + e]; the
+// accumulators restart at +0.0. The bias and loss sums come from warp 0 (lossWarp).
+template <int N, int A, bool ORDERED>
+__device__ __forceinline__ void spec_write(double (&acc)[N], double& accb, double& accl, double* out, int d,
+                                           int tiles, int t, int a, int lane, bool lossWarp) {
+  static_assert((N & (N - 1)) == 0 && N >= 2 && N <= 32, "N a power of two, 2 .. 32");
+  const double sv = lanes_transposed_sum<N>(acc, lane);
+  const int i = (int)(__brev((unsigned)lane) >> (32 - __ffs(N) + 1));  // bit-reversed low log2 N bits
+  const int j = 4 * (a + A * (i >> 2)) + (i & 3);
+  if (j < d && lane < N) {
+    if (ORDERED) out[(i64)j * tiles + t] = sv;
+    else atomicAdd(out + j, sv);
+  }
+#pragma unroll
+  for (int k = 0; k < N; ++k) acc[k] = 0.0;
+  if (lossWarp) {
+    const double sb = lane_tree(accb);
+    const double sl = lane_tree(accl);
+    if (lane == 0) {
+      if (ORDERED) {
+        out[(i64)d * tiles + t] = sb;
+        out[(i64)(d + 1) * tiles + t] = sl;
+      } else {
+        atomicAdd(out + d, sb);
+        atomicAdd(out + d + 1, sl);
+      }
+    }
+    accb = 0.0;
+    accl = 0.0;
+  }
+}
+
+__device__ __forceinline__ void named_bar_sync(int id, int count) {
+  asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(count) : "memory");
+}
+__device__ __forceinline__ void named_bar_arrive(int id, int count) {
+  asm volatile("bar.arrive %0, %1;" ::"r"(id), "r"(count) : "memory");
+}
+
+template <int Q, int C, int A, int D, int S, bool ORDERED>
+__device__ __forceinline__ void spec_body(const float* __restrict__ x, const float* __restrict__ y, int d, i64 start,
+                                          int len, const WParam& wp, int bias, double* __restrict__ out,
+                                          int tiles) {
+  static_assert(S % C == 0 && 2 * S < 16, "a slot has one chain warp; barriers 1 .. 2 S");
+  static_assert(Q % D == 0 && Q % A == 0 && 4 * Q <= 256, "whole register groups and quads per warp");
+  constexpr int NB = 32 * (A + 1);  // threads at each slot barrier
+  extern __shared__ float4 sm4[];
+  float4* slots = sm4;                                     // S slots of Q * 32 vectors
+  float* rs = reinterpret_cast<float*>(sm4 + S * Q * 32);  // S * 32 residuals
+  const int w = threadIdx.x >> 5;
+  const int lane = threadIdx.x & 31;
+  const int G = gridDim.x;
+  const int myTiles = blockIdx.x < tiles ? (tiles - 1 - blockIdx.x) / G + 1 : 0;
+  if (myTiles == 0) return;
+  const int lastCnt = min(TILE, len - (blockIdx.x + (myTiles - 1) * G) * TILE);
+  const int total = (myTiles - 1) * SLICES + (lastCnt + LANES - 1) / LANES;  // slices of this block
+
+  if (w < C) {
+    // Chain warp: slices w, w + C, ... Every load is at a fixed offset from its slice (a load
+    // under a branch or at a computed offset lets the compiler sink it next to its use, which
+    // serialises the ring): the layout holds Q quads a slice, padding features are zeros (and so
+    // are their weights: +0.0 terms), and after the last slice the ring re-reads the current one.
+    const float4* x4 = reinterpret_cast<const float4*>(x);
+    const float* ys = y + start;
+    int k = w;
+    if (k >= total) return;
+    float4 buf[D];
+    int t = blockIdx.x + (k >> 5) * G;
+    int k0 = (k & 31) * LANES + lane;  // tile-relative sample of this lane
+    const float4* src = x4 + ((start + (i64)t * TILE + (k & 31) * LANES) >> 5) * (Q * 32) + lane;
+    bool yok = k0 < min(TILE, len - t * TILE);
+    float yv = ys[yok ? t * TILE + k0 : 0];
+    yv = yok ? yv : 0.0f;
+#pragma unroll
+    for (int e = 0; e < D; ++e) buf[e] = src[e * LANES];
+    for (; k < total; k += C) {
+      const int kn = k + C;
+      const bool more = kn < total;
+      t = blockIdx.x + ((more ? kn : k) >> 5) * G;
+      k0 = ((more ? kn : k) & 31) * LANES + lane;
+      const float4* srcn = more ? x4 + ((start + (i64)t * TILE + (kn & 31) * LANES) >> 5) * (Q * 32) + lane : src;
+      yok = more && k0 < min(TILE, len - t * TILE);
+      float yn = ys[yok ? t * TILE + k0 : 0];
+      yn = yok ? yn : 0.0f;
+      const int s = k % S;
+      if (k >= S) named_bar_sync(1 + S + s, NB);  // the accumulators are done with slice k - S
+      float4* slot = slots + s * Q * 32 + lane;
+      float r = 0.0f;
+#pragma unroll
+      for (int q = 0; q < Q; ++q) {
+        const int e = q % D;
+        const float4 v = buf[e];
+        slot[q * LANES] = v;
+        r = __fadd_rn(r, __fmul_rn(wp.w[4 * q], v.x));
+        r = __fadd_rn(r, __fmul_rn(wp.w[4 * q + 1], v.y));
+        r = __fadd_rn(r, __fmul_rn(wp.w[4 * q + 2], v.z));
+        r = __fadd_rn(r, __fmul_rn(wp.w[4 * q + 3], v.w));
+        buf[e] = q + D < Q ? src[(q + D) * LANES] : srcn[(q + D - Q) * LANES];
+      }
+      if (bias) r = __fadd_rn(r, wp.b);
+      r = __fsub_rn(r, yv);
+      rs[s * LANES + lane] = r;
+      named_bar_arrive(1 + s, NB);  // slot s holds slice k and its residuals
+      src = srcn;
+      yv = yn;
+    }
+    return;
+  }
+
+  // Accumulating warp a: every slice in order, quads a, a + A, ... of the slot (padding quads
+  // are zeros: their accumulators stay +0.0 and are never written out).
+  const int a = w - C;
+  constexpr int QA = Q / A;
+  double acc[4 * QA];
+#pragma unroll
+  for (int i = 0; i < 4 * QA; ++i) acc[i] = 0.0;
+  double accb = 0.0, accl = 0.0;
+  for (int k = 0; k < total; ++k) {
+    const int s = k % S;
+    const int q = k & 31;
+    const int t = blockIdx.x + (k >> 5) * G;
+    const int cnt = min(TILE, len - t * TILE);
+    named_bar_sync(1 + s, NB);
+    if ((q + 1) * LANES <= cnt || q * LANES + lane < cnt) {
+      const float rl = rs[s * LANES + lane];
+      const float4* sl = slots + s * Q * 32 + lane;
+#pragma unroll
+      for (int c = 0; c < QA; ++c) {
+        const float4 xv = sl[(a + A * c) * LANES];
+        acc[4 * c] = __dadd_rn(acc[4 * c], (double)__fmul_rn(rl, xv.x));
+        acc[4 * c + 1] = __dadd_rn(acc[4 * c + 1], (double)__fmul_rn(rl, xv.y));
+        acc[4 * c + 2] = __dadd_rn(acc[4 * c + 2], (double)__fmul_rn(rl, xv.z));
+        acc[4 * c + 3] = __dadd_rn(acc[4 * c + 3], (double)__fmul_rn(rl, xv.w));
+      }
+      if (a == 0) {
+        const double rd = (double)rl;
+        accb = __dadd_rn(accb, rd);
+        accl = __dadd_rn(accl, __dmul_rn(rd, rd));
+      }
+    }
+    if (k + S < total) named_bar_arrive(1 + S + s, NB);  // slot s free for slice k + S
+    if (ORDERED && (q == SLICES - 1 || k == total - 1))
+      spec_write<4 * QA, A, true>(acc, accb, accl, out, d, tiles, t, a, lane, a == 0);
+  }
+  if (!ORDERED) spec_write<4 * QA, A, false>(acc, accb, accl, out, d, tiles, 0, a, lane, a == 0);
+}
+
+// Parameters: those of the flow kernels. One shape per slice width 4 Q (64, 128, 192, 256
+// features): 6 chain warps with 8 quads ahead, 8 accumulating warps (12 at Q = 48, so that each
+// owns a power of two of accumulators), 6 slots (call 10 of docs/benchmarks-gpu.md).
+#define SPEC_KERNEL(NAME, Q, C, A, D, S, ORD)                                                      \
+  extern "C" __global__ void __launch_bounds__(32 * (C + A), 1)                                  \
+      NAME(SMALL_ARGS, const float* __restrict__ unused, const WParam wp) {                        \
+    spec_body<Q, C, A, D, S, ORD>(x, y, d, start, len, wp, bias, out, tiles);                      \
+  }
+
+SPEC_KERNEL(spec_o_64, 16, 6, 8, 8, 6, true)
+SPEC_KERNEL(spec_o_128, 32, 6, 8, 8, 6, true)
+SPEC_KERNEL(spec_o_192, 48, 6, 12, 8, 6, true)
+SPEC_KERNEL(spec_o_256, 64, 6, 8, 8, 6, true)
+SPEC_KERNEL(spec_a_64, 16, 6, 8, 8, 6, false)
+SPEC_KERNEL(spec_a_128, 32, 6, 8, 8, 6, false)
+SPEC_KERNEL(spec_a_192, 48, 6, 12, 8, 6, false)
+SPEC_KERNEL(spec_a_256, 64, 6, 8, 8, 6, false)
 
 // ---------------------------------------------------------------------------------------------
 // Any d (used above 256): two passes over x. resid_pass: one warp per tile, lane l computes the

@@ -65,7 +65,16 @@ class CudaParityTest {
         Arguments.of(65, 3_073, "quad2"), Arguments.of(100, 2_049, "quad2"), Arguments.of(127, 5_000, "quad2"),
         Arguments.of(128, 5_000, "quad2"), Arguments.of(129, 70_000, "quad2"), Arguments.of(200, 40_000, "quad2"),
         Arguments.of(255, 3_001, "quad2"), Arguments.of(256, 3_000, "quad2"), Arguments.of(256, 400_003, "quad2"),
-        Arguments.of(66, 300_001, "quad2"));
+        Arguments.of(66, 300_001, "quad2"),
+        // warp-specialised (the default for 16 < d <= 256): every slice width, d just above and at
+        // each width and not a multiple of 4, several tiles per block, a partial last tile,
+        // batches at offsets (its pipe fallback reads the same padded layout)
+        Arguments.of(17, 9_000, "spec"), Arguments.of(33, 3_073, "spec"), Arguments.of(64, 70_001, "spec"),
+        Arguments.of(65, 3_073, "spec"), Arguments.of(100, 2_049, "spec"), Arguments.of(128, 5_000, "spec"),
+        Arguments.of(129, 70_000, "spec"), Arguments.of(161, 40_000, "spec"), Arguments.of(192, 3_001, "spec"),
+        Arguments.of(193, 5_000, "spec"), Arguments.of(255, 3_001, "spec"), Arguments.of(256, 3_000, "spec"),
+        Arguments.of(256, 400_003, "spec"), Arguments.of(66, 300_001, "spec"), Arguments.of(100, 2_049, "spec256"),
+        Arguments.of(40, 5_000, "spec192"));
   }
 
   @ParameterizedTest(name = "d={0} N={1} plan={2}")

@@ -70,25 +70,29 @@ import parreg.device.RunContract;
  *
  * <p>The partition is uploaded once and stays resident, in 32-sample slices (all features of
  * samples 32 s .. 32 s + 31 together, 128 d contiguous bytes: the layout that streams fastest;
- * feature by feature, or, for the quad plan, four features of a sample at a time). Each launch uploads only the binary32 parameters (rounded on the host, as step 1 of SPEC
+ * feature by feature, or, for the quad and spec plans, four features of a sample at a time).
+ * Each launch uploads only the binary32 parameters (rounded on the host, as step 1 of SPEC
  * section 2 says), runs the kernels of the chosen plan on one stream, copies the {@code d + 2}
  * result values (gradient, bias sum, loss sum) into a pinned host buffer and records an event:
  * that event is the launch's fence. The context is created on the thread that calls {@link
  * #open} and made current again on every call, so the GPU actor's single thread owns it.
  *
  * <p>Plans, chosen from {@code d} at {@link #load}: {@code small} (d &le; 16: a warp per tile,
- * all accumulators in registers), {@code large} (d &le; 256 where the card's shared memory
- * allows: a block per tile, 32-sample slices staged in shared memory; {@code pipe} overlaps the
- * residual chains of one step with the accumulation of the previous one, {@code flow} (the
- * default) is {@code pipe} with 16-byte loads and the weights passed by value, for batches that
- * start on a slice boundary, falling back to the {@code pipe} kernel for the others,
- * {@code large} is the plain version, kept for cards with less shared memory), {@code quad} (the
- * default for 64 &lt; d &le; 256: {@code flow} with x resident in the quad layout, four consecutive
- * features of a sample in one 16-byte vector, so that the residual chains read a quarter as many
- * shared values; its fallback for other batch starts is {@code pipe} reading that layout),
- * {@code twopass} (any d: a residual pass, then a gradient pass). All follow {@link ReductionOrder} exactly; a
- * tree pass then combines the tile sums. The unordered (atomic) variants exist only for the
- * benchmark ({@link #openForBenchmark}); they are never used for training.
+ * all accumulators in registers); {@code spec} (the default for 16 &lt; d &le; 256: a block per
+ * tile at a time, warp-specialised: chain warps load x from global memory into registers, compute
+ * the binary32 residual chains there and pass each 32-sample slice with its residuals through a
+ * ring of shared-memory slots, guarded by named barriers, to accumulating warps; x resident in
+ * the quad layout padded to a slice width of 64, 128, 192 or 256 features); the earlier block-per-
+ * tile plans, kept for cards whose shared memory does not hold the spec slots and for comparison:
+ * {@code large} (32-sample slices staged in shared memory, two block barriers a step),
+ * {@code pipe} (the residual chains of one step overlap the accumulation of the previous one),
+ * {@code flow} ({@code pipe} with 16-byte loads and the weights passed by value) and {@code quad}
+ * ({@code flow} with x in the quad layout, four consecutive features of a sample in one 16-byte
+ * vector); {@code twopass} (any d: a residual pass, then a gradient pass). {@code flow},
+ * {@code quad} and {@code spec} read whole slices, so batches that do not start on a slice
+ * boundary run a {@code pipe} kernel of the same layout. All follow {@link ReductionOrder}
+ * exactly; a tree pass then combines the tile sums. The unordered (atomic) variants exist only for
+ * the benchmark ({@link #openForBenchmark}); they are never used for training.
  */
 public final class CudaBackend implements KernelBackend {
   static final String PTX_RESOURCE = "/parreg/kernels/local_sums.ptx";
@@ -96,6 +100,9 @@ public final class CudaBackend implements KernelBackend {
   private static final int TREE_GROUP = 1024;
   /** Floats in the flow kernels' by-value weight parameter (local_sums.cu, WParam): w[256], b. */
   private static final int FLOW_WEIGHTS = 257;
+  /** The spec kernels' shape (local_sums.cu, SPEC_KERNEL): chain warps and slots per block. */
+  private static final int SPEC_CHAIN_WARPS = 6;
+  private static final int SPEC_SLOTS = 6;
 
   // ---- one probe per JVM: JCuda's native library stays unusable after a failed load ----
   private static final Object PROBE_LOCK = new Object();
@@ -160,7 +167,8 @@ public final class CudaBackend implements KernelBackend {
   /**
    * For the benchmark only: {@code ordered=false} gives the unordered atomic-reduction variant
    * (its bits depend on scheduling); {@code plan} forces "small", "large1", "large2", "pipe1", "pipe2",
-   * "flow1", "flow2", "quad2" or "twopass" (null: the normal choice).
+   * "flow1", "flow2", "quad2", "spec" (or a slice width: "spec64", "spec128", "spec192", "spec256")
+   * or "twopass" (null: the normal choice).
    */
   public static CudaBackend openForBenchmark(String device, boolean ordered, String plan)
       throws BackendUnavailableException {
@@ -229,7 +237,8 @@ public final class CudaBackend implements KernelBackend {
   private String plan;
   private CUfunction mainFn;
   private CUfunction gradFn; // twopass only
-  private CUfunction pipeFn; // flow and quad: the pipe kernel for batches that do not start on a slice boundary
+  private int specFeatures; // spec: features a resident slice holds (64, 128, 192 or 256)
+  private CUfunction pipeFn; // flow, quad, spec: the pipe kernel for batches that do not start on a slice boundary
   private final float[] hWeights = new float[FLOW_WEIGHTS]; // flow and quad: w32 and b32, passed by value
   private CUfunction treeFn;
   private int mainBlock;
@@ -386,6 +395,8 @@ public final class CudaBackend implements KernelBackend {
     if (want == null) {
       if (d <= 16) {
         want = "small";
+      } else if (d <= 256 && specSmem(specWidth(d)) <= smemOptin) {
+        want = "spec";
       } else if (d > 64 && d <= 256 && quadSmem() <= smemOptin) {
         want = "quad2";
       } else if (d <= 256 && flowSmem(2) <= smemOptin) {
@@ -458,6 +469,20 @@ public final class CudaBackend implements KernelBackend {
         mainSmem = quadSmem();
         plan = "quad-" + k + "x2";
       }
+      case "spec", "spec64", "spec128", "spec192", "spec256" -> {
+        // the narrowest slice width that holds d (or the one asked for)
+        int width = want.equals("spec") ? specWidth(d) : Integer.parseInt(want.substring(4));
+        if (d <= 16 || d > width || specSmem(width) > smemOptin) {
+          throw new IllegalArgumentException(
+              "plan " + want + " does not fit d=" + d + " on this card (needs 16 < d <= " + Math.min(width, 256) + ")");
+        }
+        mainFn = function("spec" + pfx + width);
+        pipeFn = function("pipes" + pfx + width / 32 + "_2");
+        mainBlock = 32 * (SPEC_CHAIN_WARPS + (width == 192 ? 12 : 8));
+        mainSmem = specSmem(width);
+        specFeatures = width;
+        plan = "spec-" + width;
+      }
       case "twopass" -> {
         mainFn = function("resid" + (ordered ? "_o" : "_a"));
         gradFn = function("grad" + (ordered ? "_o" : "_a"));
@@ -477,6 +502,19 @@ public final class CudaBackend implements KernelBackend {
     }
     mainOccupancy = occupancy(mainFn, mainBlock, mainSmem);
     treeFn = function("tree_pass");
+  }
+
+  /**
+   * The spec plan's shared memory: its slots (one slice of {@code width} features in the quad
+   * layout and its 32 residuals each), or its pipe fallback's, whichever is more.
+   */
+  private int specSmem(int width) {
+    return Math.max(pipeSmem(2), SPEC_SLOTS * (128 * width + 128));
+  }
+
+  /** The narrowest slice width of the spec kernels (64, 128, 192 or 256 features) that holds d. */
+  static int specWidth(int d) {
+    return d <= 64 ? 64 : d <= 128 ? 128 : d <= 192 ? 192 : 256;
   }
 
   private int largeSmem(int p) {
@@ -517,11 +555,12 @@ public final class CudaBackend implements KernelBackend {
     int n = p.samples();
     int maxTiles = ReductionOrder.tiles(n);
     long slices = ((long) n + 31) / 32;
-    boolean quad = plan.startsWith("quad");
-    dX = alloc(4L * 32 * slices * (quad ? (d + 3) & ~3 : d));
+    // features a resident slice holds: the quad layouts pad d to 4 (quad) or to the slice width (spec)
+    int d4 = plan.startsWith("quad") ? (d + 3) & ~3 : plan.startsWith("spec") ? specFeatures : 0;
+    dX = alloc(4L * 32 * slices * (d4 > 0 ? d4 : d));
     dY = alloc(4L * n);
-    if (quad) {
-      uploadQuads(p, slices);
+    if (d4 > 0) {
+      uploadQuads(p, slices, d4);
     } else {
       uploadSlices(p, slices);
     }
@@ -565,14 +604,14 @@ public final class CudaBackend implements KernelBackend {
   }
 
   /**
-   * Uploads x in the quad layout of the quad plan (local_sums.cu, xq): slice s holds samples
-   * 32 s .. 32 s + 31 as [d4 / 4][32][4] (four consecutive features of one sample together), d4 =
-   * d rounded up to 4; padding features and the last slice's missing samples are zeros.
+   * Uploads x in the quad layout of the quad and spec plans (local_sums.cu, xq): slice s holds
+   * samples 32 s .. 32 s + 31 as [d4 / 4][32][4] (four consecutive features of one sample
+   * together), d4 &ge; d a multiple of 4; padding features and the last slice's missing samples
+   * are zeros.
    */
-  private void uploadQuads(Partition p, long slices) {
+  private void uploadQuads(Partition p, long slices, int d4) {
     float[] x = p.featureMajor();
     int n = p.samples();
-    int d4 = (d + 3) & ~3;
     int per = Math.max(1, (4 << 20) / (32 * d4));
     float[] buf = new float[per * 32 * d4];
     for (long s0 = 0; s0 < slices; s0 += per) {
@@ -661,16 +700,17 @@ public final class CudaBackend implements KernelBackend {
         Pointer.to(dParams), Pointer.to(new int[] {bias ? 1 : 0}), Pointer.to(out), Pointer.to(new int[] {tiles}),
         Pointer.to(dR == null ? dParams : dR));
     int full = smCount * mainOccupancy;
-    switch (plan.charAt(0)) {
-      case 's' -> {
+    int dash = plan.indexOf('-');
+    switch (dash < 0 ? plan : plan.substring(0, dash)) {
+      case "small" -> {
         int grid = Math.min((tiles + 7) / 8, full);
         launchKernel(mainFn, grid, 1, mainBlock, 0, common);
       }
-      case 'l', 'p' -> {
+      case "large", "pipe" -> {
         int grid = Math.min(tiles, full);
         launchKernel(mainFn, grid, 1, mainBlock, mainSmem, common);
       }
-      case 'f', 'q' -> {
+      case "flow", "quad", "spec" -> {
         int grid = Math.min(tiles, full);
         if (start % 32 == 0) {
           // the flow kernel reads whole slices as 16-byte vectors; the weights go by value
@@ -680,7 +720,7 @@ public final class CudaBackend implements KernelBackend {
               Pointer.to(dParams), Pointer.to(hWeights));
           launchKernel(mainFn, grid, 1, mainBlock, mainSmem, flowArgs);
         } else {
-          launchKernel(pipeFn, grid, 1, mainBlock, mainSmem, common);
+          launchKernel(pipeFn, grid, 1, 1024, mainSmem, common); // every pipe kernel runs 1024 threads
         }
       }
       default -> {
