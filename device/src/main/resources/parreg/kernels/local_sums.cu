@@ -77,6 +77,26 @@ __device__ __forceinline__ void slices_accumulate(double (&acc)[K], double& accb
   }
 }
 
+// The bias and loss sums of a tile (ORDERED: out[c * tiles + t]) or of the kernel (atomic:
+// out[c]), c = d and d + 1, from the warp that holds them; they restart at +0.0.
+template <bool ORDERED>
+__device__ __forceinline__ void bias_loss_write(double& accb, double& accl, double* out, int d, int tiles, int t,
+                                                int lane) {
+  const double sb = lane_tree(accb);
+  const double sl = lane_tree(accl);
+  if (lane == 0) {
+    if (ORDERED) {
+      out[(i64)d * tiles + t] = sb;
+      out[(i64)(d + 1) * tiles + t] = sl;
+    } else {
+      atomicAdd(out + d, sb);
+      atomicAdd(out + d + 1, sl);
+    }
+  }
+  accb = 0.0;
+  accl = 0.0;
+}
+
 // End of a tile in the ordered kernels: each accumulator's lane tree goes to out[c * tiles + t]
 // (bias sum and loss sum from warp lw), and the accumulators restart at +0.0 for the next tile.
 template <int K>
@@ -91,16 +111,7 @@ __device__ __forceinline__ void tile_write(double (&acc)[K], double& accb, doubl
     }
     acc[k] = 0.0;
   }
-  if (v == lw) {
-    const double sb = lane_tree(accb);
-    const double sl = lane_tree(accl);
-    if (lane == 0) {
-      out[(i64)d * tiles + t] = sb;
-      out[(i64)(d + 1) * tiles + t] = sl;
-    }
-    accb = 0.0;
-    accl = 0.0;
-  }
+  if (v == lw) bias_loss_write<true>(accb, accl, out, d, tiles, t, lane);
 }
 
 // End of the atomic (benchmark-only) kernels: the accumulators of all tiles added to out[c].
@@ -115,14 +126,7 @@ __device__ __forceinline__ void atomic_finish(const double (&acc)[K], double acc
       if (lane == 0) atomicAdd(out + j, s);
     }
   }
-  if (v == lw) {
-    const double sb = lane_tree(accb);
-    const double sl = lane_tree(accl);
-    if (lane == 0) {
-      atomicAdd(out + d, sb);
-      atomicAdd(out + d + 1, sl);
-    }
-  }
+  if (v == lw) bias_loss_write<false>(accb, accl, out, d, 1, 0, lane);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -635,21 +639,7 @@ __device__ __forceinline__ void quad_write(double (&acc)[K], double& accb, doubl
       acc[4 * c + e] = 0.0;
     }
   }
-  if (lossWarp) {
-    const double sb = lane_tree(accb);
-    const double sl = lane_tree(accl);
-    if (lane == 0) {
-      if (ORDERED) {
-        out[(i64)d * tiles + t] = sb;
-        out[(i64)(d + 1) * tiles + t] = sl;
-      } else {
-        atomicAdd(out + d, sb);
-        atomicAdd(out + d + 1, sl);
-      }
-    }
-    accb = 0.0;
-    accl = 0.0;
-  }
+  if (lossWarp) bias_loss_write<ORDERED>(accb, accl, out, d, tiles, t, lane);
 }
 
 // The quad plan's accumulation of one step (P staged slices st4: [P][d4 / 4][32][4]); full steps
@@ -818,25 +808,7 @@ QUAD_KERNEL(quad_a_4_2, 4, false)
 QUAD_KERNEL(quad_a_8_2, 8, false)
 
 // ---------------------------------------------------------------------------------------------
-// Large d, warp-specialised (d <= 4 Q; x resident in the quad layout padded to 4 Q features a
-// slice, xq with d4 = 4 Q; batches that start on a slice boundary, the others use
-// pipe_body<..., QL = 2>). The block-wide barrier of flow_body ties every step to its slowest
-// residual chain (docs/benchmarks-gpu.md, call 6); here no barrier spans the block. The block is
-// C chain warps and A accumulating warps around a ring of S slots in shared memory, one 32-sample
-// slice each ([Q][32][4] floats, as resident) plus its 32 residuals, and two named barriers per
-// slot:
-//  - chain warp c takes the block's slices c, c + C, ... (S % C == 0, so a slot always has the
-//    same chain warp): its lanes load their sample's quads from global memory into a ring of D
-//    registers (one warp load is 512 contiguous bytes), the next slice's first D quads while the
-//    current one ends; each quad is stored into the slot and its four terms added to the
-//    sample's residual in feature order, from registers. Then r (+ b, - y) goes into the slot
-//    and the warp arrives at FULL[slot];
-//  - the accumulating warps take every slice in order: wait at FULL[slot], add r * x of their
-//    quads (warp a owns quads a, a + A, ...; one 16-byte shared load per four features) and of
-//    the bias and loss (warp 0), arrive at EMPTY[slot], and write the lane trees at the end of
-//    each tile. A chain warp waits at EMPTY[slot] before it overwrites a slot.
-// Same operations in the same order as flow_body, so the same bits; only the timing differs.
-// Dynamic shared memory: S slots of 32 Q vectors, then S * 32 residuals.
+// Helpers of the warp-specialised kernels (spec_body below).
 // ---------------------------------------------------------------------------------------------
 // The lane trees of N accumulators at once (N a power of two, 2 <= N <= 32): at the level that
 // pairs lanes l and l ^ m, each lane keeps half of its partial sums and sends the other half to
@@ -880,21 +852,7 @@ __device__ __forceinline__ void spec_write(double (&acc)[N], double& accb, doubl
   }
 #pragma unroll
   for (int k = 0; k < N; ++k) acc[k] = 0.0;
-  if (lossWarp) {
-    const double sb = lane_tree(accb);
-    const double sl = lane_tree(accl);
-    if (lane == 0) {
-      if (ORDERED) {
-        out[(i64)d * tiles + t] = sb;
-        out[(i64)(d + 1) * tiles + t] = sl;
-      } else {
-        atomicAdd(out + d, sb);
-        atomicAdd(out + d + 1, sl);
-      }
-    }
-    accb = 0.0;
-    accl = 0.0;
-  }
+  if (lossWarp) bias_loss_write<ORDERED>(accb, accl, out, d, tiles, t, lane);
 }
 
 __device__ __forceinline__ void named_bar_sync(int id, int count) {
@@ -904,6 +862,27 @@ __device__ __forceinline__ void named_bar_arrive(int id, int count) {
   asm volatile("bar.arrive %0, %1;" ::"r"(id), "r"(count) : "memory");
 }
 
+// ---------------------------------------------------------------------------------------------
+// Large d, warp-specialised (d <= 4 Q; x resident in the quad layout padded to 4 Q features a
+// slice, xq with d4 = 4 Q; batches that start on a slice boundary, the others use
+// pipe_body<..., QL = 2>). The block-wide barrier of flow_body ties every step to its slowest
+// residual chain (docs/benchmarks-gpu.md, call 6); here no barrier spans the block (call 10).
+// The block is C chain warps and A accumulating warps around a ring of S slots in shared memory,
+// one 32-sample slice each ([Q][32][4] floats, as resident) plus its 32 residuals, and two named
+// barriers per slot:
+//  - chain warp c takes the block's slices c, c + C, ... (S % C == 0, so a slot always has the
+//    same chain warp): its lanes load their sample's quads from global memory into a ring of D
+//    registers (one warp load is 512 contiguous bytes), the next slice's first D quads while the
+//    current one ends; each quad is stored into the slot and its four terms added to the
+//    sample's residual in feature order, from registers. Then r (+ b, - y) goes into the slot
+//    and the warp arrives at FULL[slot];
+//  - the accumulating warps take every slice in order: wait at FULL[slot], add r * x of their
+//    quads (warp a owns quads a, a + A, ...; one 16-byte shared load per four features) and of
+//    the bias and loss (warp 0), arrive at EMPTY[slot], and write the lane trees at the end of
+//    each tile. A chain warp waits at EMPTY[slot] before it overwrites a slot.
+// Same operations in the same order as flow_body, so the same bits; only the timing differs.
+// Dynamic shared memory: S slots of 32 Q vectors, then S * 32 residuals.
+// ---------------------------------------------------------------------------------------------
 template <int Q, int C, int A, int D, int S, bool ORDERED>
 __device__ __forceinline__ void spec_body(const float* __restrict__ x, const float* __restrict__ y, int d, i64 start,
                                           int len, const WParam& wp, int bias, double* __restrict__ out,
