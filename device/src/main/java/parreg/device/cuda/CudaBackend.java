@@ -9,6 +9,7 @@ import static jcuda.driver.JCudaDriver.cuDeviceGetCount;
 import static jcuda.driver.JCudaDriver.cuDeviceGetName;
 import static jcuda.driver.JCudaDriver.cuDeviceGetUuid;
 import static jcuda.driver.JCudaDriver.cuDriverGetVersion;
+import static jcuda.driver.JCudaDriver.cuMemGetInfo;
 import static jcuda.driver.JCudaDriver.cuEventCreate;
 import static jcuda.driver.JCudaDriver.cuEventDestroy;
 import static jcuda.driver.JCudaDriver.cuEventElapsedTime;
@@ -239,7 +240,7 @@ public final class CudaBackend implements KernelBackend {
   private CUfunction gradFn; // twopass only
   private int specFeatures; // spec: features a resident slice holds (64, 128, 192 or 256)
   private CUfunction pipeFn; // flow, quad, spec: the pipe kernel for batches that do not start on a slice boundary
-  private final float[] hWeights = new float[FLOW_WEIGHTS]; // flow and quad: w32 and b32, passed by value
+  private final float[] hWeights = new float[FLOW_WEIGHTS]; // flow, quad, spec: w32 and b32, passed by value
   private CUfunction treeFn;
   private int mainBlock;
   private int mainSmem;
@@ -389,13 +390,13 @@ public final class CudaBackend implements KernelBackend {
     return p;
   }
 
-  private void choosePlan() {
+  private void choosePlan(long slices) {
     String pfx = ordered ? "_o_" : "_a_";
     String want = forcedPlan;
     if (want == null) {
       if (d <= 16) {
         want = "small";
-      } else if (d <= 256 && specSmem(specWidth(d)) <= smemOptin) {
+      } else if (d <= 256 && specSmem(specWidth(d)) <= smemOptin && paddedFits(slices, specWidth(d))) {
         want = "spec";
       } else if (d > 64 && d <= 256 && quadSmem() <= smemOptin) {
         want = "quad2";
@@ -512,6 +513,19 @@ public final class CudaBackend implements KernelBackend {
     return Math.max(pipeSmem(2), SPEC_SLOTS * (128 * width + 128));
   }
 
+  /**
+   * Whether x padded to {@code width} features a sample fits in the card's free memory with room
+   * to spare (a quarter of what is free, at least 256 MB); where it does not, the default plan is
+   * one that keeps x unpadded.
+   */
+  private static boolean paddedFits(long slices, int width) {
+    long[] free = {0};
+    long[] total = {0};
+    run(cuMemGetInfo(free, total), "cuMemGetInfo");
+    long bytes = 4L * 32 * slices * width;
+    return bytes <= free[0] - Math.max(256L << 20, free[0] / 4);
+  }
+
   /** The narrowest slice width of the spec kernels (64, 128, 192 or 256 features) that holds d. */
   static int specWidth(int d) {
     return d <= 64 ? 64 : d <= 128 ? 128 : d <= 192 ? 192 : 256;
@@ -551,10 +565,10 @@ public final class CudaBackend implements KernelBackend {
     this.d = p.features();
     this.coords = d + 2;
     this.bias = withBias;
-    choosePlan();
     int n = p.samples();
     int maxTiles = ReductionOrder.tiles(n);
     long slices = ((long) n + 31) / 32;
+    choosePlan(slices);
     // features a resident slice holds: the quad layouts pad d to 4 (quad) or to the slice width (spec)
     int d4 = plan.startsWith("quad") ? (d + 3) & ~3 : plan.startsWith("spec") ? specFeatures : 0;
     dX = alloc(4L * 32 * slices * (d4 > 0 ? d4 : d));
