@@ -586,6 +586,14 @@ __device__ __forceinline__ void flow_load(const float4* __restrict__ x4, const f
 // Dynamic shared memory: xs[3][P][d4 / 4][32][4] floats, then rs[2][P][32] floats, then
 // (32 K - d4) 32 floats of slack that the unguarded accumulation may read past the last stage.
 // ---------------------------------------------------------------------------------------------
+// The residual chain's terms of quad q (features 4 q .. 4 q + 3 of one sample), in feature order.
+__device__ __forceinline__ float quad_terms(float r, const WParam& wp, int q, float4 v) {
+  r = __fadd_rn(r, __fmul_rn(wp.w[4 * q], v.x));
+  r = __fadd_rn(r, __fmul_rn(wp.w[4 * q + 1], v.y));
+  r = __fadd_rn(r, __fmul_rn(wp.w[4 * q + 2], v.z));
+  return __fadd_rn(r, __fmul_rn(wp.w[4 * q + 3], v.w));
+}
+
 template <int K>
 __device__ __forceinline__ float quad_chain(const WParam& wp, const float4* col4, int d4) {
   float r = 0.0f;
@@ -596,10 +604,7 @@ __device__ __forceinline__ float quad_chain(const WParam& wp, const float4* col4
       for (int u = 0; u < 8; ++u) {
         const int q = 8 * kb + u;
         const float4 v4 = col4[q * LANES];
-        r = __fadd_rn(r, __fmul_rn(wp.w[4 * q], v4.x));
-        r = __fadd_rn(r, __fmul_rn(wp.w[4 * q + 1], v4.y));
-        r = __fadd_rn(r, __fmul_rn(wp.w[4 * q + 2], v4.z));
-        r = __fadd_rn(r, __fmul_rn(wp.w[4 * q + 3], v4.w));
+        r = quad_terms(r, wp, q, v4);
       }
     } else if (32 * kb < d4) {
 #pragma unroll
@@ -607,10 +612,7 @@ __device__ __forceinline__ float quad_chain(const WParam& wp, const float4* col4
         const int q = 8 * kb + u;
         if (4 * q < d4) {
           const float4 v4 = col4[q * LANES];
-          r = __fadd_rn(r, __fmul_rn(wp.w[4 * q], v4.x));
-          r = __fadd_rn(r, __fmul_rn(wp.w[4 * q + 1], v4.y));
-          r = __fadd_rn(r, __fmul_rn(wp.w[4 * q + 2], v4.z));
-          r = __fadd_rn(r, __fmul_rn(wp.w[4 * q + 3], v4.w));
+          r = quad_terms(r, wp, q, v4);
         }
       }
     }
@@ -922,6 +924,8 @@ __device__ __forceinline__ void spec_body(const float* __restrict__ x, const flo
     for (; k < total; k += C) {
       const int kn = k + C;
       const bool more = kn < total;
+      // the next slice's address and y without a branch (see above); past the last slice, the
+      // current one again and y = 0.0
       t = blockIdx.x + ((more ? kn : k) >> 5) * G;
       k0 = ((more ? kn : k) & 31) * LANES + lane;
       const float4* srcn = more ? x4 + ((start + (i64)t * TILE + (kn & 31) * LANES) >> 5) * (Q * 32) + lane : src;
@@ -937,10 +941,7 @@ __device__ __forceinline__ void spec_body(const float* __restrict__ x, const flo
         const int e = q % D;
         const float4 v = buf[e];
         slot[q * LANES] = v;
-        r = __fadd_rn(r, __fmul_rn(wp.w[4 * q], v.x));
-        r = __fadd_rn(r, __fmul_rn(wp.w[4 * q + 1], v.y));
-        r = __fadd_rn(r, __fmul_rn(wp.w[4 * q + 2], v.z));
-        r = __fadd_rn(r, __fmul_rn(wp.w[4 * q + 3], v.w));
+        r = quad_terms(r, wp, q, v);
         buf[e] = q + D < Q ? src[(q + D) * LANES] : srcn[(q + D - Q) * LANES];
       }
       if (bias) r = __fadd_rn(r, wp.b);
