@@ -37,6 +37,7 @@ public final class AdminActor extends AbstractBehavior<AdminActor.Command> {
   public record Status(
       int participant,
       long committedStep,
+      long durableStep,
       long recoveredStep,
       long targetSteps,
       long epoch,
@@ -131,6 +132,7 @@ public final class AdminActor extends AbstractBehavior<AdminActor.Command> {
     journal.put("location", t.journal());
     journal.put("position", t.journalPosition());
     journal.put("lastSnapshot", t.lastSnapshot());
+    journal.put("stepsNotDurable", t.journalLag());
     String state = t.phase().label();
     if (t.phase() == TrainingActor.Phase.TRAINING && !p.waitingFor().isEmpty() && p.waitingMillis() > 1000) {
       state = TrainingActor.Phase.WAITING.label();
@@ -138,6 +140,7 @@ public final class AdminActor extends AbstractBehavior<AdminActor.Command> {
     return new Status(
         t.participant(),
         t.committedStep(),
+        t.durableStep(),
         t.recoveredStep(),
         t.targetSteps(),
         t.epoch(),

@@ -23,6 +23,10 @@ import parreg.device.RunContract;
  * @param peerWindow contributions of this many recent steps kept in memory for peers catching up
  * @param retryInterval how often a missing contribution is asked for again
  * @param waitingAfter how long a step may wait for contributions before the node reports waiting
+ * @param maxLagSteps at most this many committed steps may be waiting for the journal when a step
+ *     starts (0 or 1: each step is durable before the next starts)
+ * @param maxLag a step starts only while the oldest step waiting for the journal was committed
+ *     less than this long ago
  * @param journalDescription where the journal lives, for status
  */
 public record NodeSettings(
@@ -39,7 +43,18 @@ public record NodeSettings(
     int peerWindow,
     Duration retryInterval,
     Duration waitingAfter,
+    int maxLagSteps,
+    Duration maxLag,
     String journalDescription) {
+
+  public NodeSettings {
+    // A restarted node's peers serve the steps it lacks from memory while they are in the window;
+    // a lag that could exceed the window would send them to their journals for steps not yet there.
+    if (maxLagSteps < 0 || maxLagSteps >= peerWindow) {
+      throw new IllegalArgumentException("parreg.journal.max-lag-steps = " + maxLagSteps
+          + " must be at least 0 and below parreg.peer.window-steps = " + peerWindow);
+    }
+  }
 
   /** Reads the {@code parreg} namespace for the tunables; the rest comes from the caller. */
   public static NodeSettings of(
@@ -53,6 +68,7 @@ public record NodeSettings(
       Path evidence,
       boolean exitWhenDone,
       Duration stepInterval,
+      boolean syncCommit,
       String journalDescription) {
     Config c = config.getConfig("parreg");
     return new NodeSettings(
@@ -69,6 +85,8 @@ public record NodeSettings(
         c.getInt("peer.window-steps"),
         c.getDuration("peer.retry-interval"),
         c.getDuration("peer.waiting-after"),
+        syncCommit ? 0 : c.getInt("journal.max-lag-steps"),
+        Duration.ofMillis(c.getLong("journal.max-lag-ms")),
         journalDescription);
   }
 

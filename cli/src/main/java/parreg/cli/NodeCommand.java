@@ -68,8 +68,11 @@ public final class NodeCommand implements Callable<Integer> {
   @Option(names = "--config", description = "extra HOCON overlay")
   Path config;
 
-  @Option(names = "--exit-when-done", description = "exit once every participant has committed the target step")
+  @Option(names = "--exit-when-done", description = "exit once the target step is durable in every participant's journal")
   boolean exitWhenDone;
+
+  @Option(names = "--sync-commit", description = "write each step to the journal before the next starts (no lag; slower)")
+  boolean syncCommit;
 
   @Option(names = "--step-interval-ms", description = "minimum milliseconds between steps (pacing; default 0)")
   Long stepIntervalMs;
@@ -151,6 +154,7 @@ public final class NodeCommand implements Callable<Integer> {
             evidence,
             exitWhenDone,
             stepIntervalMs == null ? null : Duration.ofMillis(stepIntervalMs),
+            syncCommit,
             journalSetup.describe());
     ParregNode.Handle node = ParregNode.start(cfg, settings);
     StartupTrace.mark("actor system created");
@@ -216,7 +220,7 @@ public final class NodeCommand implements Callable<Integer> {
               refs.peer(), PeerActor.GetView::new, Duration.ofSeconds(2), node.system().scheduler())
           .toCompletableFuture()
           .get();
-      return v.peers().size() == participants - 1 && v.peers().stream().allMatch(p -> p.lastKnownCommitted() >= steps);
+      return v.peers().size() == participants - 1 && v.peers().stream().allMatch(p -> p.lastKnownDurable() >= steps);
     } catch (Exception e) {
       return false;
     }

@@ -78,9 +78,9 @@ public final class StatusCommand implements Callable<Integer> {
 
   static String summary(JsonNode s) {
     StringBuilder b = new StringBuilder();
-    b.append(String.format("participant %d  state %s  step %d/%d  epoch %d  batches %d%n",
+    b.append(String.format("participant %d  state %s  step %d/%d (durable %d)  epoch %d  batches %d%n",
         s.get("participant").asInt(), s.get("state").asText(), s.get("committedStep").asLong(), s.get("targetSteps").asLong(),
-        s.get("epoch").asLong(), s.get("batches").asLong()));
+        s.get("durableStep").asLong(), s.get("epoch").asLong(), s.get("batches").asLong()));
     b.append("weights ").append(s.get("weights")).append("  bits ").append(s.get("weightBits")).append('\n');
     b.append("loss ").append(s.get("loss")).append('\n');
     JsonNode dev = s.get("device");
@@ -92,8 +92,9 @@ public final class StatusCommand implements Callable<Integer> {
           m.get("reachable").asBoolean() ? "" : " UNREACHABLE"));
     }
     for (JsonNode p : s.get("peers")) {
-      b.append(String.format("peer %d at %s: step %d (heard %d ms ago)%n", p.get("participant").asInt(),
-          p.get("address").asText(), p.get("lastKnownCommitted").asLong(), p.get("lastHeardMillisAgo").asLong()));
+      b.append(String.format("peer %d at %s: step %d, durable %d (heard %d ms ago)%n", p.get("participant").asInt(),
+          p.get("address").asText(), p.get("lastKnownCommitted").asLong(), p.get("lastKnownDurable").asLong(),
+          p.get("lastHeardMillisAgo").asLong()));
     }
     if (s.get("waitingFor").size() > 0) {
       b.append("waiting for participant(s) ").append(s.get("waitingFor")).append(" for ")
