@@ -70,7 +70,7 @@ class TrainingActorTest {
 
   NodeSettings settings(RunContract contract, Partition partition, long target, int maxLagSteps) {
     return new NodeSettings(0, contract, partition, target, "cpu", "0", null, false, 20, Duration.ZERO, 1024,
-        Duration.ofMillis(100), Duration.ofSeconds(1), maxLagSteps, Duration.ofSeconds(5), dir.toString());
+        Duration.ofMillis(100), Duration.ofSeconds(1), maxLagSteps, Duration.ofSeconds(5), 2, Duration.ofMillis(20), dir.toString());
   }
 
   record Node(ActorRef<TrainingActor.Command> training, TestProbe<PeerActor.Command> peer, NodeLifecycle lifecycle) {}

@@ -133,6 +133,7 @@ public final class AdminActor extends AbstractBehavior<AdminActor.Command> {
     journal.put("position", t.journalPosition());
     journal.put("lastSnapshot", t.lastSnapshot());
     journal.put("stepsNotDurable", t.journalLag());
+    journal.put("writes", t.journalWrites());
     String state = t.phase().label();
     if (t.phase() == TrainingActor.Phase.TRAINING && !p.waitingFor().isEmpty() && p.waitingMillis() > 1000) {
       state = TrainingActor.Phase.WAITING.label();

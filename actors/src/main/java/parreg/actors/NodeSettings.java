@@ -27,6 +27,9 @@ import parreg.device.RunContract;
  *     starts (0 or 1: each step is durable before the next starts)
  * @param maxLag a step starts only while the oldest step waiting for the journal was committed
  *     less than this long ago
+ * @param groupSteps a journal write starts once this many committed steps wait for it (1 when
+ *     every step must be durable before the next)
+ * @param groupDelay ... or once the oldest of them has waited this long
  * @param journalDescription where the journal lives, for status
  */
 public record NodeSettings(
@@ -45,6 +48,8 @@ public record NodeSettings(
     Duration waitingAfter,
     int maxLagSteps,
     Duration maxLag,
+    int groupSteps,
+    Duration groupDelay,
     String journalDescription) {
 
   public NodeSettings {
@@ -54,6 +59,11 @@ public record NodeSettings(
       throw new IllegalArgumentException("parreg.journal.max-lag-steps = " + maxLagSteps
           + " must be at least 0 and below parreg.peer.window-steps = " + peerWindow);
     }
+    if (groupSteps < 1) {
+      throw new IllegalArgumentException("parreg.journal.group-steps = " + groupSteps + " must be at least 1");
+    }
+    // A group larger than the lag allows would never fill: training stops at the lag bound first.
+    groupSteps = Math.min(groupSteps, Math.max(1, maxLagSteps));
   }
 
   /** Reads the {@code parreg} namespace for the tunables; the rest comes from the caller. */
@@ -87,6 +97,8 @@ public record NodeSettings(
         c.getDuration("peer.waiting-after"),
         syncCommit ? 0 : c.getInt("journal.max-lag-steps"),
         Duration.ofMillis(c.getLong("journal.max-lag-ms")),
+        c.getInt("journal.group-steps"),
+        Duration.ofMillis(c.getLong("journal.group-ms")),
         journalDescription);
   }
 

@@ -5,7 +5,6 @@ import java.util.concurrent.CompletableFuture;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
-import org.apache.pekko.actor.typed.DispatcherSelector;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import parreg.device.BackendInfo;
 
@@ -48,7 +47,7 @@ public final class ParregNode {
               ctx.spawn(
                   GpuActor.create(s.backend(), s.device(), s.partition(), s.contract().bias(), backend),
                   "gpu",
-                  DispatcherSelector.fromConfig(GpuActor.DISPATCHER));
+                  GpuActor.dispatcher(s.backend()));
           ActorRef<PeerActor.Command> peer = ctx.spawn(PeerActor.create(s), "peer");
           ActorRef<TrainingActor.Command> training = ctx.spawn(TrainingActor.create(s, lifecycle, gpu, peer), "training");
           ActorRef<AdminActor.Command> admin = ctx.spawn(AdminActor.create(training, gpu, peer), AdminActor.NAME);

@@ -26,8 +26,11 @@ import parreg.persistence.KryoSerializable;
  * <p>One step k: ask the GPU actor for our contribution at the parameters after step k-1, publish
  * it through the peer actor, receive the full set of step k, apply {@link UpdateRule}: step k is
  * <em>committed</em> (in memory, agreed by every participant) and step k+1 starts at once. Its
- * {@link StepCommitted} is written behind the step: whenever the journal acknowledged its previous
- * write, everything committed since goes in the next one (group commit). The lag is bounded: a
+ * {@link StepCommitted} is written behind the step, many in one journal write (group commit): a
+ * write starts, when none is in flight, once {@code group-steps} steps wait or the oldest has waited
+ * {@code group-ms}, or at once when training cannot go on without it (lag bound, target reached).
+ * A write costs about as much CPU for one event as for a hundred, so grouping is what makes a step
+ * cheap; and whatever waits is written in the next write. The lag is bounded: a
  * step starts only while at most {@code max-lag-steps} committed steps are not yet durable and
  * the oldest of them was committed less than {@code max-lag-ms} ago, so a slow journal slows
  * training instead of letting the lag grow; {@code max-lag-steps} 0 or 1 makes every step durable
@@ -84,6 +87,7 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
       long journalPosition,
       long lastSnapshot,
       int journalLag,
+      long journalWrites,
       String journal) {}
 
   // ---- from the journal child (StepJournal) ----
@@ -103,6 +107,11 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
   private record EvidenceDone(String error) implements Command {}
 
   private enum Next implements Command {
+    INSTANCE
+  }
+
+  /** The oldest event waiting for the journal has waited {@code group-ms}: write now. */
+  private enum Flush implements Command {
     INSTANCE
   }
 
@@ -135,6 +144,7 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
   /** How many of {@link #pending}'s first events the write in flight holds (0: none in flight). */
   private int writing;
   private long journalPosition;
+  private long journalWrites;
   private long lastSnapshot;
   private final long recoveredStep;
 
@@ -245,6 +255,10 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
     return newReceiveBuilder()
         .onMessage(RosterComplete.class, this::onRosterComplete)
         .onMessage(Next.class, n -> startNextStep())
+        .onMessage(Flush.class, f -> {
+          write();
+          return this;
+        })
         .onMessage(Computed.class, this::onComputed)
         .onMessage(StepReady.class, this::onStepReady)
         .onMessage(JournalWritten.class, this::onJournalWritten)
@@ -289,10 +303,12 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
       return this;
     }
     if (state.committed() >= settings.targetSteps()) {
+      write(); // nothing more to group with
       maybeDone();
       return this;
     }
     if (journalLagsTooFar()) {
+      write(); // the journal holds training up: do not let it wait for a fuller group
       return this;
     }
     long interval = settings.stepInterval().toNanos();
@@ -376,22 +392,30 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
     return startNextStep();
   }
 
-  /** Queues a committed event for the journal and writes it at once if no write is in flight. */
+  /** Queues a committed event for the journal; writes when the group is full (see the class comment). */
   private void commit(Event event) {
     pending.addLast(new Pending(event, System.nanoTime()));
-    writeIfIdle();
+    if (pending.size() == 1 && settings.groupSteps() > 1) {
+      timers.startSingleTimer(Flush.INSTANCE, Flush.INSTANCE, settings.groupDelay());
+    }
+    if (pending.size() - writing >= settings.groupSteps() || !(event instanceof StepCommitted)) {
+      write();
+    }
   }
 
-  private void writeIfIdle() {
+  /** Hands every event not yet written to the journal, unless a write is in flight. */
+  private void write() {
     if (writing > 0 || pending.isEmpty()) {
       return;
     }
+    timers.cancel(Flush.INSTANCE);
     Event[] events = new Event[pending.size()];
     int i = 0;
     for (Pending p : pending) {
       events[i++] = p.event();
     }
     writing = events.length;
+    journalWrites++;
     journal.tell(new StepJournal.Write(events));
   }
 
@@ -403,7 +427,16 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
     durable = w.durableStep();
     journalPosition = w.sequenceNr();
     peer.tell(new PeerActor.Durable(durable));
-    writeIfIdle();
+    if (!pending.isEmpty()) {
+      // What was committed during the write: write it now if the group is full or it has waited
+      // long enough, else when it is (startNextStep below writes at once if training must wait).
+      long waited = System.nanoTime() - pending.peekFirst().committedAtNanos();
+      if (pending.size() >= settings.groupSteps() || waited >= settings.groupDelay().toNanos()) {
+        write();
+      } else {
+        timers.startSingleTimer(Flush.INSTANCE, Flush.INSTANCE, settings.groupDelay().minusNanos(waited));
+      }
+    }
     return startNextStep();
   }
 
@@ -419,7 +452,7 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
     writing = 0;
     durable = back;
     journalPosition = r.sequenceNr();
-    writeIfIdle();
+    write();
     return this;
   }
 
@@ -479,6 +512,7 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
         journalPosition,
         lastSnapshot,
         pendingSteps(),
+        journalWrites,
         settings.journalDescription()));
     return this;
   }

@@ -101,8 +101,12 @@ public record RunContract(
   }
 
   public LearningRate rate() {
-    return LearningRate.parse(learningRate);
+    // Replaying or committing a step asks for the rate each time; parse each text once.
+    return RATES.computeIfAbsent(learningRate, LearningRate::parse);
   }
+
+  private static final java.util.concurrent.ConcurrentHashMap<String, LearningRate> RATES =
+      new java.util.concurrent.ConcurrentHashMap<>();
 
   @Override
   public double[] initialWeights() {
