@@ -12,7 +12,10 @@
 #   scripts/bench-e2e.sh OUTFILE [JOB...]       JOB = NAME:ROWS:D:STEPS (default: the issue's two)
 # Env: PARREG (default ".device-bundle/scripts/run-gpu.sh parreg"), WORK (default /tmp/e2e),
 #      NODE_ARGS (extra node arguments for both runs, e.g. "--sync-commit"), BACKEND (default cuda;
-#      cpu for a dry run of the script on a machine without cards).
+#      cpu for a dry run of the script on a machine without cards), NODES (default 2; 1 runs one
+#      participant on card 0 against DDP with one process: the step path without the exchange),
+#      CARDS (default "0 1": the card of each node; "0 0" puts both nodes on one card), DDP (default
+#      1; 0 skips the PyTorch runs, e.g. with both nodes on one card, which NCCL refuses).
 set -uo pipefail
 OUTF=${1:?usage: bench-e2e.sh OUTFILE [NAME:ROWS:D:STEPS...]}; shift
 JOBS=("$@"); [ ${#JOBS[@]} -gt 0 ] || JOBS=(big:20000000:64:500 small:1000000:16:2000)
@@ -24,11 +27,15 @@ now() { date +%s.%N; }
 ms() { awk -F'[:.]' '{print (($1*60+$2)*60+$3)*1000+$4}' <<<"$1"; }
 status() { python3 -c "import json,sys,urllib.request;print(json.load(urllib.request.urlopen('http://127.0.0.1:$1/status',timeout=2))['$2'])" 2>/dev/null; }
 
+NODES=${NODES:-2}
+read -r -a CARD <<< "${CARDS:-0 1}"
+SEEDS=127.0.0.1:26000; [ "$NODES" = 1 ] || SEEDS=127.0.0.1:26000,127.0.0.1:26001
+
 start_node() { # run p log [extra...]
   local run=$1 p=$2 log=$3; shift 3
-  "${PARREG[@]}" node --participant "$p" --port $((26000 + p)) --admin-port $((36000 + p)) \
-    --seed-nodes 127.0.0.1:26000,127.0.0.1:26001 --data "$DATA/part-$p.prb" --bias --learning-rate 1/4 \
-    --journal "$W/$run/node-$p" --steps "$STEPS" --backend "${BACKEND:-cuda}" --device "$p" --exit-when-done ${NODE_ARGS:-} "$@" \
+  "${PARREG[@]}" node --participant "$p" --participants "$NODES" --port $((26000 + p)) --admin-port $((36000 + p)) \
+    --seed-nodes "$SEEDS" --data "$DATA/part-$p.prb" --bias --learning-rate 1/4 \
+    --journal "$W/$run/node-$p" --steps "$STEPS" --backend "${BACKEND:-cuda}" --device "${CARD[$p]}" --exit-when-done ${NODE_ARGS:-} "$@" \
     >> "$log" 2>&1 &
   PID=$!
 }
@@ -37,33 +44,33 @@ parreg_run() { # run [crash]
   local run=$1 crash=${2:-}
   rm -rf "${W:?}/$run"; mkdir -p "$W/$run"
   local t0 c0; t0=$(now); c0=$(date +%T.%3N)
-  local p0 p1
-  start_node "$run" 0 "$W/$run/n0.log"; p0=$PID
-  start_node "$run" 1 "$W/$run/n1.log"; p1=$PID
+  local p0 p1 v=$((NODES - 1))
+  start_node "$run" 0 "$W/$run/n0.log"; p0=$PID; p1=$PID
+  [ "$NODES" = 1 ] || { start_node "$run" 1 "$W/$run/n1.log"; p1=$PID; }
   if [ -n "$crash" ]; then
     local half=$((STEPS / 2))
-    until s=$(status 36001 committedStep) && [ "${s:-0}" -ge "$half" ]; do sleep 0.05; done
+    until s=$(status $((36000 + v)) committedStep) && [ "${s:-0}" -ge "$half" ]; do sleep 0.05; done
     kill -9 "$p1"; wait "$p1" 2>/dev/null
-    echo "--- kill -9 at step $s, restart" >> "$W/$run/n1.log"
+    echo "--- kill -9 at step $s, restart" >> "$W/$run/n$v.log"
     local ck; ck=$(date +%T.%3N)
-    start_node "$run" 1 "$W/$run/n1.log"; p1=$PID
+    start_node "$run" $v "$W/$run/n$v.log"; p1=$PID; [ "$v" = 1 ] || p0=$PID
     RESTART_AT=$ck
   fi
-  wait "$p0"; local e0=$?; wait "$p1"; local e1=$?
+  wait "$p0"; local e0=$?; local e1=0; [ "$p1" = "$p0" ] || { wait "$p1"; e1=$?; }
   local t1; t1=$(now)
   if [ $e0 -ne 0 ] || [ $e1 -ne 0 ]; then say "$JOB $run: FAILED (exit $e0/$e1), logs in $W/$run"; tail -n 5 "$W/$run"/n*.log; return 1; fi
   local first last bits
   first=$(grep -m1 "first step since start committed" "$W/$run/n0.log" | cut -c1-12)
   last=$(grep -m1 "target step" "$W/$run/n0.log" | cut -c1-12)
-  bits=$(grep -h "target step" "$W/$run/n0.log" "$W/$run/n1.log" | sed 's/.*w=\(\[[^]]*\]\).*/\1/' | sort -u)
+  bits=$(grep -h "target step" "$W/$run"/n*.log | sed 's/.*w=\(\[[^]]*\]\).*/\1/' | sort -u)
   local nb; nb=$(echo "$bits" | wc -l)
   eval "BITS_$run=\$(echo \"\$bits\" | md5sum | cut -c1-12)"
   local tts; tts=$(echo "$t1 - $t0" | bc)
   local rate; rate=$(echo "scale=1; ($STEPS - 1) * 1000 / ($(ms "$last") - $(ms "$first"))" | bc)
   local startup; startup=$(echo "scale=2; ($(ms "$first") - $(ms "$c0")) / 1000" | bc)
-  say "$JOB parreg $run: time_to_solution_s=$tts start_to_first_step_s=$startup steps_per_s=$rate ms_per_step=$(echo "scale=3; 1000 / $rate" | bc) nodes_agree=$([ "$nb" = 1 ] && echo yes || echo NO) bits=$(eval echo \$BITS_$run)${crash:+ (node 1 killed at step $s)}"
+  say "$JOB parreg $run: time_to_solution_s=$tts start_to_first_step_s=$startup steps_per_s=$rate ms_per_step=$(echo "scale=3; 1000 / $rate" | bc) nodes_agree=$([ "$nb" = 1 ] && echo yes || echo NO) bits=$(eval echo \$BITS_$run)${crash:+ (node $v killed at step $s)}"
   if [ -n "$crash" ]; then
-    local back; back=$(sed -n '/--- kill -9/,$p' "$W/$run/n1.log" | grep -m1 "first step since start committed" | cut -c1-12)
+    local back; back=$(sed -n '/--- kill -9/,$p' "$W/$run/n$v.log" | grep -m1 "first step since start committed" | cut -c1-12)
     [ -n "$back" ] && say "$JOB parreg $run: restart -> first new step $(echo "scale=2; ($(ms "$back") - $(ms "$RESTART_AT")) / 1000" | bc) s"
   fi
   grep -h "backend\|plan" "$W/$run/n0.log" | head -2 >> "$OUTF"
@@ -71,10 +78,10 @@ parreg_run() { # run [crash]
 
 for JOB in "${JOBS[@]}"; do
   IFS=: read -r NAME ROWS D STEPS <<< "$JOB"
-  DATA=$W/data-$NAME
-  if [ ! -f "$DATA/part-1.prb" ]; then
+  DATA=$W/data-$NAME-$NODES
+  if [ ! -f "$DATA/part-$((NODES - 1)).prb" ]; then
     g0=$(now)
-    "${PARREG[@]}" generate --rows "$ROWS" --features "$D" --partitions 2 --noise 0.01 --seed 7 --out "$DATA" --format bin --bias > "$W/gen-$NAME.log" 2>&1 \
+    "${PARREG[@]}" generate --rows "$ROWS" --features "$D" --partitions "$NODES" --noise 0.01 --seed 7 --out "$DATA" --format bin --bias > "$W/gen-$NAME.log" 2>&1 \
       || { say "$JOB: generate failed"; tail -3 "$W/gen-$NAME.log"; continue; }
     say "$JOB: generated $(du -sh "$DATA" | cut -f1) in $(echo "$(now) - $g0" | bc) s"
   fi
@@ -82,8 +89,9 @@ for JOB in "${JOBS[@]}"; do
   parreg_run plain
   parreg_run crash crash
   if [ -n "${BITS_plain:-}" ] && [ "${BITS_plain:-}" = "${BITS_crash:-x}" ]; then say "$JOB: kill -9 + restart bits=same"; else say "$JOB: kill -9 + restart bits=DIFFER"; fi
+  [ "${DDP:-1}" = 1 ] || continue
   t0=$(now)
-  torchrun --standalone --nproc_per_node=2 scripts/ddp_bench.py --data "$DATA" --steps "$STEPS" --lr 0.25 > "$W/ddp-$NAME.log" 2>&1
+  torchrun --standalone --nproc_per_node="$NODES" scripts/ddp_bench.py --data "$DATA" --steps "$STEPS" --lr 0.25 > "$W/ddp-$NAME.log" 2>&1
   say "$JOB ddp: $(grep '^ddp' "$W/ddp-$NAME.log") wall_s=$(echo "$(now) - $t0" | bc)"
   grep -q '^ddp' "$W/ddp-$NAME.log" || tail -n 5 "$W/ddp-$NAME.log" | tee -a "$OUTF"
 done
