@@ -24,6 +24,7 @@ W=${WORK:-/tmp/e2e}
 mkdir -p "$W"
 say() { echo "$*" | tee -a "$OUTF"; }
 now() { date +%s.%N; }
+calc() { awk "BEGIN { printf \"%.${2:-2}f\", $1 }"; }   # no bc on the GPU machine
 ms() { awk -F'[:.]' '{print (($1*60+$2)*60+$3)*1000+$4}' <<<"$1"; }
 status() { python3 -c "import json,sys,urllib.request;print(json.load(urllib.request.urlopen('http://127.0.0.1:$1/status',timeout=2))['$2'])" 2>/dev/null; }
 
@@ -35,45 +36,46 @@ start_node() { # run p log [extra...]
   local run=$1 p=$2 log=$3; shift 3
   "${PARREG[@]}" node --participant "$p" --participants "$NODES" --port $((26000 + p)) --admin-port $((36000 + p)) \
     --seed-nodes "$SEEDS" --data "$DATA/part-$p.prb" --bias --learning-rate 1/4 \
-    --journal "$W/$run/node-$p" --steps "$STEPS" --backend "${BACKEND:-cuda}" --device "${CARD[$p]}" --exit-when-done ${NODE_ARGS:-} "$@" \
+    --journal "$R/node-$p" --steps "$STEPS" --backend "${BACKEND:-cuda}" --device "${CARD[$p]}" --exit-when-done ${NODE_ARGS:-} "$@" \
     >> "$log" 2>&1 &
   PID=$!
 }
 
 parreg_run() { # run [crash]
   local run=$1 crash=${2:-}
-  rm -rf "${W:?}/$run"; mkdir -p "$W/$run"
+  local R=$W/$NAME-$NODES-$run   # each job's logs apart
+  rm -rf "${R:?}"; mkdir -p "$R"
   local t0 c0; t0=$(now); c0=$(date +%T.%3N)
   local p0 p1 v=$((NODES - 1))
-  start_node "$run" 0 "$W/$run/n0.log"; p0=$PID; p1=$PID
-  [ "$NODES" = 1 ] || { start_node "$run" 1 "$W/$run/n1.log"; p1=$PID; }
+  start_node "$run" 0 "$R/n0.log"; p0=$PID; p1=$PID
+  [ "$NODES" = 1 ] || { start_node "$run" 1 "$R/n1.log"; p1=$PID; }
   if [ -n "$crash" ]; then
     local half=$((STEPS / 2))
     until s=$(status $((36000 + v)) committedStep) && [ "${s:-0}" -ge "$half" ]; do sleep 0.05; done
     kill -9 "$p1"; wait "$p1" 2>/dev/null
-    echo "--- kill -9 at step $s, restart" >> "$W/$run/n$v.log"
+    echo "--- kill -9 at step $s, restart" >> "$R/n$v.log"
     local ck; ck=$(date +%T.%3N)
-    start_node "$run" $v "$W/$run/n$v.log"; p1=$PID; [ "$v" = 1 ] || p0=$PID
+    start_node "$run" $v "$R/n$v.log"; p1=$PID; [ "$v" = 1 ] || p0=$PID
     RESTART_AT=$ck
   fi
   wait "$p0"; local e0=$?; local e1=0; [ "$p1" = "$p0" ] || { wait "$p1"; e1=$?; }
   local t1; t1=$(now)
-  if [ $e0 -ne 0 ] || [ $e1 -ne 0 ]; then say "$JOB $run: FAILED (exit $e0/$e1), logs in $W/$run"; tail -n 5 "$W/$run"/n*.log; return 1; fi
+  if [ $e0 -ne 0 ] || [ $e1 -ne 0 ]; then say "$JOB $run: FAILED (exit $e0/$e1), logs in $R"; tail -n 5 "$R"/n*.log; return 1; fi
   local first last bits
-  first=$(grep -m1 "first step since start committed" "$W/$run/n0.log" | cut -c1-12)
-  last=$(grep -m1 "target step" "$W/$run/n0.log" | cut -c1-12)
-  bits=$(grep -h "target step" "$W/$run"/n*.log | sed 's/.*w=\(\[[^]]*\]\).*/\1/' | sort -u)
+  first=$(grep -m1 "first step since start committed" "$R/n0.log" | cut -c1-12)
+  last=$(grep -m1 "target step" "$R/n0.log" | cut -c1-12)
+  bits=$(grep -h "target step" "$R"/n*.log | sed 's/.*w=\(\[[^]]*\]\).*/\1/' | sort -u)
   local nb; nb=$(echo "$bits" | wc -l)
   eval "BITS_$run=\$(echo \"\$bits\" | md5sum | cut -c1-12)"
-  local tts; tts=$(echo "$t1 - $t0" | bc)
-  local rate; rate=$(echo "scale=1; ($STEPS - 1) * 1000 / ($(ms "$last") - $(ms "$first"))" | bc)
-  local startup; startup=$(echo "scale=2; ($(ms "$first") - $(ms "$c0")) / 1000" | bc)
-  say "$JOB parreg $run: time_to_solution_s=$tts start_to_first_step_s=$startup steps_per_s=$rate ms_per_step=$(echo "scale=3; 1000 / $rate" | bc) nodes_agree=$([ "$nb" = 1 ] && echo yes || echo NO) bits=$(eval echo \$BITS_$run)${crash:+ (node $v killed at step $s)}"
+  local tts; tts=$(calc "$t1 - $t0")
+  local rate; rate=$(calc "($STEPS - 1) * 1000 / ($(ms "$last") - $(ms "$first"))" 1)
+  local startup; startup=$(calc "($(ms "$first") - $(ms "$c0")) / 1000")
+  say "$JOB parreg $run: time_to_solution_s=$tts start_to_first_step_s=$startup steps_per_s=$rate ms_per_step=$(calc "1000 / $rate" 3) nodes_agree=$([ "$nb" = 1 ] && echo yes || echo NO) bits=$(eval echo \$BITS_$run)${crash:+ (node $v killed at step $s)}"
   if [ -n "$crash" ]; then
-    local back; back=$(sed -n '/--- kill -9/,$p' "$W/$run/n$v.log" | grep -m1 "first step since start committed" | cut -c1-12)
-    [ -n "$back" ] && say "$JOB parreg $run: restart -> first new step $(echo "scale=2; ($(ms "$back") - $(ms "$RESTART_AT")) / 1000" | bc) s"
+    local back; back=$(sed -n '/--- kill -9/,$p' "$R/n$v.log" | grep -m1 "first step since start committed" | cut -c1-12)
+    [ -n "$back" ] && say "$JOB parreg $run: restart -> first new step $(calc "($(ms "$back") - $(ms "$RESTART_AT")) / 1000") s"
   fi
-  grep -h "backend\|plan" "$W/$run/n0.log" | head -2 >> "$OUTF"
+  grep -h "backend\|plan" "$R/n0.log" | head -2 >> "$OUTF"
 }
 
 for JOB in "${JOBS[@]}"; do
@@ -83,7 +85,7 @@ for JOB in "${JOBS[@]}"; do
     g0=$(now)
     "${PARREG[@]}" generate --rows "$ROWS" --features "$D" --partitions "$NODES" --noise 0.01 --seed 7 --out "$DATA" --format bin --bias > "$W/gen-$NAME.log" 2>&1 \
       || { say "$JOB: generate failed"; tail -3 "$W/gen-$NAME.log"; continue; }
-    say "$JOB: generated $(du -sh "$DATA" | cut -f1) in $(echo "$(now) - $g0" | bc) s"
+    say "$JOB: generated $(du -sh "$DATA" | cut -f1) in $(calc "$(now) - $g0") s"
   fi
   cat "$DATA"/part-*.prb > /dev/null   # page cache warm for both sides
   parreg_run plain
@@ -92,6 +94,6 @@ for JOB in "${JOBS[@]}"; do
   [ "${DDP:-1}" = 1 ] || continue
   t0=$(now)
   torchrun --standalone --nproc_per_node="$NODES" scripts/ddp_bench.py --data "$DATA" --steps "$STEPS" --lr 0.25 > "$W/ddp-$NAME.log" 2>&1
-  say "$JOB ddp: $(grep '^ddp' "$W/ddp-$NAME.log") wall_s=$(echo "$(now) - $t0" | bc)"
+  say "$JOB ddp: $(grep '^ddp' "$W/ddp-$NAME.log") wall_s=$(calc "$(now) - $t0")"
   grep -q '^ddp' "$W/ddp-$NAME.log" || tail -n 5 "$W/ddp-$NAME.log" | tee -a "$OUTF"
 done

@@ -29,7 +29,7 @@ a=$(grep -m1 "roster complete" "$D/n0.log" | cut -c1-12 || true)
 b=$(grep -m1 "target step" "$D/n0.log" | cut -c1-12 || true)
 if [ -n "$a" ] && [ -n "$b" ]; then
   dt=$(( $(ms "$b") - $(ms "$a") ))
-  echo "wall $(echo "$t1 - $t0" | bc) s; steps $S in ${dt} ms => $(echo "scale=0; $S*1000/($dt+1)" | bc) steps/s; cpu n0: $(cat "$D/time0"); n1: $(cat "$D/time1")"
+  echo "wall $(awk "BEGIN { printf \"%.2f\", $t1 - $t0 }") s; steps $S in ${dt} ms => $(( S * 1000 / (dt + 1) )) steps/s; cpu n0: $(cat "$D/time0"); n1: $(cat "$D/time1")"
 else
   echo "run failed, see $D/n0.log $D/n1.log"; exit 1
 fi
