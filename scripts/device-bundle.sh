@@ -90,7 +90,8 @@ case "$what" in
     if [ ! -d "$LIBX" ]; then mkdir -p "$LIBX" && tar -C "$LIBX" -xJf "$B/libx.tar.xz"; fi
     FULLCP="$B/parreg.jar:$B/lib/*"
     for d in "$LIBX"/*/; do FULLCP="$FULLCP:${d%/}"; done
-    exec "$JAVA" -XX:+UseSerialGC --add-modules jdk.incubator.vector -cp "$FULLCP" parreg.cli.Main "$@" ;;
+    # PARREG_JAVA_OPTS as for bin/parreg (e.g. -Dparreg.step-trace=PREFIX); default C2, serial GC
+    exec "$JAVA" ${PARREG_JAVA_OPTS:--XX:+UseSerialGC} --add-modules jdk.incubator.vector -cp "$FULLCP" parreg.cli.Main "$@" ;;
   *) echo "usage: run-gpu.sh tests|bench|torch|parreg [args]" >&2; exit 2 ;;
 esac
 RUN
