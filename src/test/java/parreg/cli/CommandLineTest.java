@@ -72,6 +72,22 @@ class CommandLineTest {
   }
 
   @Test
+  void aBadSeedNodeOrConfigIsRefusedBeforeAJournalIsCreated() throws Exception {
+    Path bad = java.nio.file.Files.writeString(dir.resolve("bad.conf"), "parreg { snapshot-every = \n");
+    Path wrongType = java.nio.file.Files.writeString(dir.resolve("wrong.conf"), "parreg.snapshot-every = often\n");
+    String[][] cases = {
+      {"--seed-nodes", "127.0.0.1:25001,127.0.0.1", "not HOST:PORT"},
+      {"--seed-nodes", "127.0.0.1:25001,127.0.0.1:99999", "99999 is not a TCP port"},
+      {"--config", bad.toString(), "--config " + bad},
+      {"--config", wrongType.toString(), "snapshot-every"},
+    };
+    for (String[] c : cases) {
+      assertUserError(run(node(c[0], c[1])), c[2]);
+      assertFalse(java.nio.file.Files.exists(dir.resolve("j")), "no journal was created for " + c[1]);
+    }
+  }
+
+  @Test
   void anExistingEvidenceFileIsRefusedBeforeAnythingStarts() throws Exception {
     Path ev = java.nio.file.Files.writeString(dir.resolve("evidence.json"), "{}");
     assertUserError(run(node("--evidence", ev.toString())), "already exists");

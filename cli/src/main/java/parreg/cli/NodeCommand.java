@@ -22,6 +22,7 @@ import parreg.device.BackendInfo;
 import parreg.device.BackendUnavailableException;
 import parreg.device.Partition;
 import parreg.device.RunContract;
+import parreg.persistence.JournalRuns;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -92,6 +93,7 @@ public final class NodeCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     StartupTrace.mark("command line parsed");
+    // Every input is checked before anything is written: a refused start leaves no journal behind.
     if (!List.of("auto", "cpu", "cuda").contains(backend)) {
       throw new UserError("unknown backend '" + backend + "': use auto, cpu or cuda");
     }
@@ -100,7 +102,6 @@ public final class NodeCommand implements Callable<Integer> {
     if (evidence != null && Files.exists(evidence)) {
       throw new UserError("evidence file " + evidence + " already exists; evidence is never overwritten");
     }
-    JournalSetup journalSetup = JournalSetup.open(journal);
     int admin = adminPort != null ? adminPort : port + 10000;
     if (port < 1 || port > 65535) {
       throw new UserError("--port " + port + " is not a TCP port");
@@ -108,50 +109,54 @@ public final class NodeCommand implements Callable<Integer> {
     if (admin < 1 || admin > 65535) {
       throw new UserError("admin port " + admin + " is not a TCP port; give --admin-port");
     }
-    // Opening the journal (an H2 file: engine start, schema check, one query) and loading the
+    List<String> seeds = seedAddresses();
+    Config user = userConfig();
+    JournalSetup journalSetup = JournalSetup.open(journal);
+    // Reading what the journal holds (an H2 file: engine start, a few queries) and loading the
     // configuration (every jar's reference.conf) are independent; do them concurrently. Only the
     // seed-node timeout depends on what the journal holds.
-    String persistenceId = NodeSettings.persistenceId(spec.contract(), participant);
-    CompletableFuture<Boolean> prepared = new CompletableFuture<>();
-    Thread preparer = new Thread(() -> {
+    CompletableFuture<JournalRuns.Admission> inspected = new CompletableFuture<>();
+    Thread inspector = new Thread(() -> {
       try {
-        prepared.complete(journalSetup.prepare(persistenceId));
-        StartupTrace.mark("journal prepared");
+        inspected.complete(journalSetup.inspect(spec.contract(), participant, spec.partition().info(participant),
+            runName != null));
+        StartupTrace.mark("journal inspected");
       } catch (Throwable t) {
-        prepared.completeExceptionally(t);
+        inspected.completeExceptionally(t);
       }
-    }, "parreg-journal-prepare");
-    preparer.setDaemon(true);
-    preparer.start();
+    }, "parreg-journal-inspect");
+    inspector.setDaemon(true);
+    inspector.start();
     Config cfg;
+    NodeSettings settings;
     try {
-      cfg = buildConfig(journalSetup);
+      cfg = buildConfig(journalSetup, seeds, user);
+      settings = settings(cfg, spec, journalSetup);
     } catch (RuntimeException e) {
-      awaitPrepared(prepared, journalSetup); // a journal problem is reported first, as before
+      awaitInspected(inspected, journalSetup); // a journal problem is reported first
       journalSetup.close();
       throw e;
     }
     StartupTrace.mark("configuration loaded");
-    boolean rejoining = awaitPrepared(prepared, journalSetup);
-    if (rejoining) {
+    JournalRuns.Admission admission = awaitInspected(inspected, journalSetup);
+    if (admission instanceof JournalRuns.Refused refused) {
+      journalSetup.close();
+      throw new UserError(refused.message() + "; nothing was written"
+          + (refused.anotherRun() ? " (a node journal belongs to one run: give --run-name NEW to start another run in it)" : ""));
+    }
+    try {
+      journalSetup.create();
+    } catch (RuntimeException e) {
+      journalSetup.close();
+      throw e;
+    }
+    StartupTrace.mark("journal prepared");
+    if (admission instanceof JournalRuns.Restart) {
       cfg = ConfigFactory.parseString("pekko.cluster.seed-node-timeout = "
               + cfg.getDuration("parreg.cluster.rejoin-seed-node-timeout").toMillis() + "ms")
           .withFallback(cfg);
     }
 
-    NodeSettings settings =
-        NodeSettings.of(
-            cfg,
-            participant,
-            spec.contract(),
-            spec.partition(),
-            steps,
-            backend,
-            device,
-            evidence,
-            exitWhenDone,
-            stepIntervalMs == null ? null : Duration.ofMillis(stepIntervalMs),
-            journalSetup.describe());
     ParregNode.Handle node = ParregNode.start(cfg, settings);
     StartupTrace.mark("actor system created");
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -222,10 +227,11 @@ public final class NodeCommand implements Callable<Integer> {
     }
   }
 
-  /** The outcome of {@link JournalSetup#prepare}, its failure rethrown as it was thrown (after closing the journal). */
-  private static boolean awaitPrepared(CompletableFuture<Boolean> prepared, JournalSetup journalSetup) {
+  /** The outcome of {@link JournalSetup#inspect}, its failure rethrown as it was thrown (after closing the journal). */
+  private static JournalRuns.Admission awaitInspected(
+      CompletableFuture<JournalRuns.Admission> inspected, JournalSetup journalSetup) {
     try {
-      return prepared.join();
+      return inspected.join();
     } catch (java.util.concurrent.CompletionException e) {
       journalSetup.close();
       if (e.getCause() instanceof RuntimeException r) {
@@ -238,36 +244,86 @@ public final class NodeCommand implements Callable<Integer> {
     }
   }
 
-  private Config buildConfig(JournalSetup journalSetup) {
+  /** The seed nodes as Pekko addresses, each checked to be HOST:PORT with a TCP port. */
+  private List<String> seedAddresses() {
     List<String> seeds = new ArrayList<>();
     for (String s : seedNodes) {
       String t = s.strip();
       if (!t.matches("[A-Za-z0-9.\\-]+:\\d{1,5}")) {
         throw new UserError("--seed-nodes: '" + t + "' is not HOST:PORT");
       }
+      int p = Integer.parseInt(t.substring(t.lastIndexOf(':') + 1));
+      if (p < 1 || p > 65535) {
+        throw new UserError("--seed-nodes: '" + t + "': " + p + " is not a TCP port");
+      }
       seeds.add("\"pekko://" + ParregNode.SYSTEM_NAME + "@" + t + "\"");
     }
+    return seeds;
+  }
+
+  /** The --config overlay, parsed (not yet resolved against the defaults), or empty. */
+  private Config userConfig() {
+    if (config == null) {
+      return ConfigFactory.empty();
+    }
+    if (!Files.isRegularFile(config)) {
+      throw new UserError("--config " + config + ": no such file");
+    }
+    if (!Files.isReadable(config)) {
+      throw new UserError("--config " + config + ": not readable");
+    }
+    try {
+      return ConfigFactory.parseFile(config.toFile());
+    } catch (com.typesafe.config.ConfigException e) {
+      throw new UserError("--config " + config + ": " + e.getMessage());
+    }
+  }
+
+  private Config buildConfig(JournalSetup journalSetup, List<String> seeds, Config user) {
     String overlay =
         "pekko.remote.artery.canonical.port = " + port + "\n"
             + "pekko.cluster.seed-nodes = [" + String.join(",", seeds) + "]\n";
     Config base = ConfigFactory.load();
-    Config user = ConfigFactory.empty();
-    if (config != null) {
-      if (!Files.isRegularFile(config)) {
-        throw new UserError("--config " + config + ": no such file");
-      }
-      try {
-        user = ConfigFactory.parseFile(config.toFile());
-      } catch (com.typesafe.config.ConfigException e) {
-        throw new UserError("--config " + config + ": " + e.getMessage());
-      }
-    }
     // Precedence: command-line flags (port, seeds, --journal's database) > --config > defaults.
-    return ConfigFactory.parseString(overlay)
-        .withFallback(journalSetup.config())
-        .withFallback(user)
-        .withFallback(base)
-        .resolve();
+    try {
+      Config cfg = ConfigFactory.parseString(overlay)
+          .withFallback(journalSetup.config())
+          .withFallback(user)
+          .withFallback(base)
+          .resolve();
+      // Settings read by this command itself: a bad value is reported here, not as a trace later.
+      cfg.getString("parreg.admin.host");
+      clusterHost(cfg);
+      cfg.getDuration("parreg.cluster.rejoin-seed-node-timeout");
+      return cfg;
+    } catch (com.typesafe.config.ConfigException e) {
+      throw new UserError((config != null ? "--config " + config + ": " : "configuration: ") + e.getMessage());
+    }
+  }
+
+  private NodeSettings settings(Config cfg, RunSpec spec, JournalSetup journalSetup) {
+    try {
+      return NodeSettings.of(
+          cfg,
+          participant,
+          spec.contract(),
+          spec.partition(),
+          steps,
+          backend,
+          device,
+          evidence,
+          exitWhenDone,
+          stepIntervalMs == null ? null : Duration.ofMillis(stepIntervalMs),
+          journalSetup.describe());
+    } catch (com.typesafe.config.ConfigException e) {
+      throw new UserError((config != null ? "--config " + config + ": " : "configuration: ") + e.getMessage());
+    }
+  }
+
+  /** The address the cluster transport binds to: Artery's bind hostname, else its canonical hostname. */
+  private static String clusterHost(Config cfg) {
+    String bind = cfg.getString("pekko.remote.artery.bind.hostname");
+    return bind.isEmpty() ? cfg.getString("pekko.remote.artery.canonical.hostname") : bind;
   }
 
   /** The contract and partition a node runs with, from its flags and data. */
