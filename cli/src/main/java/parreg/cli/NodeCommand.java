@@ -82,7 +82,7 @@ public final class NodeCommand implements Callable<Integer> {
   String learningRate;
 
   @Option(names = "--initial-weights", split = ",", description = "initial parameters (bias last); default 3 for the seed, zeros for files")
-  List<Double> initialWeights;
+  List<String> initialWeights;
 
   @Option(names = "--bias", description = "train a bias term (file data)")
   boolean bias;
@@ -366,7 +366,7 @@ public final class NodeCommand implements Callable<Integer> {
               + c.initialWeights.size());
         }
         for (int i = 0; i < n; i++) {
-          init[i] = c.initialWeights.get(i);
+          init[i] = finite("--initial-weights", i, c.initialWeights.get(i));
         }
       }
       String rate = c.learningRate != null ? c.learningRate : "1/4";
@@ -389,6 +389,24 @@ public final class NodeCommand implements Callable<Integer> {
           c.batchSize,
           parreg.device.ReductionOrder.VERSION);
       return new RunSpec(contract, p);
+    }
+
+    /**
+     * Value {@code i} of a list option as a finite binary64: NaN, an infinity or a decimal beyond
+     * the binary64 range (1e400 would round to infinity) can only make a run that computes NaN.
+     */
+    static double finite(String option, int i, String text) {
+      String t = text.strip();
+      double v;
+      try {
+        v = Double.parseDouble(t);
+      } catch (NumberFormatException e) {
+        throw new UserError(option + ": value " + (i + 1) + " '" + t + "' is not a number");
+      }
+      if (!Double.isFinite(v)) {
+        throw new UserError(option + ": value " + (i + 1) + " '" + t + "' is not a finite binary64 number");
+      }
+      return v;
     }
   }
 }
