@@ -175,7 +175,7 @@ record Checkpoint(RunContract contract, int participant, long committedStep, dou
       throw new UserError("--out " + out + " already exists; a checkpoint is never overwritten");
     }
     if (dir == null || !Files.isDirectory(dir)) {
-      throw new UserError("--out " + out + ": directory " + dir + " does not exist");
+      throw new UserError("--out " + out + ": " + dir + (dir != null && Files.exists(dir) ? " is not a directory" : " does not exist"));
     }
     Path tmp = Files.createTempFile(dir, "." + target.getFileName() + ".", ".tmp");
     try {

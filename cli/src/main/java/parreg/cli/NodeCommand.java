@@ -109,6 +109,9 @@ public final class NodeCommand implements Callable<Integer> {
     if (admin < 1 || admin > 65535) {
       throw new UserError("admin port " + admin + " is not a TCP port; give --admin-port");
     }
+    if (admin == port) {
+      throw new UserError("--admin-port " + admin + " is the cluster port; give another");
+    }
     List<String> seeds = seedAddresses();
     Config user = userConfig();
     JournalSetup journalSetup = JournalSetup.open(journal);
@@ -145,6 +148,8 @@ public final class NodeCommand implements Callable<Integer> {
           + (refused.anotherRun() ? " (a node journal belongs to one run: give --run-name NEW to start another run in it)" : ""));
     }
     try {
+      Ports.requireFree(clusterHost(cfg), port, "cluster port (--port)");
+      Ports.requireFree(cfg.getString("parreg.admin.host"), admin, "admin port" + (adminPort != null ? " (--admin-port)" : ""));
       journalSetup.create();
     } catch (RuntimeException e) {
       journalSetup.close();
@@ -157,8 +162,21 @@ public final class NodeCommand implements Callable<Integer> {
           .withFallback(cfg);
     }
 
-    ParregNode.Handle node = ParregNode.start(cfg, settings);
+    ParregNode.Handle node;
+    try {
+      node = ParregNode.start(cfg, settings);
+    } catch (RuntimeException e) {
+      journalSetup.close();
+      // The port was free a moment ago (checked above) but another process took it since.
+      throw Ports.bindFailure(e, clusterHost(cfg), port, "cluster port (--port)").orElseThrow(() -> e);
+    }
     StartupTrace.mark("actor system created");
+    // SIGTERM (kill, systemd, docker stop) and SIGINT (Ctrl-C) ask the node to stop: it ends like
+    // a finished run, leaving the cluster and closing its journal, and exits 0. (The JVM's default
+    // would run the shutdown hooks and exit 143 or 130.) The same command resumes the run.
+    for (String signal : List.of("TERM", "INT")) {
+      sun.misc.Signal.handle(new sun.misc.Signal(signal), sig -> node.lifecycle().stop("stopped (SIG" + signal + ")"));
+    }
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       node.system().terminate();
       try {
@@ -179,15 +197,21 @@ public final class NodeCommand implements Callable<Integer> {
       }
       ParregNode.Refs refs = node.refs().get(30, TimeUnit.SECONDS);
       String host = cfg.getString("parreg.admin.host");
-      try (AdminHttpServer http = new AdminHttpServer(node.system(), refs.admin(), host, admin)) {
+      AdminHttpServer server;
+      try {
+        server = new AdminHttpServer(node.system(), refs.admin(), host, admin);
+      } catch (java.io.IOException e) {
+        throw Ports.bindFailure(e, host, admin, "admin port").orElseThrow(() -> e);
+      }
+      try (AdminHttpServer http = server) {
         System.err.printf("parreg node %d: pekko://%s@127.0.0.1:%d, backend %s (%s), status http://%s:%d/status%n",
             participant, ParregNode.SYSTEM_NAME, port, info.backend(), info.deviceName(), host, admin);
         NodeLifecycle.Outcome outcome = await(node, refs);
-        if (!outcome.message().isEmpty()) {
-          System.err.println((outcome.exitCode() == 0 ? "parreg: " : "parreg: error: ") + outcome.message());
-        }
         if (outcome.exitCode() == 2) {
           throw new UserError(outcome.message());
+        }
+        if (!outcome.message().isEmpty()) {
+          System.err.println((outcome.exitCode() == 0 ? "parreg: " : "parreg: error: ") + outcome.message());
         }
         return outcome.exitCode();
       }
