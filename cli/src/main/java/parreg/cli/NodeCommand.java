@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -206,7 +207,7 @@ public final class NodeCommand implements Callable<Integer> {
       try (AdminHttpServer http = server) {
         System.err.printf("parreg node %d: pekko://%s@127.0.0.1:%d, backend %s (%s), status http://%s:%d/status%n",
             participant, ParregNode.SYSTEM_NAME, port, info.backend(), info.deviceName(), host, admin);
-        NodeLifecycle.Outcome outcome = await(node, refs);
+        NodeLifecycle.Outcome outcome = await(node, refs, cfg.getDuration("parreg.peer.refusal-grace"));
         if (outcome.exitCode() == 2) {
           throw new UserError(outcome.message());
         }
@@ -222,9 +223,10 @@ public final class NodeCommand implements Callable<Integer> {
     }
   }
 
-  private NodeLifecycle.Outcome await(ParregNode.Handle node, ParregNode.Refs refs) throws Exception {
+  private NodeLifecycle.Outcome await(ParregNode.Handle node, ParregNode.Refs refs, Duration refusalGrace)
+      throws Exception {
     NodeLifecycle lc = node.lifecycle();
-    while (true) {
+    for (long polls = 1; ; polls++) {
       try {
         return lc.outcome().get(200, TimeUnit.MILLISECONDS);
       } catch (TimeoutException e) {
@@ -233,22 +235,56 @@ public final class NodeCommand implements Callable<Integer> {
       if (node.system().whenTerminated().isCompleted()) {
         return new NodeLifecycle.Outcome(1, "actor system terminated");
       }
-      if (exitWhenDone && lc.trainingDone().isDone() && everyoneDone(node, refs)) {
+      if (exitWhenDone && lc.trainingDone().isDone() && everyoneDone(peerView(node, refs))) {
         return new NodeLifecycle.Outcome(0, "");
+      }
+      if (polls % 5 == 0) {
+        Optional<NodeLifecycle.Outcome> refused = refusedRun(peerView(node, refs), refusalGrace);
+        if (refused.isPresent()) {
+          return refused.get();
+        }
       }
     }
   }
 
-  private boolean everyoneDone(ParregNode.Handle node, ParregNode.Refs refs) {
+  /** The peer actor's view, or null when it does not answer in time. */
+  private static PeerActor.View peerView(ParregNode.Handle node, ParregNode.Refs refs) {
     try {
-      PeerActor.View v = AskPattern.<PeerActor.Command, PeerActor.View>ask(
+      return AskPattern.<PeerActor.Command, PeerActor.View>ask(
               refs.peer(), PeerActor.GetView::new, Duration.ofSeconds(2), node.system().scheduler())
           .toCompletableFuture()
           .get();
-      return v.peers().size() == participants - 1 && v.peers().stream().allMatch(p -> p.lastKnownCommitted() >= steps);
     } catch (Exception e) {
-      return false;
+      return null;
     }
+  }
+
+  private boolean everyoneDone(PeerActor.View v) {
+    return v != null && v.peers().size() == participants - 1
+        && v.peers().stream().allMatch(p -> p.lastKnownCommitted() >= steps);
+  }
+
+  /**
+   * A node that cannot join its run gives up (exit 2, the peer's difference named) instead of
+   * waiting for ever: at once when a refused peer of another run is further along (its run is the
+   * one going on; this node is the newcomer), after {@code grace} when neither is (a cluster
+   * started with mismatched flags). A node further along than the peer it refused keeps waiting
+   * for the right one; so does any node once all its peers are admitted.
+   */
+  private Optional<NodeLifecycle.Outcome> refusedRun(PeerActor.View v, Duration grace) {
+    if (v == null || v.refusal() == null || v.peers().size() >= participants - 1) {
+      return Optional.empty();
+    }
+    PeerActor.Refusal r = v.refusal();
+    if (r.peerCommitted() > r.committed()) {
+      return Optional.of(new NodeLifecycle.Outcome(2, r.reason() + "; that peer is further along (step "
+          + r.peerCommitted() + ", this node " + r.committed() + "), so this node is not part of its run"));
+    }
+    if (r.peerCommitted() == r.committed() && r.firstMillisAgo() >= grace.toMillis()) {
+      return Optional.of(new NodeLifecycle.Outcome(2, r.reason() + "; no peer of this node's run joined within "
+          + grace.toMillis() / 1000.0 + " s"));
+    }
+    return Optional.empty();
   }
 
   /** The outcome of {@link JournalSetup#inspect}, its failure rethrown as it was thrown (after closing the journal). */
@@ -319,6 +355,7 @@ public final class NodeCommand implements Callable<Integer> {
       cfg.getString("parreg.admin.host");
       clusterHost(cfg);
       cfg.getDuration("parreg.cluster.rejoin-seed-node-timeout");
+      cfg.getDuration("parreg.peer.refusal-grace");
       return cfg;
     } catch (com.typesafe.config.ConfigException e) {
       throw new UserError((config != null ? "--config " + config + ": " : "configuration: ") + e.getMessage());

@@ -164,6 +164,9 @@ public final class StatusCommand implements Callable<Integer> {
       b.append(String.format("peer %d at %s: step %d (heard %d ms ago)%n", p.path("participant").asInt(),
           p.path("address").asText(), p.path("lastKnownCommitted").asLong(), p.path("lastHeardMillisAgo").asLong()));
     }
+    for (JsonNode r : s.path("refusedPeers")) {
+      b.append("refused: ").append(r.asText()).append('\n');
+    }
     if (s.path("waitingFor").size() > 0) {
       b.append("waiting for participant(s) ").append(s.path("waitingFor")).append(" for ")
           .append(s.path("waitingMillis").asLong()).append(" ms\n");
