@@ -108,6 +108,6 @@ public record NodeSettings(
   }
 
   public static String persistenceId(RunContract contract, int participant) {
-    return "parreg|" + contract.runName() + "|p" + participant;
+    return parreg.persistence.JournalRuns.persistenceId(contract.runName(), participant);
   }
 }

@@ -84,9 +84,16 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
 
   public record GetView(ActorRef<View> replyTo) implements Command {}
 
-  /** What this node knows of its peers. */
+  /**
+   * What this node knows of its peers; {@code refusal} is the latest peer refused for another
+   * contract or other data (null: none), by which the node decides whether to give up.
+   */
   public record View(
-      List<PeerState> peers, long awaitingStep, List<Integer> waitingFor, long waitingMillis, List<String> refused) {}
+      List<PeerState> peers, long awaitingStep, List<Integer> waitingFor, long waitingMillis, List<String> refused,
+      Refusal refusal) {}
+
+  /** A peer of another run: why, its committed step and ours then, how long ago the first such refusal was. */
+  public record Refusal(String reason, long peerCommitted, long committed, long firstMillisAgo) {}
 
   public record PeerState(int participant, String address, long lastKnownCommitted, long lastKnownDurable, long lastHeardMillisAgo) {}
 
@@ -117,6 +124,8 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
   private final TreeMap<Long, LocalSums[]> window = new TreeMap<>();
   private final Map<Long, LocalSums[]> recordedSets = new HashMap<>();
   private final List<String> refused = new ArrayList<>();
+  private Refusal refusal;
+  private long firstRefusalAt;
   private long committed;
   private long durable;
   private long awaitingStep = -1;
@@ -215,7 +224,7 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
     String who = h.from().path().address().toString();
     Optional<String> diff = settings.contract().firstDifference(h.contract());
     if (diff.isPresent()) {
-      refuse("peer " + who + " refused: contract differs in " + diff.get());
+      refuseRun("peer " + who + " refused: contract differs in " + diff.get(), h.committed());
       return this;
     }
     int p = h.info().participant();
@@ -228,8 +237,8 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
       return this;
     }
     if (recordedRoster != null && !recordedRoster[p].equals(h.info())) {
-      refuse("peer " + who + " refused: participant " + p + "'s partition differs from the roster in the journal: recorded "
-          + recordedRoster[p].describe() + ", offered " + h.info().describe());
+      refuseRun("peer " + who + " refused: participant " + p + "'s partition differs from the roster in the journal: recorded "
+          + recordedRoster[p].describe() + ", offered " + h.info().describe(), h.committed());
       return this;
     }
     Peer peer = peers.computeIfAbsent(p, k -> new Peer());
@@ -260,6 +269,15 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
         refused.remove(0);
       }
     }
+  }
+
+  /** A refusal that means the peer is in another run: remembered for the node's decision to give up. */
+  private void refuseRun(String why, long peerCommitted) {
+    refuse(why);
+    if (refusal == null) {
+      firstRefusalAt = System.nanoTime();
+    }
+    refusal = new Refusal(why, peerCommitted, committed, 0);
   }
 
   private void maybeRosterComplete() {
@@ -474,7 +492,9 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
         .forEach(e -> states.add(new PeerState(
             e.getKey(), e.getValue().ref.path().address().toString(), e.getValue().committed, e.getValue().durable, (now - e.getValue().heardAt) / 1_000_000)));
     long waited = awaitingStep > 0 ? (now - awaitingSince) / 1_000_000 : 0;
-    g.replyTo().tell(new View(states, awaitingStep, missing(), waited, List.copyOf(refused)));
+    Refusal r = refusal == null ? null
+        : new Refusal(refusal.reason(), refusal.peerCommitted(), committed, (now - firstRefusalAt) / 1_000_000);
+    g.replyTo().tell(new View(states, awaitingStep, missing(), waited, List.copyOf(refused), r));
     return this;
   }
 }

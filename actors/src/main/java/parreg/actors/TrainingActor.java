@@ -118,7 +118,8 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
   public interface Event extends KryoSerializable {}
 
   /** The run started with this contract and roster (the first event of every journal). */
-  public record RunStarted(parreg.device.RunContract contract, PartitionInfo[] roster) implements Event {}
+  public record RunStarted(parreg.device.RunContract contract, PartitionInfo[] roster)
+      implements Event, parreg.persistence.JournalRuns.Opening {}
 
   /** Step {@code step} committed with these contributions (by participant id) and this outcome. */
   public record StepCommitted(long step, LocalSums[] contributions, double[] parameters, double loss) implements Event {}
