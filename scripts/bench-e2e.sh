@@ -34,6 +34,7 @@ SEEDS=127.0.0.1:26000; [ "$NODES" = 1 ] || SEEDS=127.0.0.1:26000,127.0.0.1:26001
 
 start_node() { # run p log [extra...]
   local run=$1 p=$2 log=$3; shift 3
+  PARREG_JAVA_OPTS="-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Dparreg.step-trace=$R/trace" \
   "${PARREG[@]}" node --participant "$p" --participants "$NODES" --port $((26000 + p)) --admin-port $((36000 + p)) \
     --seed-nodes "$SEEDS" --data "$DATA/part-$p.prb" --bias --learning-rate 1/4 \
     --journal "$R/node-$p" --steps "$STEPS" --backend "${BACKEND:-cuda}" --device "${CARD[$p]}" --exit-when-done ${NODE_ARGS:-} "$@" \
@@ -76,6 +77,8 @@ parreg_run() { # run [crash]
     [ -n "$back" ] && say "$JOB parreg $run: restart -> first new step $(calc "($(ms "$back") - $(ms "$RESTART_AT")) / 1000") s"
   fi
   grep -h "backend\|plan" "$R/n0.log" | head -2 >> "$OUTF"
+  # the per-step critical path over the second half of the run (JIT warm-up excluded)
+  [ -z "$crash" ] && [ "$NODES" = 2 ] && python3 "$(dirname "$0")/step-trace.py" "$R/trace" $((STEPS / 2)) 2>&1 | sed "s/^/  $NAME trace: /" | tee -a "$OUTF"
 }
 
 for JOB in "${JOBS[@]}"; do
