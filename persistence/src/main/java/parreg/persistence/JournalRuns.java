@@ -140,9 +140,9 @@ public final class JournalRuns {
     Run ref = others.stream().filter(r -> r.runName().equals(runName)).findFirst()
         .or(() -> others.stream().filter(r -> r.participant() == participant).findFirst())
         .orElse(others.get(0));
-    String holds = journal + " holds run '" + ref.runName() + "' of participant " + ref.participant();
     if (ref.participant() != participant) {
-      return new Refused("participant", holds + ": participant " + ref.participant() + " there, " + participant
+      return new Refused("participant", journal + " holds run '" + ref.runName() + "' of participant "
+          + ref.participant() + ": participant " + ref.participant() + " there, " + participant
           + " given (each node has a journal of its own)", false);
     }
     Optional<String> diff = ref.contract() == null ? Optional.empty() : difference(ref.contract(), contract, true);
