@@ -7,7 +7,8 @@
 #   2. parreg again, node 1 killed with SIGKILL in the middle and restarted: its final bits must
 #      equal run 1's (printed as bits=same);
 #   3. the same job in PyTorch DDP (scripts/ddp_bench.py, torchrun, NCCL): time to solution of the
-#      whole torchrun command, and ms/step with the data already on the card.
+#      whole torchrun command, and ms/step with the data already on the card; then the leanest
+#      hand-written PyTorch form of the step (--manual: X^T r by hand, one all_reduce).
 # usage (GPU machine, repository root, after FULL=1 scripts/device-bundle.sh here):
 #   scripts/bench-e2e.sh OUTFILE [JOB...]       JOB = NAME:ROWS:D:STEPS (default: the issue's two)
 # Env: PARREG (default ".device-bundle/scripts/run-gpu.sh parreg"), WORK (default /tmp/e2e),
@@ -99,4 +100,8 @@ for JOB in "${JOBS[@]}"; do
   torchrun --standalone --nproc_per_node="$NODES" scripts/ddp_bench.py --data "$DATA" --steps "$STEPS" --lr 0.25 > "$W/ddp-$NAME.log" 2>&1
   say "$JOB ddp: $(grep '^ddp' "$W/ddp-$NAME.log") wall_s=$(calc "$(now) - $t0")"
   grep -q '^ddp' "$W/ddp-$NAME.log" || tail -n 5 "$W/ddp-$NAME.log" | tee -a "$OUTF"
+  t0=$(now)
+  torchrun --standalone --nproc_per_node="$NODES" scripts/ddp_bench.py --manual --data "$DATA" --steps "$STEPS" --lr 0.25 > "$W/manual-$NAME.log" 2>&1
+  say "$JOB torch-manual: $(grep '^manual' "$W/manual-$NAME.log") wall_s=$(calc "$(now) - $t0")"
+  grep -q '^manual' "$W/manual-$NAME.log" || tail -n 5 "$W/manual-$NAME.log" | tee -a "$OUTF"
 done
