@@ -2,6 +2,7 @@ package parreg.device.cuda;
 
 import java.nio.FloatBuffer;
 import java.util.Arrays;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import parreg.device.Partition;
 import parreg.device.Workers;
 
@@ -20,7 +21,7 @@ import parreg.device.Workers;
  * <p>Public for the load benchmark (DataLoadBench times the conversion without a card).
  *
  * <p>Conversion runs in parallel ({@link Workers}): tasks of {@value #TASK_SLICES} slices, each
- * built in its thread's scratch array and copied to its own place in the destination, so the
+ * built in a scratch array and copied to its own place in the destination, so the
  * bytes do not depend on the thread count.
  */
 public final class ResidentLayout {
@@ -30,7 +31,8 @@ public final class ResidentLayout {
   private final int d;
   private final int sliceFeatures;
   private final boolean quads;
-  private final ThreadLocal<float[]> scratch;
+  /** Scratch arrays of the conversion tasks, one per thread at a time; garbage with this layout. */
+  private final ConcurrentLinkedQueue<float[]> scratch = new ConcurrentLinkedQueue<>();
 
   public ResidentLayout(int d, int sliceFeatures, boolean quads) {
     if (sliceFeatures < d || (quads && sliceFeatures % 4 != 0)) {
@@ -40,8 +42,6 @@ public final class ResidentLayout {
     this.d = d;
     this.sliceFeatures = sliceFeatures;
     this.quads = quads;
-    int taskFloats = TASK_SLICES * 32 * sliceFeatures;
-    this.scratch = ThreadLocal.withInitial(() -> new float[taskFloats]);
   }
 
   static ResidentLayout of(CudaPlan plan, int d) {
@@ -70,9 +70,13 @@ public final class ResidentLayout {
     Workers.run(threads, tasks, t -> {
       int s0 = t * TASK_SLICES;
       int cs = Math.min(TASK_SLICES, count - s0);
-      float[] buf = scratch.get();
+      float[] buf = scratch.poll();
+      if (buf == null) {
+        buf = new float[TASK_SLICES * sliceFloats()];
+      }
       build(p, first + s0, cs, buf);
       dst.put(s0 * sliceFloats(), buf, 0, cs * sliceFloats());
+      scratch.add(buf);
     });
   }
 
