@@ -22,6 +22,6 @@ fi
 ls -l "$WORK/data"
 for f in part-0.csv part-0.prb; do
   # heap capped at 2 GB: the CSV reader must stay near the binary32 size of the partition
-  /usr/bin/time -f "  $f: wall %e s, peak RSS %M KB" "${JAVA[@]}" -Xmx2g -cp "$CP" parreg.bench.DataLoadBench --reps 2 "$WORK/data/$f" 2>&1 | grep -v 'incubator modules'
+  /usr/bin/time -f "  $f: wall %e s, peak RSS %M KB" "${JAVA[@]}" -Xmx2g -cp "$CP" parreg.bench.DataLoadBench --reps 2 --phases read "$WORK/data/$f" 2>&1 | grep -v 'incubator modules'
 done
 echo "data left in $WORK/data"

@@ -70,6 +70,7 @@ cat > "$out/scripts/run-gpu.sh" <<'RUN'
 # Runs on the GPU machine from the repository root: .device-bundle/scripts/run-gpu.sh WHAT [ARGS]
 #   tests  [classes...]   the GPU tests (GpuTestMain; default: package parreg.device.cuda + golden)
 #   bench  [args...]      GpuGradientBench
+#   load   [args...]      GpuLoadBench (start-up: read, digest, open, convert + upload)
 #   torch  [args...]      scripts/bench_torch.py
 set -euo pipefail
 B="$(cd "$(dirname "$0")/.." && pwd)"
@@ -83,6 +84,7 @@ what="${1:-tests}"; shift || true
 case "$what" in
   tests) exec "$JAVA" -Xmx48g -Djava.io.tmpdir=/tmp -cp "$CP:$B/test/*" parreg.device.cuda.GpuTestMain "$@" ;;
   bench) exec "$JAVA" -Xmx48g -cp "$CP" parreg.bench.GpuGradientBench "$@" ;;
+  load) exec "$JAVA" -Xmx48g -XX:+UseSerialGC --add-modules jdk.incubator.vector -cp "$CP" parreg.bench.GpuLoadBench "$@" ;;
   torch) exec python3 "$B/scripts/bench_torch.py" "$@" ;;
   parreg)
     # Whole parreg (needs a FULL=1 bundle): unpack the runtime classes once, then run the CLI.
@@ -93,7 +95,7 @@ case "$what" in
     # The JVM options of bin/parreg (C1 only: a node reaches its steady state within a few hundred
     # steps), unless PARREG_JAVA_OPTS says otherwise (e.g. adding -Dparreg.step-trace=PREFIX).
     exec "$JAVA" ${PARREG_JAVA_OPTS:--XX:+UseSerialGC -XX:TieredStopAtLevel=1} --add-modules jdk.incubator.vector -cp "$FULLCP" parreg.cli.Main "$@" ;;
-  *) echo "usage: run-gpu.sh tests|bench|torch|parreg [args]" >&2; exit 2 ;;
+  *) echo "usage: run-gpu.sh tests|bench|load|torch|parreg [args]" >&2; exit 2 ;;
 esac
 RUN
 chmod +x "$out/scripts/run-gpu.sh"

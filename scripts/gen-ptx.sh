@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Regenerates the PTX of the CUDA kernels from their source:
-#   device/src/main/resources/parreg/kernels/local_sums.cu -> local_sums.ptx (beside it)
-# Usage: scripts/gen-ptx.sh [OUTPUT.ptx]   (default: the checked-in file)
+# Regenerates the PTX of the CUDA kernels from their sources, each beside its .cu:
+#   device/src/main/resources/parreg/kernels/local_sums.cu          the product's kernels
+#   bench/src/main/resources/parreg/bench/kernels/comparison_sums.cu the benchmark's comparison kernels
+# Both include device/src/main/resources/parreg/kernels/local_sums.cuh (the kernel bodies).
+# Usage: scripts/gen-ptx.sh [OUTDIR]   (default: the checked-in files; with OUTDIR, both PTX files
+# are written there instead, under their own names, for PtxMatchesSourceTest)
 #
 # No fast math anywhere: -ftz=false -prec-div=true -prec-sqrt=true -fmad=false (and the source
 # writes every operation as an explicit round-to-nearest intrinsic). compute_75 is the oldest
@@ -13,23 +16,28 @@
 # ptxas is present, checks that the lowered PTX still assembles for sm_75 and sm_90.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-src="$root/device/src/main/resources/parreg/kernels/local_sums.cu"
-out="${1:-$root/device/src/main/resources/parreg/kernels/local_sums.ptx}"
+kernels="$root/device/src/main/resources/parreg/kernels"
+sources=("$kernels/local_sums.cu" "$root/bench/src/main/resources/parreg/bench/kernels/comparison_sums.cu")
+outdir="${1:-}"
 NVCC="${NVCC:-nvcc}"
 PTX_ISA="8.0"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
-"$NVCC" -ptx -arch=compute_75 -ftz=false -prec-div=true -prec-sqrt=true -fmad=false \
-  "$src" -o "$tmp/raw.ptx"
-if ! grep -q '^\.version ' "$tmp/raw.ptx"; then
-  echo "gen-ptx: no .version line in nvcc output" >&2
-  exit 1
-fi
-sed -E "s/^\.version [0-9]+\.[0-9]+$/.version $PTX_ISA/" "$tmp/raw.ptx" > "$tmp/out.ptx"
-if command -v ptxas >/dev/null 2>&1; then
-  for arch in sm_75 sm_90; do
-    ptxas -arch="$arch" "$tmp/out.ptx" -o "$tmp/check.cubin"
-  done
-fi
-mv "$tmp/out.ptx" "$out"
-echo "gen-ptx: wrote $out (PTX ISA $PTX_ISA, $(wc -c < "$out") bytes)"
+for src in "${sources[@]}"; do
+  name="$(basename "$src" .cu)"
+  if [ -n "$outdir" ]; then out="$outdir/$name.ptx"; else out="${src%.cu}.ptx"; fi
+  "$NVCC" -ptx -arch=compute_75 -ftz=false -prec-div=true -prec-sqrt=true -fmad=false \
+    -I "$kernels" "$src" -o "$tmp/raw.ptx"
+  if ! grep -q '^\.version ' "$tmp/raw.ptx"; then
+    echo "gen-ptx: no .version line in nvcc output for $src" >&2
+    exit 1
+  fi
+  sed -E "s/^\.version [0-9]+\.[0-9]+$/.version $PTX_ISA/" "$tmp/raw.ptx" > "$tmp/out.ptx"
+  if command -v ptxas >/dev/null 2>&1; then
+    for arch in sm_75 sm_90; do
+      ptxas -arch="$arch" "$tmp/out.ptx" -o "$tmp/check.cubin"
+    done
+  fi
+  mv "$tmp/out.ptx" "$out"
+  echo "gen-ptx: wrote $out (PTX ISA $PTX_ISA, $(wc -c < "$out") bytes)"
+done

@@ -27,6 +27,12 @@ import parreg.device.cuda.CudaBackend;
  * and the tile tree); "step" adds the parameter upload and the result read-back.
  */
 public final class GpuGradientBench {
+  /**
+   * The comparison kernels (comparison_sums.cu beside it): the unordered variants and the plans
+   * the product never picks. The product's kernels come from the product's own PTX.
+   */
+  public static final String COMPARISON_PTX = "/parreg/bench/kernels/comparison_sums.ptx";
+
   private GpuGradientBench() {}
 
   public static void main(String[] args) throws Exception {
@@ -92,7 +98,7 @@ public final class GpuGradientBench {
         for (boolean ordered : new boolean[] {true, false}) {
           CudaBackend b;
           try {
-            b = CudaBackend.openForBenchmark(device, ordered, plan);
+            b = CudaBackend.openForBenchmark(device, COMPARISON_PTX, ordered, plan);
           } catch (Exception e) {
             System.out.println("cannot open: " + e.getMessage());
             return;

@@ -1,9 +1,5 @@
 package parreg.device;
 
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
-
 /**
  * One participant's data in binary32, stored feature-major: feature {@code j} of sample {@code i}
  * is {@code x[j * n + i]}. Feature-major puts consecutive samples of one feature next to each
@@ -11,7 +7,8 @@ import java.util.HexFormat;
  * stride for SIMD on a CPU.
  *
  * <p>The digest hashes the canonical content (d, n, then every row's feature bits and y bits in
- * row order), so the same rows give the same digest whatever file format they came from.
+ * row order, {@link PartitionDigest}), so the same rows give the same digest whatever file format
+ * they came from.
  */
 public final class Partition {
   private final int n;
@@ -19,6 +16,7 @@ public final class Partition {
   private final float[] x;
   private final float[] y;
   private volatile String digest;
+  private final java.util.function.Consumer<String> whenDigested;
 
   /**
    * @param n samples (> 0)
@@ -27,6 +25,18 @@ public final class Partition {
    * @param y targets, length n (not copied)
    */
   public Partition(int n, int d, float[] x, float[] y) {
+    this(n, d, x, y, null, null);
+  }
+
+  /**
+   * A partition whose loader knows more about its digest (see {@code parreg.device.data.DigestCache}).
+   *
+   * @param knownDigest the digest of this content, which the caller vouches for, or null to
+   *     compute it on first use
+   * @param whenDigested told the digest once it has been computed here (never for a known one),
+   *     or null
+   */
+  public Partition(int n, int d, float[] x, float[] y, String knownDigest, java.util.function.Consumer<String> whenDigested) {
     if (n <= 0) {
       throw new IllegalArgumentException("a partition needs at least one sample");
     }
@@ -41,6 +51,8 @@ public final class Partition {
     this.d = d;
     this.x = x;
     this.y = y;
+    this.digest = knownDigest;
+    this.whenDigested = whenDigested;
   }
 
   /** Builds a partition from rows ({@code rows[i][j]}) and targets. */
@@ -84,50 +96,28 @@ public final class Partition {
     return y;
   }
 
+  /**
+   * SHA-256 of the canonical content, hex (see {@link PartitionDigest}); computed on first use,
+   * on {@link Workers#defaultThreads()} threads.
+   */
   public String digest() {
     String dg = digest;
     if (dg == null) {
-      dg = computeDigest();
-      digest = dg;
+      synchronized (this) {
+        dg = digest;
+        if (dg == null) {
+          dg = PartitionDigest.sha256(this, Workers.defaultThreads());
+          digest = dg;
+          if (whenDigested != null) {
+            whenDigested.accept(dg);
+          }
+        }
+      }
     }
     return dg;
   }
 
   public PartitionInfo info(int participant) {
     return new PartitionInfo(participant, digest(), n, d);
-  }
-
-  private String computeDigest() {
-    try {
-      MessageDigest md = MessageDigest.getInstance("SHA-256");
-      md.update("parreg-partition/v1".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-      byte[] buf = new byte[8192];
-      int pos = 0;
-      putInt(buf, 0, d);
-      putInt(buf, 4, n);
-      md.update(buf, 0, 8);
-      for (int i = 0; i < n; i++) {
-        for (int j = 0; j <= d; j++) {
-          float v = j < d ? x[j * n + i] : y[i];
-          if (pos + 4 > buf.length) {
-            md.update(buf, 0, pos);
-            pos = 0;
-          }
-          putInt(buf, pos, Float.floatToRawIntBits(v));
-          pos += 4;
-        }
-      }
-      md.update(buf, 0, pos);
-      return HexFormat.of().formatHex(md.digest());
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
-  private static void putInt(byte[] b, int off, int v) {
-    b[off] = (byte) v;
-    b[off + 1] = (byte) (v >>> 8);
-    b[off + 2] = (byte) (v >>> 16);
-    b[off + 3] = (byte) (v >>> 24);
   }
 }

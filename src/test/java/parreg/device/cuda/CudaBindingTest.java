@@ -18,8 +18,8 @@ class CudaBindingTest {
 
   @Test
   void bindsByOrdinalAndByUuid() throws Exception {
-    List<CudaBackend.DeviceDescription> found = CudaTestSupport.devicesOrSkip();
-    for (CudaBackend.DeviceDescription dd : found) {
+    List<CudaCard.DeviceDescription> found = CudaTestSupport.devicesOrSkip();
+    for (CudaCard.DeviceDescription dd : found) {
       assertTrue(dd.uuid().matches("GPU-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"), dd.uuid());
       String bare = dd.uuid().substring(4).replace("-", "").toUpperCase();
       for (String sel : new String[] {Integer.toString(dd.ordinal()), dd.uuid(), bare}) {
@@ -38,7 +38,7 @@ class CudaBindingTest {
 
   @Test
   void autoPicksCudaAndSaysWhich() throws Exception {
-    List<CudaBackend.DeviceDescription> found = CudaTestSupport.devicesOrSkip();
+    List<CudaCard.DeviceDescription> found = CudaTestSupport.devicesOrSkip();
     Backends.Selection s = Backends.select("auto", found.get(0).uuid());
     try (KernelBackend b = s.backend()) {
       assertEquals("cuda", b.info().backend());
@@ -48,7 +48,7 @@ class CudaBindingTest {
 
   @Test
   void unknownUuidAndBadOrdinalAreRefusedWithTheCardsFound() {
-    List<CudaBackend.DeviceDescription> found = CudaTestSupport.devicesOrSkip();
+    List<CudaCard.DeviceDescription> found = CudaTestSupport.devicesOrSkip();
     String listed = found.get(0).uuid();
     BackendUnavailableException e = assertThrows(BackendUnavailableException.class,
         () -> CudaBackend.open("GPU-00000000-1111-2222-3333-444444444444"));

@@ -17,9 +17,9 @@ final class CudaTestSupport {
   }
 
   /** The cards found, or the test is skipped (aborted) with the reason none answers. */
-  static List<CudaBackend.DeviceDescription> devicesOrSkip() {
+  static List<CudaCard.DeviceDescription> devicesOrSkip() {
     try {
-      List<CudaBackend.DeviceDescription> found = CudaBackend.devices();
+      List<CudaCard.DeviceDescription> found = CudaBackend.devices();
       Assumptions.assumeFalse(found.isEmpty(), "skipped: the CUDA driver reports no card");
       return found;
     } catch (BackendUnavailableException e) {
@@ -31,7 +31,7 @@ final class CudaTestSupport {
   static CudaBackend openOrSkip(boolean ordered, String plan) {
     devicesOrSkip();
     try {
-      return CudaBackend.openForBenchmark(device(), ordered, plan);
+      return CudaBackend.openForBenchmark(device(), parreg.bench.GpuGradientBench.COMPARISON_PTX, ordered, plan);
     } catch (BackendUnavailableException e) {
       Assumptions.abort("skipped: CUDA device " + device() + " cannot be opened (" + e.getMessage() + ")");
       throw new AssertionError("unreachable");

@@ -13,12 +13,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The checked-in PTX is what scripts/gen-ptx.sh makes of local_sums.cu. Runs where nvcc is present
- * and is the release that wrote the checked-in file; skipped with the reason otherwise.
+ * The checked-in PTX files are what scripts/gen-ptx.sh makes of their sources: the product's
+ * local_sums.cu and the benchmark's comparison_sums.cu (both over local_sums.cuh). Runs where nvcc
+ * is present and is the release that wrote the checked-in files; skipped with the reason otherwise.
  */
 class PtxMatchesSourceTest {
   static final Path ROOT = Path.of("").toAbsolutePath();
   static final Path PTX = ROOT.resolve("device/src/main/resources/parreg/kernels/local_sums.ptx");
+  static final Path COMPARISON_PTX = ROOT.resolve("bench/src/main/resources/parreg/bench/kernels/comparison_sums.ptx");
   static final Path SCRIPT = ROOT.resolve("scripts/gen-ptx.sh");
 
   static String run(String... cmd) throws IOException, InterruptedException {
@@ -33,7 +35,7 @@ class PtxMatchesSourceTest {
 
   @Test
   void checkedInPtxMatchesTheSource(@TempDir Path tmp) throws Exception {
-    Assumptions.assumeTrue(Files.isRegularFile(SCRIPT) && Files.isRegularFile(PTX),
+    Assumptions.assumeTrue(Files.isRegularFile(SCRIPT) && Files.isRegularFile(PTX) && Files.isRegularFile(COMPARISON_PTX),
         "skipped: run from the repository root (scripts/gen-ptx.sh and the PTX not found under " + ROOT + ")");
     String version;
     try {
@@ -46,9 +48,11 @@ class PtxMatchesSourceTest {
     String release = version.lines().filter(l -> l.startsWith("Cuda compilation tools")).findFirst().orElse("?");
     Assumptions.assumeTrue(checkedIn.contains("// " + release + "\n"),
         "skipped: nvcc here is '" + release + "', the checked-in PTX was written by another release");
-    Path out = tmp.resolve("local_sums.ptx");
-    run("bash", SCRIPT.toString(), out.toString());
-    assertEquals(checkedIn, Files.readString(out, StandardCharsets.US_ASCII),
+    run("bash", SCRIPT.toString(), tmp.toString());
+    assertEquals(checkedIn, Files.readString(tmp.resolve("local_sums.ptx"), StandardCharsets.US_ASCII),
         "local_sums.ptx is stale: run scripts/gen-ptx.sh and commit the result");
+    assertEquals(Files.readString(COMPARISON_PTX, StandardCharsets.US_ASCII),
+        Files.readString(tmp.resolve("comparison_sums.ptx"), StandardCharsets.US_ASCII),
+        "comparison_sums.ptx is stale: run scripts/gen-ptx.sh and commit the result");
   }
 }

@@ -10,6 +10,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.zip.CRC32C;
 import parreg.device.Partition;
+import parreg.device.Workers;
 
 /**
  * The binary columnar partition format {@code .prb}, version {@value #VERSION}. All integers are
@@ -40,7 +41,9 @@ import parreg.device.Partition;
  * AtomicFiles}: a temporary file, flushed, linked into place, never over an existing file.
  *
  * <p>The payload is the partition's own memory layout ({@link Partition#featureMajor()} then
- * {@link Partition#targets()}), so reading is one bulk copy per column out of the mapping.
+ * {@link Partition#targets()}), so reading is a bulk copy out of the mapping; runs of 16 blocks
+ * are mapped, checked and copied in parallel ({@link Workers}), and the first bad block (else the
+ * first value that is not finite) is reported, whatever the thread count.
  */
 public final class BinaryPartitionFormat {
   public static final int VERSION = 1;
@@ -48,8 +51,8 @@ public final class BinaryPartitionFormat {
   public static final int BLOCK_BYTES = 1 << 20;
   public static final String EXTENSION = ".prb";
   static final byte[] MAGIC = {(byte) 0x89, 'P', 'R', 'B', 0x0D, 0x0A, 0x1A, 0x0A};
-  /** Bytes mapped at a time (a multiple of the block size and of 4). */
-  private static final long WINDOW = 256L * BLOCK_BYTES;
+  /** Blocks one read task maps, checks and copies (16 MiB: many tasks per thread, few mappings). */
+  static final int CHUNK_BLOCKS = 16;
 
   private BinaryPartitionFormat() {}
 
@@ -59,15 +62,16 @@ public final class BinaryPartitionFormat {
   }
 
   public static Partition read(Path file) throws IOException, DataFormatException {
-    return read(file, 0);
+    return read(file, 0, Workers.defaultThreads()).partition();
   }
 
   /**
-   * Reads a binary partition.
+   * Reads a binary partition on {@code threads} threads (the bits and the first error reported
+   * do not depend on the thread count).
    *
    * @param expectedFeatures the d the file must have, or 0 to accept the file's d
    */
-  public static Partition read(Path file, int expectedFeatures) throws IOException, DataFormatException {
+  public static Loaded read(Path file, int expectedFeatures, int threads) throws IOException, DataFormatException {
     try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
       long size = ch.size();
       if (size < HEADER_BYTES) {
@@ -133,63 +137,139 @@ public final class BinaryPartitionFormat {
       int di = (int) d;
       float[] x = new float[ni * di];
       float[] y = new float[ni];
-      // Map the payload window by window; check each block's CRC, then copy its floats out.
-      CRC32C crc = new CRC32C();
-      long done = 0;
-      while (done < payload) {
-        long len = Math.min(WINDOW, payload - done);
-        MappedByteBuffer m = ch.map(FileChannel.MapMode.READ_ONLY, HEADER_BYTES + done, len);
-        m.order(ByteOrder.LITTLE_ENDIAN);
-        for (long b = 0; b < len; b += BLOCK_BYTES) {
-          int bl = (int) Math.min(BLOCK_BYTES, len - b);
-          long blockIndex = (done + b) / BLOCK_BYTES;
-          crc.reset();
-          crc.update(m.slice((int) b, bl));
-          int stored = table.getInt((int) (4 * blockIndex));
-          if ((int) crc.getValue() != stored) {
-            long from = HEADER_BYTES + done + b;
-            throw DataFormatException.atByte(
-                file, from, "payload checksum mismatch in block " + blockIndex + " (bytes " + from + ".." + (from + bl - 1) + ")");
-          }
-        }
-        // copy floats: the window starts at a multiple of 4 bytes of the payload
-        java.nio.FloatBuffer fb = m.asFloatBuffer();
-        long firstFloat = done / 4;
-        int count = (int) (len / 4);
-        long xCount = (long) ni * di;
-        int inX = (int) Math.max(0, Math.min(count, xCount - firstFloat));
-        if (inX > 0) {
-          fb.get(x, (int) firstFloat, inX);
-        }
-        if (count > inX) {
-          fb.get(y, (int) (firstFloat + inX - xCount), count - inX);
-        }
-        done += len;
-      }
-      checkFinite(file, x, ni, di, false);
-      checkFinite(file, y, ni, di, true);
-      return new Partition(ni, di, x, y);
-    }
-  }
-
-  private static void checkFinite(Path file, float[] v, int n, int d, boolean isY) throws DataFormatException {
-    for (int k = 0; k < v.length; k++) {
-      if (!Float.isFinite(v[k])) {
-        long index = isY ? (long) d * n + k : k;
-        int row = isY ? k : k % n;
-        String col = isY ? "y" : "x" + (k / n + 1);
+      Chunks chunks = new Chunks(blocks);
+      // Each task maps its own run of blocks, checks their CRCs, copies their floats out and
+      // checks that they are finite: independent work, so the tasks run in parallel (Workers).
+      Workers.run(threads, chunks.count, c -> chunks.load(c, ch, payload, table, x, y));
+      // Report what the one-pass reader reported: the first bad block, else the first value that
+      // is not finite (x before y, each in index order: payload order).
+      long badBlock = chunks.firstBadBlock();
+      if (badBlock >= 0) {
+        long from = HEADER_BYTES + badBlock * BLOCK_BYTES;
+        long bl = Math.min(BLOCK_BYTES, payload - badBlock * BLOCK_BYTES);
         throw DataFormatException.atByte(
-            file, HEADER_BYTES + 4 * index, col + " of row " + (row + 1) + " is " + v[k] + ", not a finite number");
+            file, from, "payload checksum mismatch in block " + badBlock + " (bytes " + from + ".." + (from + bl - 1) + ")");
       }
+      long bad = chunks.firstNonFiniteIndex();
+      if (bad >= 0) {
+        long xCount = (long) ni * di;
+        boolean isY = bad >= xCount;
+        float v = isY ? y[(int) (bad - xCount)] : x[(int) bad];
+        int row = isY ? (int) (bad - xCount) : (int) (bad % ni);
+        String col = isY ? "y" : "x" + (bad / ni + 1);
+        throw DataFormatException.atByte(
+            file, HEADER_BYTES + 4 * bad, col + " of row " + (row + 1) + " is " + v + ", not a finite number");
+      }
+      Key key = new Key(h.getInt(60), table.getInt((int) (4 * blocks)));
+      return new Loaded(new Partition(ni, di, x, y), key);
     }
   }
 
-  /** Writes a partition in this format, atomically, refusing to overwrite. */
-  public static void write(Partition p, Path file) throws IOException {
+  /**
+   * What identifies a file's content cheaply: its header checksum (which covers d and N) and its
+   * block table's checksum (which covers every block's CRC32C). A read checks every block against
+   * the table, so a partition read from a file has exactly the content these two describe, up to
+   * CRC32C collisions in every changed block.
+   */
+  public record Key(int headerCrc, int tableCrc) {}
+
+  /** A partition read from a file, with the key of the content it was read from. */
+  public record Loaded(Partition partition, Key key) {}
+
+  /** The payload cut into runs of {@link #CHUNK_BLOCKS} blocks, and what each run's check found. */
+  private static final class Chunks {
+    final int count;
+    final long blocks;
+    final long[] badBlock; // per chunk: first block whose CRC does not match, or -1
+    final long[] nonFinite; // per chunk: payload index of the first value that is not finite, or -1
+
+    Chunks(long blocks) {
+      this.blocks = blocks;
+      this.count = (int) ((blocks + CHUNK_BLOCKS - 1) / CHUNK_BLOCKS);
+      this.badBlock = new long[count];
+      this.nonFinite = new long[count];
+    }
+
+    void load(int c, FileChannel ch, long payload, ByteBuffer table, float[] x, float[] y) throws IOException {
+      badBlock[c] = -1;
+      nonFinite[c] = -1;
+      long first = (long) c * CHUNK_BLOCKS * BLOCK_BYTES;
+      long len = Math.min((long) CHUNK_BLOCKS * BLOCK_BYTES, payload - first);
+      MappedByteBuffer m = ch.map(FileChannel.MapMode.READ_ONLY, HEADER_BYTES + first, len);
+      m.order(ByteOrder.LITTLE_ENDIAN);
+      CRC32C crc = new CRC32C();
+      for (long b = 0; b < len; b += BLOCK_BYTES) {
+        int bl = (int) Math.min(BLOCK_BYTES, len - b);
+        long blockIndex = (first + b) / BLOCK_BYTES;
+        crc.reset();
+        crc.update(m.slice((int) b, bl));
+        if ((int) crc.getValue() != table.getInt((int) (4 * blockIndex))) {
+          badBlock[c] = blockIndex;
+          return; // the file is refused; its floats are never used
+        }
+      }
+      // copy the floats out: a chunk starts at a multiple of 4 bytes of the payload
+      java.nio.FloatBuffer fb = m.asFloatBuffer();
+      long firstFloat = first / 4;
+      int count = (int) (len / 4);
+      long xCount = x.length;
+      int inX = (int) Math.max(0, Math.min(count, xCount - firstFloat));
+      if (inX > 0) {
+        fb.get(x, (int) firstFloat, inX);
+        int k = firstNonFinite(x, (int) firstFloat, inX);
+        if (k >= 0) {
+          nonFinite[c] = k;
+          return;
+        }
+      }
+      if (count > inX) {
+        int yFrom = (int) (firstFloat + inX - xCount);
+        fb.get(inX, y, yFrom, count - inX);
+        int k = firstNonFinite(y, yFrom, count - inX);
+        if (k >= 0) {
+          nonFinite[c] = xCount + k;
+        }
+      }
+    }
+
+    long firstBadBlock() {
+      for (long b : badBlock) {
+        if (b >= 0) {
+          return b;
+        }
+      }
+      return -1;
+    }
+
+    long firstNonFiniteIndex() {
+      for (long k : nonFinite) {
+        if (k >= 0) {
+          return k;
+        }
+      }
+      return -1;
+    }
+  }
+
+  /** Index of the first value of v[from, from + len) that is not finite, or -1. */
+  private static int firstNonFinite(float[] v, int from, int len) {
+    int end = from + len;
+    for (int k = from; k < end; k++) {
+      // exponent all ones: an infinity or a NaN
+      if ((Float.floatToRawIntBits(v[k]) & 0x7f800000) == 0x7f800000) {
+        return k;
+      }
+    }
+    return -1;
+  }
+
+  /** Writes a partition in this format, atomically, refusing to overwrite; returns its key. */
+  public static Key write(Partition p, Path file) throws IOException {
     int n = p.samples();
     int d = p.features();
     long payload = 4L * (d + 1) * n;
     long blocks = (payload + BLOCK_BYTES - 1) / BLOCK_BYTES;
+    int[] crcs = new int[2];
     AtomicFiles.writeNew(
         file,
         ch -> {
@@ -203,6 +283,7 @@ public final class BinaryPartitionFormat {
           CRC32C hc = new CRC32C();
           hc.update(h.array(), 0, 60);
           h.putInt(60, (int) hc.getValue());
+          crcs[0] = (int) hc.getValue();
           h.position(0);
           writeFully(ch, h);
 
@@ -235,9 +316,11 @@ public final class BinaryPartitionFormat {
           CRC32C tc = new CRC32C();
           tc.update(table.array(), 0, (int) (4 * blocks));
           table.putInt((int) tc.getValue());
+          crcs[1] = (int) tc.getValue();
           table.flip();
           writeFully(ch, table);
         });
+    return new Key(crcs[0], crcs[1]);
   }
 
   private static void writeFully(FileChannel ch, ByteBuffer b) throws IOException {

@@ -7,6 +7,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Locale;
 import parreg.device.Partition;
+import parreg.device.Workers;
 
 /**
  * Reads and writes partition files, choosing the format: a file that starts with the {@code .prb}
@@ -53,7 +54,7 @@ public final class PartitionFiles {
       got = in.readNBytes(first, 0, first.length);
     }
     if (got == first.length && BinaryPartitionFormat.hasMagic(first)) {
-      return BinaryPartitionFormat.read(file, expectedFeatures);
+      return readBinary(file, expectedFeatures, Workers.defaultThreads());
     }
     if (formatOf(file) == Format.BINARY) {
       if (got < first.length) {
@@ -64,10 +65,28 @@ public final class PartitionFiles {
     return CsvPartitionFormat.read(file, expectedFeatures);
   }
 
-  /** Writes a partition in the format its name asks for; never overwrites. */
+  /**
+   * Reads a {@code .prb} file on {@code threads} threads; its digest comes from the file's {@link
+   * DigestCache} sidecar where that matches the file, else it is computed on first use and then
+   * kept there.
+   */
+  static Partition readBinary(Path file, int expectedFeatures, int threads) throws IOException, DataFormatException {
+    DigestCache.Stamp stamp = DigestCache.stamp(file);
+    BinaryPartitionFormat.Loaded l = BinaryPartitionFormat.read(file, expectedFeatures, threads);
+    Partition p = l.partition();
+    String cached = DigestCache.lookup(file, stamp, l.key()).orElse(null);
+    return new Partition(p.samples(), p.features(), p.featureMajor(), p.targets(), cached,
+        cached != null ? null : digest -> DigestCache.store(file, stamp, l.key(), digest));
+  }
+
+  /**
+   * Writes a partition in the format its name asks for; never overwrites. A {@code .prb} file
+   * gets its digest sidecar ({@link DigestCache}) at once, so that its first load need not hash it.
+   */
   public static void write(Partition p, Path file) throws IOException {
     if (formatOf(file) == Format.BINARY) {
-      BinaryPartitionFormat.write(p, file);
+      BinaryPartitionFormat.Key key = BinaryPartitionFormat.write(p, file);
+      DigestCache.store(file, DigestCache.stamp(file), key, p.digest());
     } else {
       CsvPartitionFormat.write(p, file);
     }

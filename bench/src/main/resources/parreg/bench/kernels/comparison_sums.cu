@@ -1,0 +1,60 @@
+// The benchmark's comparison kernels (parreg.bench.GpuGradientBench), never used for training:
+// every plan's unordered (atomic) variant, FAMILY_a_..., whose bits depend on scheduling (what
+// the ordered reduction costs is measured against them), and large_o_K_2, the large plan at two
+// slices a step, which the product's plan ladder never picks. The bodies are the product's
+// (device/src/main/resources/parreg/kernels/local_sums.cuh); scripts/gen-ptx.sh writes the PTX
+// beside this file with the product's flags.
+
+#include "local_sums.cuh"
+
+SMALL_KERNEL(small_a_1, 1, 16, false)
+SMALL_KERNEL(small_a_2, 2, 8, false)
+SMALL_KERNEL(small_a_4, 4, 8, false)
+SMALL_KERNEL(small_a_8, 8, 4, false)
+SMALL_KERNEL(small_a_16, 16, 4, false)
+LARGE_KERNEL(large_o_1_2, 1, 2, true)
+LARGE_KERNEL(large_o_2_2, 2, 2, true)
+LARGE_KERNEL(large_o_4_2, 4, 2, true)
+LARGE_KERNEL(large_o_8_2, 8, 2, true)
+LARGE_KERNEL(large_a_1_1, 1, 1, false)
+LARGE_KERNEL(large_a_2_1, 2, 1, false)
+LARGE_KERNEL(large_a_4_1, 4, 1, false)
+LARGE_KERNEL(large_a_8_1, 8, 1, false)
+LARGE_KERNEL(large_a_1_2, 1, 2, false)
+LARGE_KERNEL(large_a_2_2, 2, 2, false)
+LARGE_KERNEL(large_a_4_2, 4, 2, false)
+LARGE_KERNEL(large_a_8_2, 8, 2, false)
+PIPE_KERNEL(pipe_a_1_1, 1, 1, false)
+PIPE_KERNEL(pipe_a_2_1, 2, 1, false)
+PIPE_KERNEL(pipe_a_4_1, 4, 1, false)
+PIPE_KERNEL(pipe_a_8_1, 8, 1, false)
+PIPE_KERNEL(pipe_a_1_2, 1, 2, false)
+PIPE_KERNEL(pipe_a_2_2, 2, 2, false)
+PIPE_KERNEL(pipe_a_4_2, 4, 2, false)
+PIPE_KERNEL(pipe_a_8_2, 8, 2, false)
+PIPEQ_KERNEL(pipeq_a_4_2, 4, false, 1)
+PIPEQ_KERNEL(pipeq_a_8_2, 8, false, 1)
+PIPEQ_KERNEL(pipes_a_2_2, 2, false, 2)
+PIPEQ_KERNEL(pipes_a_4_2, 4, false, 2)
+PIPEQ_KERNEL(pipes_a_6_2, 6, false, 2)
+PIPEQ_KERNEL(pipes_a_8_2, 8, false, 2)
+FLOW_KERNEL(flow_a_1_1, 1, 1, 2, false)
+FLOW_KERNEL(flow_a_2_1, 2, 1, 2, false)
+FLOW_KERNEL(flow_a_4_1, 4, 1, 2, false)
+FLOW_KERNEL(flow_a_8_1, 8, 1, 2, false)
+FLOW_KERNEL(flow_a_1_2, 1, 2, 1, false)
+FLOW_KERNEL(flow_a_2_2, 2, 2, 1, false)
+FLOW_KERNEL(flow_a_4_2, 4, 2, 1, false)
+FLOW_KERNEL(flow_a_8_2, 8, 2, 1, false)
+QUAD_KERNEL(quad_a_4_2, 4, false)
+QUAD_KERNEL(quad_a_8_2, 8, false)
+SPEC_KERNEL(spec_a_64, 16, 6, 8, 8, 6, false)
+SPEC_KERNEL(spec_a_128, 32, 6, 8, 8, 6, false)
+SPEC_KERNEL(spec_a_192, 48, 6, 12, 8, 6, false)
+SPEC_KERNEL(spec_a_256, 64, 6, 8, 8, 6, false)
+extern "C" __global__ void __launch_bounds__(256) resid_a(SMALL_ARGS, float* __restrict__ rbuf) {
+  resid_body<false>(SMALL_PASS, rbuf);
+}
+extern "C" __global__ void __launch_bounds__(256) grad_a(SMALL_ARGS, float* __restrict__ rbuf) {
+  grad_body<false>(x, n, d, start, len, out, tiles, rbuf);
+}

@@ -1,0 +1,179 @@
+package parreg.device.cuda;
+
+/**
+ * Which kernels compute a partition's local sums on a given card, and with what shape: the plan
+ * ladder and the shared memory each plan needs. Chosen once per partition from d, the card's
+ * opt-in shared memory per block and its free memory; a pure function of those (no driver call),
+ * so the ladder is tested without a card.
+ *
+ * <p>The ladder, first that fits: {@code small} (d &le; 16), {@code spec} (16 &lt; d &le; 256,
+ * where its slots fit and x padded to its slice width fits in free memory), {@code quad2}
+ * (64 &lt; d &le; 256), {@code flow2}, {@code flow1}, {@code pipe2}, {@code pipe1}, {@code
+ * large1} (d &le; 256, by shared memory), {@code twopass} (any d). docs/GPU.md describes each;
+ * local_sums.cu holds their kernels. The benchmark and the parity tests may force a plan by name,
+ * including {@code large2}, whose kernels only the comparison module has.
+ *
+ * @param name the plan as reported ("spec-64", "quad-8x2", "small-16", "twopass", ...)
+ * @param family small, large, pipe, flow, quad, spec or twopass: how the backend launches it
+ * @param main the kernel that computes the tile sums (twopass: the residual pass)
+ * @param fallback flow, quad, spec: the pipe kernel for batches that do not start on a slice
+ *     boundary; null otherwise
+ * @param grad twopass: the gradient pass; null otherwise
+ * @param block threads per block of {@code main}
+ * @param smem dynamic shared memory of {@code main} (and of {@code fallback}), bytes
+ * @param sliceFeatures features one resident 32-sample slice holds: d in the plain slice layout,
+ *     more where the quad layout pads d (to 4, or to the spec slice width)
+ * @param quads whether x is resident in the quad layout (four features of a sample together)
+ */
+record CudaPlan(
+    String name, String family, String main, String fallback, String grad, int block, int smem, int sliceFeatures,
+    boolean quads) {
+  /** The spec kernels' shape (local_sums.cuh, SPEC_KERNEL): chain warps and slots per block. */
+  static final int SPEC_CHAIN_WARPS = 6;
+  static final int SPEC_SLOTS = 6;
+
+  /**
+   * The plan for {@code d} features and {@code slices} 32-sample slices on a card with {@code
+   * smemOptin} bytes of opt-in shared memory and {@code freeBytes} of free memory.
+   *
+   * @param ordered false: the benchmark's unordered (atomic) kernels of the same plan
+   * @param forced a plan name to use instead of the ladder's choice ("small", "large1",
+   *     "large2", "pipe1", "pipe2", "flow1", "flow2", "quad2", "spec", "spec64", "spec128",
+   *     "spec192", "spec256", "twopass"), or null
+   * @throws IllegalArgumentException a forced plan that does not fit d on this card
+   */
+  static CudaPlan choose(int d, long slices, int smemOptin, long freeBytes, boolean ordered, String forced) {
+    String pfx = ordered ? "_o_" : "_a_";
+    String want = forced != null ? forced : ladder(d, slices, smemOptin, freeBytes);
+    int k = pow2AtLeast((d + 31) / 32);
+    switch (want) {
+      case "small" -> {
+        if (d > 16) {
+          throw new IllegalArgumentException("plan small needs d <= 16");
+        }
+        int dm = pow2AtLeast(d);
+        return new CudaPlan("small-" + dm, "small", "small" + pfx + dm, null, null, 256, 0, d, false);
+      }
+      case "large1", "large2" -> {
+        int p = want.equals("large2") ? 2 : 1;
+        if (d > 256 || largeSmem(d, p) > smemOptin) {
+          throw new IllegalArgumentException("plan " + want + " does not fit d=" + d + " on this card");
+        }
+        return new CudaPlan("large-" + k + "x" + p, "large", "large" + pfx + k + "_" + p, null, null, 1024,
+            largeSmem(d, p), d, false);
+      }
+      case "pipe1", "pipe2" -> {
+        int p = want.equals("pipe2") ? 2 : 1;
+        if (d > 256 || pipeSmem(d, p) > smemOptin) {
+          throw new IllegalArgumentException("plan " + want + " does not fit d=" + d + " on this card");
+        }
+        return new CudaPlan("pipe-" + k + "x" + p, "pipe", "pipe" + pfx + k + "_" + p, null, null, 1024,
+            pipeSmem(d, p), d, false);
+      }
+      case "flow1", "flow2" -> {
+        int p = want.equals("flow2") ? 2 : 1;
+        if (d > 256 || flowSmem(d, p) > smemOptin) {
+          throw new IllegalArgumentException("plan " + want + " does not fit d=" + d + " on this card");
+        }
+        return new CudaPlan("flow-" + k + "x" + p, "flow", "flow" + pfx + k + "_" + p, "pipe" + pfx + k + "_" + p,
+            null, 1024, flowSmem(d, p), d, false);
+      }
+      case "quad2" -> {
+        if (d <= 64 || d > 256 || quadSmem(d) > smemOptin) {
+          throw new IllegalArgumentException("plan quad2 does not fit d=" + d + " on this card (needs 64 < d <= 256)");
+        }
+        return new CudaPlan("quad-" + k + "x2", "quad", "quad" + pfx + k + "_2", "pipeq" + pfx + k + "_2", null, 1024,
+            quadSmem(d), (d + 3) & ~3, true);
+      }
+      case "spec", "spec64", "spec128", "spec192", "spec256" -> {
+        // the narrowest slice width that holds d (or the one asked for)
+        int width = want.equals("spec") ? specWidth(d) : Integer.parseInt(want.substring(4));
+        if (d <= 16 || d > width || specSmem(d, width) > smemOptin) {
+          throw new IllegalArgumentException(
+              "plan " + want + " does not fit d=" + d + " on this card (needs 16 < d <= " + Math.min(width, 256) + ")");
+        }
+        return new CudaPlan("spec-" + width, "spec", "spec" + pfx + width, "pipes" + pfx + width / 32 + "_2", null,
+            32 * (SPEC_CHAIN_WARPS + (width == 192 ? 12 : 8)), specSmem(d, width), width, true);
+      }
+      case "twopass" -> {
+        String sfx = ordered ? "_o" : "_a";
+        return new CudaPlan("twopass", "twopass", "resid" + sfx, null, "grad" + sfx, 256, 0, d, false);
+      }
+      default -> throw new IllegalArgumentException("unknown plan " + want);
+    }
+  }
+
+  /** The product's choice: the first plan of the ladder that fits. */
+  private static String ladder(int d, long slices, int smemOptin, long freeBytes) {
+    if (d <= 16) {
+      return "small";
+    } else if (d <= 256 && specSmem(d, specWidth(d)) <= smemOptin && paddedFits(slices, specWidth(d), freeBytes)) {
+      return "spec";
+    } else if (d > 64 && d <= 256 && quadSmem(d) <= smemOptin) {
+      return "quad2";
+    } else if (d <= 256 && flowSmem(d, 2) <= smemOptin) {
+      return "flow2";
+    } else if (d <= 256 && flowSmem(d, 1) <= smemOptin) {
+      return "flow1";
+    } else if (d <= 256 && pipeSmem(d, 2) <= smemOptin) {
+      return "pipe2";
+    } else if (d <= 256 && pipeSmem(d, 1) <= smemOptin) {
+      return "pipe1";
+    } else if (d <= 256 && largeSmem(d, 1) <= smemOptin) {
+      return "large1";
+    }
+    return "twopass";
+  }
+
+  /** The narrowest slice width of the spec kernels (64, 128, 192 or 256 features) that holds d. */
+  static int specWidth(int d) {
+    return d <= 64 ? 64 : d <= 128 ? 128 : d <= 192 ? 192 : 256;
+  }
+
+  /**
+   * Whether x padded to {@code width} features a sample fits in the card's free memory with room
+   * to spare (a quarter of what is free, at least 256 MB); where it does not, the default plan is
+   * one that keeps x unpadded.
+   */
+  static boolean paddedFits(long slices, int width, long freeBytes) {
+    long bytes = 4L * 32 * slices * width;
+    return bytes <= freeBytes - Math.max(256L << 20, freeBytes / 4);
+  }
+
+  /**
+   * The spec plan's shared memory: its slots (one slice of {@code width} features in the quad
+   * layout and its 32 residuals each), or its pipe fallback's, whichever is more.
+   */
+  static int specSmem(int d, int width) {
+    return Math.max(pipeSmem(d, 2), SPEC_SLOTS * (128 * width + 128));
+  }
+
+  static int largeSmem(int d, int p) {
+    return 4 * (d + p * 32 + 2 * p * d * 32);
+  }
+
+  static int pipeSmem(int d, int p) {
+    return 4 * (d + 2 * p * 32 + 3 * p * d * 32);
+  }
+
+  /** The flow plan's shared memory: enough for the flow kernel and for its pipe fallback. */
+  static int flowSmem(int d, int p) {
+    int slack = 32 * pow2AtLeast((d + 31) / 32) - d; // features the unguarded accumulation reads past d
+    return Math.max(pipeSmem(d, p), 4 * (3 * p * d * 32 + 2 * p * 32 + slack * 32));
+  }
+
+  /** The quad plan's shared memory (P = 2): enough for the quad kernel and for its pipe fallback. */
+  static int quadSmem(int d) {
+    int d4 = (d + 3) & ~3;
+    int slack = 32 * pow2AtLeast((d + 31) / 32) - d4; // features the unguarded accumulation reads past d4
+    return Math.max(pipeSmem(d, 2), 4 * (3 * 2 * d4 * 32 + 2 * 2 * 32 + Math.max(0, slack) * 32));
+  }
+
+  private static int pow2AtLeast(int v) {
+    int p = 1;
+    while (p < v) {
+      p <<= 1;
+    }
+    return p;
+  }
+}

@@ -1,0 +1,110 @@
+package parreg.device.cuda;
+
+import java.nio.FloatBuffer;
+import java.util.Arrays;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import parreg.device.Partition;
+import parreg.device.Workers;
+
+/**
+ * x in the layout the kernels read on the card, converted from the partition's feature-major
+ * arrays on the host. Slice {@code s} holds samples {@code 32 s .. 32 s + 31}, {@code
+ * sliceFeatures} features of each, 32 floats a feature; the last slice's missing samples and any
+ * padding features are zeros.
+ *
+ * <ul>
+ *   <li>plain ({@code quads = false}, local_sums.cuh {@code xat}): feature by feature, [d][32];
+ *   <li>quad ({@code quads = true}, {@code xq}): [sliceFeatures / 4][32][4], four consecutive
+ *       features of one sample in one 16-byte vector.
+ * </ul>
+ *
+ * <p>Public for the load benchmark (DataLoadBench times the conversion without a card).
+ *
+ * <p>Conversion runs in parallel ({@link Workers}): tasks of {@value #TASK_SLICES} slices, each
+ * built in a scratch array and copied to its own place in the destination, so the
+ * bytes do not depend on the thread count.
+ */
+public final class ResidentLayout {
+  /** Slices one conversion task builds (at d = 64, 1 MiB). */
+  static final int TASK_SLICES = 128;
+
+  private final int d;
+  private final int sliceFeatures;
+  private final boolean quads;
+  /** Scratch arrays of the conversion tasks, one per thread at a time; garbage with this layout. */
+  private final ConcurrentLinkedQueue<float[]> scratch = new ConcurrentLinkedQueue<>();
+
+  public ResidentLayout(int d, int sliceFeatures, boolean quads) {
+    if (sliceFeatures < d || (quads && sliceFeatures % 4 != 0)) {
+      throw new IllegalArgumentException("a slice of " + sliceFeatures + " features cannot hold d=" + d
+          + (quads ? " in quads" : ""));
+    }
+    this.d = d;
+    this.sliceFeatures = sliceFeatures;
+    this.quads = quads;
+  }
+
+  static ResidentLayout of(CudaPlan plan, int d) {
+    return new ResidentLayout(d, plan.sliceFeatures(), plan.quads());
+  }
+
+  /** Floats of one slice. */
+  public int sliceFloats() {
+    return 32 * sliceFeatures;
+  }
+
+  /** Slices that hold n samples. */
+  public static long slices(int n) {
+    return ((long) n + 31) / 32;
+  }
+
+  /**
+   * Writes slices {@code [first, first + count)} of {@code p} to {@code dst} from its index 0 (an
+   * absolute write: {@code dst}'s position is not used), on {@code threads} threads.
+   */
+  public void fill(Partition p, long first, int count, FloatBuffer dst, int threads) {
+    if (p.features() != d) {
+      throw new IllegalArgumentException("layout for d=" + d + ", partition has d=" + p.features());
+    }
+    int tasks = (count + TASK_SLICES - 1) / TASK_SLICES;
+    Workers.run(threads, tasks, t -> {
+      int s0 = t * TASK_SLICES;
+      int cs = Math.min(TASK_SLICES, count - s0);
+      float[] buf = scratch.poll();
+      if (buf == null) {
+        buf = new float[TASK_SLICES * sliceFloats()];
+      }
+      build(p, first + s0, cs, buf);
+      dst.put(s0 * sliceFloats(), buf, 0, cs * sliceFloats());
+      scratch.add(buf);
+    });
+  }
+
+  /** Builds slices {@code [first, first + count)} into {@code buf} from index 0. */
+  void build(Partition p, long first, int count, float[] buf) {
+    float[] x = p.featureMajor();
+    int n = p.samples();
+    int sf = sliceFloats();
+    for (int sl = 0; sl < count; sl++) {
+      long firstSample = (first + sl) * 32;
+      int have = (int) Math.min(32, n - firstSample);
+      int base = sl * sf;
+      if (have < 32 || sliceFeatures > d) {
+        Arrays.fill(buf, base, base + sf, 0f);
+      }
+      if (quads) {
+        for (int j = 0; j < d; j++) {
+          int src = (int) ((long) j * n + firstSample);
+          int dst = base + (j >> 2) * 128 + (j & 3);
+          for (int l = 0; l < have; l++) {
+            buf[dst + 4 * l] = x[src + l];
+          }
+        }
+      } else {
+        for (int j = 0; j < d; j++) {
+          System.arraycopy(x, (int) ((long) j * n + firstSample), buf, base + j * 32, have);
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,1022 @@
+#pragma once
+
+// parreg local sums on CUDA: the kernel bodies (templates) of SPEC section 2, steps 1 to 3 and
+// the loss, in the reduction order of parreg.device.ReductionOrder ("tile1024-lane32-pairwise/v1").
+// local_sums.cu instantiates the kernels the product runs; the benchmark's comparison kernels
+// (bench/src/main/resources/parreg/bench/kernels/comparison_sums.cu) instantiate the same bodies
+// unordered. Nothing here is a kernel by itself: a body becomes one in the instantiating file.
+//
+// Build flags (scripts/gen-ptx.sh, never by hand): -ftz=false -prec-div=true -prec-sqrt=true
+// -fmad=false, and every floating-point operation below is also written as an explicit
+// round-to-nearest intrinsic (__fmul_rn, __fadd_rn, ...), which the compiler never contracts into
+// a fused multiply-add nor flushes to zero.
+//
+// Data layout (resident, uploaded once): x in 32-sample slices, feature j of sample i at
+// x[(i / 32) * 32 d + 32 j + i % 32] (see xat; the host pads the last slice), y[i], binary32.
+// A warp's 32 consecutive samples of one feature are 128 contiguous bytes, and one slice of all
+// d features is 128 d contiguous bytes, so every kernel streams memory in large runs whatever d.
+// Per launch: params[0..d) = w32 (binary32, rounded on the host), params[d] = b32 when bias.
+//
+// Output coordinates c = 0..d+1: c < d the gradient sum of feature c, c = d the sum of r (the
+// bias coordinate; computed always, read only when the model has a bias), c = d + 1 the loss
+// sum of (double) r * (double) r.
+//
+// Ordered kernels write one value per (coordinate, tile) to out[c * tiles + t]: the pairwise
+// tree over the 32 lane sums of that tile (a warp's xor butterfly; IEEE addition commutes, so
+// every lane ends with the bits of level-by-level a[2i] + a[2i+1]). tree_pass then combines
+// tiles level by level; an aligned group of 2^k tiles is a complete subtree of the tile tree
+// and odd counts carry their last element unchanged, which is ReductionOrder.pairwise.
+//
+// ORDERED = false gives the atomic (unordered) variants, which only the benchmark instantiates:
+// they keep their accumulators across tiles and atomically add them to out[c]; their bits depend
+// on scheduling.
+
+#define TILE 1024
+#define LANES 32
+#define SLICES 32  // TILE / LANES
+
+typedef long long i64;
+
+// Index of feature j of sample gi (absolute) in the slice layout.
+__device__ __forceinline__ i64 xat(int j, i64 gi, int d) {
+  return (gi >> 5) * ((i64)d * 32) + (i64)j * 32 + (gi & 31);
+}
+
+// Index of feature j of sample gi in the quad layout (the quad plan, 64 < d <= 256): slice
+// s = gi / 32 holds d4 = d rounded up to 4 features of its 32 samples as [d4 / 4][32][4], i.e.
+// four consecutive features of one sample are one 16-byte vector; padding features are zeros.
+__device__ __forceinline__ i64 xq(int j, i64 gi, int d4) {
+  return (gi >> 5) * ((i64)d4 * 32) + ((i64)(j >> 2) * 32 + (gi & 31)) * 4 + (j & 3);
+}
+
+__device__ __forceinline__ double lane_tree(double v) {
+  v = __dadd_rn(v, __shfl_xor_sync(0xffffffffu, v, 1));
+  v = __dadd_rn(v, __shfl_xor_sync(0xffffffffu, v, 2));
+  v = __dadd_rn(v, __shfl_xor_sync(0xffffffffu, v, 4));
+  v = __dadd_rn(v, __shfl_xor_sync(0xffffffffu, v, 8));
+  v = __dadd_rn(v, __shfl_xor_sync(0xffffffffu, v, 16));
+  return v;
+}
+
+// The accumulation shared by the block-per-tile kernels (large, pipe, flow). Thread (warp v, lane)
+// adds r * x of the P staged slices of step q (stage st: [P][d][32] floats; residuals rc: [P][32])
+// to its features j = v + 32 k in slice order, and warp lw adds the bias and loss terms; samples
+// at or past cnt (tile-relative) are skipped.
+template <int K, int P>
+__device__ __forceinline__ void slices_accumulate(double (&acc)[K], double& accb, double& accl, const float* st,
+                                                  const float* rc, int d, int q, int cnt, int v, int lane, int lw) {
+#pragma unroll
+  for (int p = 0; p < P; ++p) {
+    if ((q * P + p) * LANES + lane < cnt) {
+      const float rl = rc[p * LANES + lane];
+#pragma unroll
+      for (int k = 0; k < K; ++k) {
+        const int j = v + 32 * k;
+        if (j < d) acc[k] = __dadd_rn(acc[k], (double)__fmul_rn(rl, st[(p * d + j) * LANES + lane]));
+      }
+      if (v == lw) {
+        const double rd = (double)rl;
+        accb = __dadd_rn(accb, rd);
+        accl = __dadd_rn(accl, __dmul_rn(rd, rd));
+      }
+    }
+  }
+}
+
+// The bias and loss sums of a tile (ORDERED: out[c * tiles + t]) or of the kernel (atomic:
+// out[c]), c = d and d + 1, from the warp that holds them; they restart at +0.0.
+template <bool ORDERED>
+__device__ __forceinline__ void bias_loss_write(double& accb, double& accl, double* out, int d, int tiles, int t,
+                                                int lane) {
+  const double sb = lane_tree(accb);
+  const double sl = lane_tree(accl);
+  if (lane == 0) {
+    if (ORDERED) {
+      out[(i64)d * tiles + t] = sb;
+      out[(i64)(d + 1) * tiles + t] = sl;
+    } else {
+      atomicAdd(out + d, sb);
+      atomicAdd(out + d + 1, sl);
+    }
+  }
+  accb = 0.0;
+  accl = 0.0;
+}
+
+// End of a tile in the ordered kernels: each accumulator's lane tree goes to out[c * tiles + t]
+// (bias sum and loss sum from warp lw), and the accumulators restart at +0.0 for the next tile.
+template <int K>
+__device__ __forceinline__ void tile_write(double (&acc)[K], double& accb, double& accl, double* out,
+                                           int d, int tiles, int t, int v, int lane, int lw) {
+#pragma unroll
+  for (int k = 0; k < K; ++k) {
+    const int j = v + 32 * k;
+    if (j < d) {
+      const double s = lane_tree(acc[k]);
+      if (lane == 0) out[(i64)j * tiles + t] = s;
+    }
+    acc[k] = 0.0;
+  }
+  if (v == lw) bias_loss_write<true>(accb, accl, out, d, tiles, t, lane);
+}
+
+// End of the atomic (benchmark-only) kernels: the accumulators of all tiles added to out[c].
+template <int K>
+__device__ __forceinline__ void atomic_finish(const double (&acc)[K], double accb, double accl,
+                                              double* out, int d, int v, int lane, int lw) {
+#pragma unroll
+  for (int k = 0; k < K; ++k) {
+    const int j = v + 32 * k;
+    if (j < d) {
+      const double s = lane_tree(acc[k]);
+      if (lane == 0) atomicAdd(out + j, s);
+    }
+  }
+  if (v == lw) bias_loss_write<false>(accb, accl, out, d, 1, 0, lane);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Small d (d <= DMAX <= 16): one warp per tile, one thread per lane, every accumulator of the
+// lane in registers. Loads are 4-byte, coalesced per feature row (128 bytes per warp), U slices
+// loaded before any is used so that many loads are in flight.
+// ---------------------------------------------------------------------------------------------
+template <int DMAX, int U, bool ORDERED>
+__device__ __forceinline__ void small_body(const float* __restrict__ x, const float* __restrict__ y, i64 n,
+                                           int d, i64 start, int len, const float* __restrict__ params,
+                                           int bias, double* __restrict__ out, int tiles) {
+  const int lane = threadIdx.x & 31;
+  const int gw = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+  const int nw = (gridDim.x * blockDim.x) >> 5;
+  float w[DMAX];
+#pragma unroll
+  for (int j = 0; j < DMAX; ++j) w[j] = j < d ? params[j] : 0.0f;
+  const float b = bias ? params[d] : 0.0f;
+  double acc[DMAX];
+  double accb = 0.0, accl = 0.0;
+#pragma unroll
+  for (int j = 0; j < DMAX; ++j) acc[j] = 0.0;
+  const float* ys = y + start;
+
+  for (int t = gw; t < tiles; t += nw) {
+    const int base = t * TILE;
+    const int cnt = min(TILE, len - base);
+    for (int s0 = 0; s0 < SLICES; s0 += U) {
+      float xv[U][DMAX];
+      float yv[U];
+#pragma unroll
+      for (int u = 0; u < U; ++u) {
+        const int i = base + (s0 + u) * LANES + lane;
+        const bool ok = (s0 + u) * LANES + lane < cnt;
+#pragma unroll
+        for (int j = 0; j < DMAX; ++j) xv[u][j] = (ok && j < d) ? x[xat(j, start + i, d)] : 0.0f;
+        yv[u] = ok ? ys[i] : 0.0f;
+      }
+#pragma unroll
+      for (int u = 0; u < U; ++u) {
+        if ((s0 + u) * LANES + lane < cnt) {
+          float r = 0.0f;
+#pragma unroll
+          for (int j = 0; j < DMAX; ++j)
+            if (j < d) r = __fadd_rn(r, __fmul_rn(w[j], xv[u][j]));
+          if (bias) r = __fadd_rn(r, b);
+          r = __fsub_rn(r, yv[u]);
+#pragma unroll
+          for (int j = 0; j < DMAX; ++j)
+            if (j < d) acc[j] = __dadd_rn(acc[j], (double)__fmul_rn(r, xv[u][j]));
+          const double rd = (double)r;
+          accb = __dadd_rn(accb, rd);
+          accl = __dadd_rn(accl, __dmul_rn(rd, rd));
+        }
+      }
+    }
+    if (ORDERED) {
+#pragma unroll
+      for (int j = 0; j < DMAX; ++j) {
+        if (j < d) {
+          const double v = lane_tree(acc[j]);
+          if (lane == 0) out[(i64)j * tiles + t] = v;
+        }
+        acc[j] = 0.0;
+      }
+      const double vb = lane_tree(accb);
+      const double vl = lane_tree(accl);
+      if (lane == 0) {
+        out[(i64)d * tiles + t] = vb;
+        out[(i64)(d + 1) * tiles + t] = vl;
+      }
+      accb = 0.0;
+      accl = 0.0;
+    }
+  }
+  if (!ORDERED) {
+#pragma unroll
+    for (int j = 0; j < DMAX; ++j) {
+      if (j < d) {
+        const double v = lane_tree(acc[j]);
+        if (lane == 0) atomicAdd(out + j, v);
+      }
+    }
+    const double vb = lane_tree(accb);
+    const double vl = lane_tree(accl);
+    if (lane == 0) {
+      atomicAdd(out + d, vb);
+      atomicAdd(out + d + 1, vl);
+    }
+  }
+}
+
+#define SMALL_ARGS                                                                                  \
+  const float *__restrict__ x, const float *__restrict__ y, i64 n, int d, i64 start, int len,      \
+      const float *__restrict__ params, int bias, double *__restrict__ out, int tiles
+#define SMALL_PASS x, y, n, d, start, len, params, bias, out, tiles
+
+#define SMALL_KERNEL(NAME, DMAX, U, ORD)                                                           \
+  extern "C" __global__ void __launch_bounds__(256) NAME(SMALL_ARGS) {                           \
+    small_body<DMAX, U, ORD>(SMALL_PASS);                                                          \
+  }
+
+
+// ---------------------------------------------------------------------------------------------
+// Large d (d <= 32 K <= 256): one block of 1024 threads (32 warps) per tile at a time. Thread
+// (warp v, lane l) owns the accumulators of lane l for features j = v + 32 k, k < K. Each step
+// handles P slices of 32 samples (slice s = samples 32 s + l): every thread loads its own
+// features of the P slices into registers one step ahead (prefetch), stores them into a
+// double-buffered shared-memory stage; warps 0..P-1 each run the binary32 residual chain of one
+// slice (features in index order) into rs; then every thread adds r * x of its features in
+// slice order, and warp P (mod 32) adds the loss and bias terms of the P slices in order.
+// Dynamic shared memory: ws[d] floats, rs[P][32] floats, then xs[2][P][d][32] floats.
+// ---------------------------------------------------------------------------------------------
+template <int K, int P, int QL = 0>
+__device__ __forceinline__ void large_load(const float* __restrict__ xs, const float* __restrict__ ys, i64 start,
+                                           int d, int len, int g, int nq, float (&xr)[P][K], float& yr) {
+  const int v = threadIdx.x >> 5;
+  const int lane = threadIdx.x & 31;
+  const int t = blockIdx.x + (g / nq) * gridDim.x;
+  const int q = g % nq;
+  const int base = t * TILE;
+  const int cnt = min(TILE, len - base);
+#pragma unroll
+  for (int p = 0; p < P; ++p) {
+    const int k0 = (q * P + p) * LANES + lane;
+    const bool ok = k0 < cnt;
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      const int j = v + 32 * k;
+      xr[p][k] = (ok && j < d) ? xs[QL ? xq(j, start + base + k0, QL == 1 ? (d + 3) & ~3 : 32 * K) : xat(j, start + base + k0, d)] : 0.0f;
+    }
+  }
+  if (v < P) {
+    const int k0 = (q * P + v) * LANES + lane;
+    yr = k0 < cnt ? ys[base + k0] : 0.0f;
+  }
+}
+
+template <int K, int P, bool ORDERED>
+__device__ __forceinline__ void large_body(const float* __restrict__ x, const float* __restrict__ y, i64 n,
+                                           int d, i64 start, int len, const float* __restrict__ params,
+                                           int bias, double* __restrict__ out, int tiles) {
+  extern __shared__ float sm[];
+  float* ws = sm;                        // d
+  float* rs = sm + d;                    // P * 32
+  float* stage = rs + P * LANES;         // 2 * P * d * 32
+  const int v = threadIdx.x >> 5;
+  const int lane = threadIdx.x & 31;
+  const int nq = SLICES / P;
+  const float* xs = x;
+  const float* ys = y + start;
+  for (int j = threadIdx.x; j < d; j += blockDim.x) ws[j] = params[j];
+  const float b = bias ? params[d] : 0.0f;
+  const int myTiles = blockIdx.x < tiles ? (tiles - 1 - blockIdx.x) / gridDim.x + 1 : 0;
+  const int total = myTiles * nq;
+  const int lw = P & 31;  // the warp that sums loss and bias terms
+
+  double acc[K];
+#pragma unroll
+  for (int k = 0; k < K; ++k) acc[k] = 0.0;
+  double accb = 0.0, accl = 0.0;
+  float xr[P][K];
+  float yr = 0.0f;
+  if (total > 0) large_load<K, P>(xs, ys, start, d, len, 0, nq, xr, yr);
+
+  for (int g = 0; g < total; ++g) {
+    const int q = g % nq;
+    const int t = blockIdx.x + (g / nq) * gridDim.x;
+    const int cnt = min(TILE, len - t * TILE);
+    float* st = stage + (g & 1) * (P * d * LANES);
+#pragma unroll
+    for (int p = 0; p < P; ++p)
+#pragma unroll
+      for (int k = 0; k < K; ++k) {
+        const int j = v + 32 * k;
+        if (j < d) st[(p * d + j) * LANES + lane] = xr[p][k];
+      }
+    const float ycur = yr;
+    __syncthreads();  // A: stage g and ws visible; everyone is past step g-1
+    if (g + 1 < total) large_load<K, P>(xs, ys, start, d, len, g + 1, nq, xr, yr);
+    if (v < P) {
+      const float* col = st + (v * d) * LANES + lane;
+      float r = 0.0f;
+      for (int j = 0; j < d; ++j) r = __fadd_rn(r, __fmul_rn(ws[j], col[j * LANES]));
+      if (bias) r = __fadd_rn(r, b);
+      r = __fsub_rn(r, ycur);
+      rs[v * LANES + lane] = r;
+    }
+    __syncthreads();  // B: residuals of the P slices visible
+    slices_accumulate<K, P>(acc, accb, accl, st, rs, d, q, cnt, v, lane, lw);
+    if (ORDERED && q == nq - 1) tile_write<K>(acc, accb, accl, out, d, tiles, t, v, lane, lw);
+  }
+  if (!ORDERED && total > 0) atomic_finish<K>(acc, accb, accl, out, d, v, lane, lw);
+}
+
+#define LARGE_KERNEL(NAME, K, P, ORD)                                                              \
+  extern "C" __global__ void __launch_bounds__(1024, 1) NAME(SMALL_ARGS) {                       \
+    large_body<K, P, ORD>(SMALL_PASS);                                                             \
+  }
+
+
+// ---------------------------------------------------------------------------------------------
+// Large d, pipelined (d <= 32 K <= 256): the same thread mapping and the same arithmetic as
+// large_body, but the residual chains of step g+1 run while the block accumulates step g, so
+// the block waits on one barrier per step instead of two and the chain's latency is hidden.
+// The stage is triple-buffered, rs double-buffered; the chain is unrolled by 8 (eight products,
+// then eight additions in feature order: the same operations in the same order).
+// Dynamic shared memory: ws[d], rs[2][P][32], xs[3][P][d][32] floats.
+// ---------------------------------------------------------------------------------------------
+__device__ __forceinline__ float residual_chain(const float* __restrict__ ws, const float* col, int d) {
+  float r = 0.0f;
+  int j = 0;
+  for (; j + 8 <= d; j += 8) {
+    float pr[8];
+#pragma unroll
+    for (int u = 0; u < 8; ++u) pr[u] = __fmul_rn(ws[j + u], col[(j + u) * LANES]);
+#pragma unroll
+    for (int u = 0; u < 8; ++u) r = __fadd_rn(r, pr[u]);
+  }
+  for (; j < d; ++j) r = __fadd_rn(r, __fmul_rn(ws[j], col[j * LANES]));
+  return r;
+}
+
+// QL: x resident in the quad layout, 1: of d4 = d rounded up to 4 features (the quad plan's
+// fallback), 2: of 32 K features (the spec plan's), for batches that do not start on a
+// slice boundary); the stage keeps the slice layout either way.
+template <int K, int P, bool ORDERED, int QL = 0>
+__device__ __forceinline__ void pipe_body(const float* __restrict__ x, const float* __restrict__ y, i64 n,
+                                          int d, i64 start, int len, const float* __restrict__ params,
+                                          int bias, double* __restrict__ out, int tiles) {
+  extern __shared__ float sm[];
+  float* ws = sm;                        // d
+  float* rs = sm + d;                    // 2 * P * 32
+  float* stage = rs + 2 * P * LANES;     // 3 * P * d * 32
+  const int v = threadIdx.x >> 5;
+  const int lane = threadIdx.x & 31;
+  const int nq = SLICES / P;
+  const int sz = P * d * LANES;
+  const float* xs = x;
+  const float* ys = y + start;
+  for (int j = threadIdx.x; j < d; j += blockDim.x) ws[j] = params[j];
+  const float b = bias ? params[d] : 0.0f;
+  const int myTiles = blockIdx.x < tiles ? (tiles - 1 - blockIdx.x) / gridDim.x + 1 : 0;
+  const int total = myTiles * nq;
+  const int lw = P & 31;
+  if (total == 0) return;
+
+  double acc[K];
+#pragma unroll
+  for (int k = 0; k < K; ++k) acc[k] = 0.0;
+  double accb = 0.0, accl = 0.0;
+  float xr[P][K];
+  float yr = 0.0f;
+
+  // prologue: step 0 staged, its chains run; step 1 in registers
+  large_load<K, P, QL>(xs, ys, start, d, len, 0, nq, xr, yr);
+#pragma unroll
+  for (int p = 0; p < P; ++p)
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      const int j = v + 32 * k;
+      if (j < d) stage[(p * d + j) * LANES + lane] = xr[p][k];
+    }
+  const float y0 = yr;
+  __syncthreads();
+  if (1 < total) large_load<K, P, QL>(xs, ys, start, d, len, 1, nq, xr, yr);
+  if (v < P) {
+    float r = residual_chain(ws, stage + (v * d) * LANES + lane, d);
+    if (bias) r = __fadd_rn(r, b);
+    r = __fsub_rn(r, y0);
+    rs[v * LANES + lane] = r;
+  }
+
+  for (int g = 0; g < total; ++g) {
+    float ynext = 0.0f;
+    float* stn = stage + ((g + 1) % 3) * sz;
+    if (g + 1 < total) {
+#pragma unroll
+      for (int p = 0; p < P; ++p)
+#pragma unroll
+        for (int k = 0; k < K; ++k) {
+          const int j = v + 32 * k;
+          if (j < d) stn[(p * d + j) * LANES + lane] = xr[p][k];
+        }
+      ynext = yr;
+    }
+    __syncthreads();  // rs of step g and stage of step g+1 complete; everyone is past step g-1
+    if (g + 2 < total) large_load<K, P, QL>(xs, ys, start, d, len, g + 2, nq, xr, yr);
+    if (v < P && g + 1 < total) {
+      float r = residual_chain(ws, stn + (v * d) * LANES + lane, d);
+      if (bias) r = __fadd_rn(r, b);
+      r = __fsub_rn(r, ynext);
+      rs[((g + 1) & 1) * P * LANES + v * LANES + lane] = r;
+    }
+    const int q = g % nq;
+    const int t = blockIdx.x + (g / nq) * gridDim.x;
+    const int cnt = min(TILE, len - t * TILE);
+    const float* st = stage + (g % 3) * sz;
+    const float* rc = rs + (g & 1) * P * LANES;
+    slices_accumulate<K, P>(acc, accb, accl, st, rc, d, q, cnt, v, lane, lw);
+    if (ORDERED && q == nq - 1) tile_write<K>(acc, accb, accl, out, d, tiles, t, v, lane, lw);
+  }
+  if (!ORDERED) atomic_finish<K>(acc, accb, accl, out, d, v, lane, lw);
+}
+
+#define PIPE_KERNEL(NAME, K, P, ORD)                                                               \
+  extern "C" __global__ void __launch_bounds__(1024, 1) NAME(SMALL_ARGS) {                       \
+    pipe_body<K, P, ORD>(SMALL_PASS);                                                              \
+  }
+
+#define PIPEQ_KERNEL(NAME, K, ORD, QL)                                                             \
+  extern "C" __global__ void __launch_bounds__(1024, 1) NAME(SMALL_ARGS) {                       \
+    pipe_body<K, 2, ORD, QL>(SMALL_PASS);                                                          \
+  }
+
+// ---------------------------------------------------------------------------------------------
+// Large d, streamed (d <= 32 K <= 256; batches that start on a slice boundary, start % 32 == 0;
+// other batches use pipe_body): the thread mapping, the arithmetic and the overlap of pipe_body,
+// with three changes that cut the instructions per value by about half:
+//  - x is loaded as 16-byte vectors: the P slices of a step are P * 128 d contiguous bytes in
+//    the slice layout, thread t loads vectors t, t + 1024, ... and stores them unchanged into the
+//    stage (same layout as global memory), so no per-value index arithmetic and 16-byte shared
+//    stores;
+//  - the weights are a kernel parameter passed by value (constant bank), and the residual chain
+//    is fully unrolled over compile-time feature indices: each term is one shared load, one
+//    multiply with a constant operand and one addition, in feature order (same operations, same
+//    order, separate roundings);
+//  - no weight copy in shared memory.
+// A is how many steps ahead x is loaded into registers (P = 2: A = 1, as pipe_body; P = 1:
+// A = 2, the same registers). Iteration g = -1 of the loop is the prologue (stage step 0, run
+// its chains), so the unrolled chain appears once.
+// Dynamic shared memory: xs[3][P][d][32] floats, then rs[2][P][32] floats, then (32 K - d) 32
+// floats of slack that the unguarded accumulation may read past the last stage buffer.
+// ---------------------------------------------------------------------------------------------
+struct WParam {
+  float w[256];  // w32[0..d), the rest unused
+  float b;       // b32 (0 without bias)
+};
+
+template <int K>
+__device__ __forceinline__ float flow_chain(const WParam& wp, const float* col, int d) {
+  float r = 0.0f;
+#pragma unroll
+  for (int kb = 0; kb < K; ++kb) {
+    if (32 * kb + 32 <= d) {
+#pragma unroll
+      for (int u = 0; u < 32; ++u) {
+        const int j = 32 * kb + u;
+        r = __fadd_rn(r, __fmul_rn(wp.w[j], col[j * LANES]));
+      }
+    } else if (32 * kb < d) {
+#pragma unroll
+      for (int u = 0; u < 32; ++u) {
+        const int j = 32 * kb + u;
+        if (j < d) r = __fadd_rn(r, __fmul_rn(wp.w[j], col[j * LANES]));
+      }
+    }
+  }
+  return r;
+}
+
+template <int K, int P>
+__device__ __forceinline__ void flow_load(const float4* __restrict__ x4, const float* __restrict__ ys, i64 start,
+                                          int d, int len, int g, int nq, float4 (&xr)[(P * K * 256 + 1023) / 1024],
+                                          float& yr) {
+  constexpr int M = (P * K * 256 + 1023) / 1024;
+  const int v = threadIdx.x >> 5;
+  const int lane = threadIdx.x & 31;
+  const int t = blockIdx.x + (g / nq) * gridDim.x;
+  const int q = g % nq;
+  const int base = t * TILE;
+  const int cnt = min(TILE, len - base);
+  const int f = base + q * P * LANES;  // first sample of the step, batch-relative
+  const int rem = cnt - q * P * LANES;
+  const int ns = rem <= 0 ? 0 : min(P, (rem + LANES - 1) / LANES);
+  const int nvalid = ns * 8 * d;  // 16-byte vectors of the step that hold samples of the batch
+  const float4* src = x4 + ((start + f) >> 5) * ((i64)d * 8);
+#pragma unroll
+  for (int m = 0; m < M; ++m) {
+    const int idx = threadIdx.x + 1024 * m;
+    xr[m] = idx < nvalid ? src[idx] : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+  }
+  if (v < P) {
+    const int k0 = (q * P + v) * LANES + lane;
+    yr = k0 < cnt ? ys[base + k0] : 0.0f;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Large d, quad layout (64 < d <= 32 K <= 256, K = 4 or 8; batches that start on a slice
+// boundary, start % 32 == 0; the others use pipe_body<..., QL = true>): flow_body with x resident
+// in the quad layout (xq), staged verbatim, so that
+//  - the residual chain of a sample (warp v < P, one sample a thread) reads four consecutive
+//    features with one 16-byte shared load (64 loads a chain at d = 256 instead of 256; the
+//    chains bound the step: docs/benchmarks-gpu.md, call 6), then adds the four terms in feature
+//    order (same operations, same order, separate roundings);
+//  - thread (warp v, lane l) owns the accumulators of lane l for the features 4 (v + 32 c) + e
+//    (c < K / 4, e < 4): one 16-byte shared load per four features; a warp's load is 512
+//    contiguous bytes (no bank conflict).
+// Padding features (d4 > d) are zeros in x and in the weights: their terms add +0.0 to a residual
+// that is never -0.0 (it starts at +0.0, and a sum is -0.0 only if both terms are), so the
+// chain's bits are those of the d-term chain.
+// Dynamic shared memory: xs[3][P][d4 / 4][32][4] floats, then rs[2][P][32] floats, then
+// (32 K - d4) 32 floats of slack that the unguarded accumulation may read past the last stage.
+// ---------------------------------------------------------------------------------------------
+// The residual chain's terms of quad q (features 4 q .. 4 q + 3 of one sample), in feature order.
+__device__ __forceinline__ float quad_terms(float r, const WParam& wp, int q, float4 v) {
+  r = __fadd_rn(r, __fmul_rn(wp.w[4 * q], v.x));
+  r = __fadd_rn(r, __fmul_rn(wp.w[4 * q + 1], v.y));
+  r = __fadd_rn(r, __fmul_rn(wp.w[4 * q + 2], v.z));
+  return __fadd_rn(r, __fmul_rn(wp.w[4 * q + 3], v.w));
+}
+
+template <int K>
+__device__ __forceinline__ float quad_chain(const WParam& wp, const float4* col4, int d4) {
+  float r = 0.0f;
+#pragma unroll
+  for (int kb = 0; kb < K; ++kb) {
+    if (32 * kb + 32 <= d4) {
+#pragma unroll
+      for (int u = 0; u < 8; ++u) {
+        const int q = 8 * kb + u;
+        const float4 v4 = col4[q * LANES];
+        r = quad_terms(r, wp, q, v4);
+      }
+    } else if (32 * kb < d4) {
+#pragma unroll
+      for (int u = 0; u < 8; ++u) {
+        const int q = 8 * kb + u;
+        if (4 * q < d4) {
+          const float4 v4 = col4[q * LANES];
+          r = quad_terms(r, wp, q, v4);
+        }
+      }
+    }
+  }
+  return r;
+}
+
+// End of a tile (ORDERED: out[c * tiles + t]) or of the kernel (atomic: out[c]) under the quad
+// mapping (thread v owns quads v, v + STRIDE, ...): one lane tree per accumulator; the bias and
+// loss sums from the loss warp.
+template <int K, int STRIDE, bool ORDERED>
+__device__ __forceinline__ void quad_write(double (&acc)[K], double& accb, double& accl, double* out, int d,
+                                           int tiles, int t, int v, int lane, bool lossWarp) {
+#pragma unroll
+  for (int c = 0; c < K / 4; ++c) {
+#pragma unroll
+    for (int e = 0; e < 4; ++e) {
+      const int j = 4 * (v + STRIDE * c) + e;
+      if (j < d) {
+        const double sv = lane_tree(acc[4 * c + e]);
+        if (lane == 0) {
+          if (ORDERED) out[(i64)j * tiles + t] = sv;
+          else atomicAdd(out + j, sv);
+        }
+      }
+      acc[4 * c + e] = 0.0;
+    }
+  }
+  if (lossWarp) bias_loss_write<ORDERED>(accb, accl, out, d, tiles, t, lane);
+}
+
+// The quad plan's accumulation of one step (P staged slices st4: [P][d4 / 4][32][4]); full steps
+// run without a test per value (quads past d4 read the next stage buffer or the slack and feed
+// accumulators that are never written out).
+template <int K, int P>
+__device__ __forceinline__ void quad_accumulate(double (&acc)[K], double& accb, double& accl, const float4* st4,
+                                                const float* rc, int d4, int q, int cnt, int v, int lane, int lw) {
+  const bool full = (q * P + P) * LANES <= cnt;
+#pragma unroll
+  for (int p = 0; p < P; ++p) {
+    if (full || (q * P + p) * LANES + lane < cnt) {
+      const float rl = rc[p * LANES + lane];
+#pragma unroll
+      for (int c = 0; c < K / 4; ++c) {
+        const float4 xv = st4[p * 8 * d4 + (v + 32 * c) * LANES + lane];
+        acc[4 * c] = __dadd_rn(acc[4 * c], (double)__fmul_rn(rl, xv.x));
+        acc[4 * c + 1] = __dadd_rn(acc[4 * c + 1], (double)__fmul_rn(rl, xv.y));
+        acc[4 * c + 2] = __dadd_rn(acc[4 * c + 2], (double)__fmul_rn(rl, xv.z));
+        acc[4 * c + 3] = __dadd_rn(acc[4 * c + 3], (double)__fmul_rn(rl, xv.w));
+      }
+      if (v == lw) {
+        const double rd = (double)rl;
+        accb = __dadd_rn(accb, rd);
+        accl = __dadd_rn(accl, __dmul_rn(rd, rd));
+      }
+    }
+  }
+}
+
+// QUAD: the quad plan (x in the quad layout, quad_chain, quad_accumulate, quad_write).
+template <int K, int P, int A, bool ORDERED, bool QUAD = false>
+__device__ __forceinline__ void flow_body(const float* __restrict__ x, const float* __restrict__ y, i64 n, int d,
+                                          i64 start, int len, const WParam& wp, int bias, double* __restrict__ out,
+                                          int tiles) {
+  constexpr int M = (P * K * 256 + 1023) / 1024;
+  const int dv = QUAD ? (d + 3) & ~3 : d;  // features a slice holds (d4 in the quad layout)
+  extern __shared__ float4 sm4[];
+  float4* stage4 = sm4;                                        // 3 * P * 8 dv vectors
+  float* rs = reinterpret_cast<float*>(sm4 + 3 * P * 8 * dv);  // 2 * P * 32
+  const int v = threadIdx.x >> 5;
+  const int lane = threadIdx.x & 31;
+  const int nq = SLICES / P;
+  const int sz4 = P * 8 * dv;     // vectors per stage buffer
+  const int sz = P * d * LANES;   // floats per stage buffer
+  const float4* x4 = reinterpret_cast<const float4*>(x);
+  const float* ys = y + start;
+  const float b = wp.b;
+  const int myTiles = blockIdx.x < tiles ? (tiles - 1 - blockIdx.x) / gridDim.x + 1 : 0;
+  const int total = myTiles * nq;
+  const int lw = P & 31;
+  if (total == 0) return;
+
+  double acc[K];
+#pragma unroll
+  for (int k = 0; k < K; ++k) acc[k] = 0.0;
+  double accb = 0.0, accl = 0.0;
+  float4 xr[A][M];  // steps g+1 .. g+A in registers (loaded A steps ahead)
+  float yr[A];
+#pragma unroll
+  for (int a = 0; a < A; ++a) yr[a] = 0.0f;
+
+  // steps 0 .. A-1 in registers; iteration g = -1 is the prologue (stage step 0, run its chains)
+#pragma unroll
+  for (int a = 0; a < A; ++a)
+    if (a < total) flow_load<K, P>(x4, ys, start, dv, len, a, nq, xr[a], yr[a]);
+  for (int g = -1; g < total; ++g) {
+    float ynext = 0.0f;
+    float4* stn4 = stage4 + ((g + 1) % 3) * sz4;
+    if (g + 1 < total) {
+#pragma unroll
+      for (int m = 0; m < M; ++m) {
+        const int idx = threadIdx.x + 1024 * m;
+        if (idx < sz4) stn4[idx] = xr[0][m];
+      }
+      ynext = yr[0];
+    }
+    __syncthreads();  // rs of step g and stage of step g+1 complete; everyone is past step g-1
+#pragma unroll
+    for (int a = 0; a + 1 < A; ++a) {
+#pragma unroll
+      for (int m = 0; m < M; ++m) xr[a][m] = xr[a + 1][m];
+      yr[a] = yr[a + 1];
+    }
+    if (g + 1 + A < total) flow_load<K, P>(x4, ys, start, dv, len, g + 1 + A, nq, xr[A - 1], yr[A - 1]);
+    if (v < P && g + 1 < total) {
+      float r = QUAD ? quad_chain<K>(wp, stn4 + v * 8 * dv + lane, dv)
+                     : flow_chain<K>(wp, reinterpret_cast<const float*>(stn4) + (v * d) * LANES + lane, d);
+      if (bias) r = __fadd_rn(r, b);
+      r = __fsub_rn(r, ynext);
+      rs[((g + 1) & 1) * P * LANES + v * LANES + lane] = r;
+    }
+    if (g < 0) continue;
+    const int q = g % nq;
+    const int t = blockIdx.x + (g / nq) * gridDim.x;
+    const int cnt = min(TILE, len - t * TILE);
+    const float* st = reinterpret_cast<const float*>(stage4) + (g % 3) * sz;
+    const float* rc = rs + (g & 1) * P * LANES;
+    if (QUAD) {
+      quad_accumulate<K, P>(acc, accb, accl, stage4 + (g % 3) * sz4, rc, dv, q, cnt, v, lane, lw);
+    } else if ((q * P + P) * LANES <= cnt) {
+      // Every sample of the step is in the batch (all steps but a batch's last): no test per
+      // value. Features j >= d (d not a multiple of 32) read the stage's next values or its
+      // slack (flowSmem) and only feed accumulators that are never written out.
+#pragma unroll
+      for (int p = 0; p < P; ++p) {
+        const float rl = rc[p * LANES + lane];
+        const float* sp = st + (p * d + v) * LANES + lane;
+#pragma unroll
+        for (int k = 0; k < K; ++k) acc[k] = __dadd_rn(acc[k], (double)__fmul_rn(rl, sp[32 * k * LANES]));
+        if (v == lw) {
+          const double rd = (double)rl;
+          accb = __dadd_rn(accb, rd);
+          accl = __dadd_rn(accl, __dmul_rn(rd, rd));
+        }
+      }
+    } else {
+      slices_accumulate<K, P>(acc, accb, accl, st, rc, d, q, cnt, v, lane, lw);
+    }
+    if (ORDERED && q == nq - 1) {
+      if (QUAD) quad_write<K, 32, true>(acc, accb, accl, out, d, tiles, t, v, lane, v == lw);
+      else tile_write<K>(acc, accb, accl, out, d, tiles, t, v, lane, lw);
+    }
+  }
+  if (!ORDERED) {
+    if (QUAD) quad_write<K, 32, false>(acc, accb, accl, out, d, tiles, 0, v, lane, v == lw);
+    else atomic_finish<K>(acc, accb, accl, out, d, v, lane, lw);
+  }
+}
+
+// Parameters: those of the other kernels, an unused pointer (the twopass buffer slot), then the
+// weights by value.
+#define FLOW_KERNEL(NAME, K, P, A, ORD)                                                            \
+  extern "C" __global__ void __launch_bounds__(1024, 1)                                           \
+      NAME(SMALL_ARGS, const float* __restrict__ unused, const WParam wp) {                        \
+    flow_body<K, P, A, ORD>(x, y, n, d, start, len, wp, bias, out, tiles);                         \
+  }
+
+
+// Parameters: those of the flow kernels.
+#define QUAD_KERNEL(NAME, K, ORD)                                                                  \
+  extern "C" __global__ void __launch_bounds__(1024, 1)                                           \
+      NAME(SMALL_ARGS, const float* __restrict__ unused, const WParam wp) {                        \
+    flow_body<K, 2, 1, ORD, true>(x, y, n, d, start, len, wp, bias, out, tiles);                   \
+  }
+
+
+// ---------------------------------------------------------------------------------------------
+// Helpers of the warp-specialised kernels (spec_body below).
+// ---------------------------------------------------------------------------------------------
+// The lane trees of N accumulators at once (N a power of two, 2 <= N <= 32): at the level that
+// pairs lanes l and l ^ m, each lane keeps half of its partial sums and sends the other half to
+// its partner, so the five levels take N - 1 + 5 - log2 N shuffles instead of 5 N, and their
+// additions are independent. Every pair is the one lane_tree adds at that level (the
+// accumulator's own partial sum first), so the sums have lane_tree's bits. Afterwards lane l
+// holds the sum of accumulator i = bit-reversal of the low log2 N bits of l (lanes l and l ^ 16,
+// ... hold the same one when N < 32); spec_write turns that into the feature.
+template <int N, int n = N, int m = 1>
+__device__ __forceinline__ double lanes_transposed_sum(double (&v)[N], int lane) {
+  if constexpr (n > 1) {  // recursion, not a loop: the levels must unroll or v leaves the registers
+    const bool up = (lane & m) != 0;
+#pragma unroll
+    for (int i = 0; i < n / 2; ++i) {
+      const double send = up ? v[i] : v[i + n / 2];
+      const double keep = up ? v[i + n / 2] : v[i];
+      v[i] = __dadd_rn(keep, __shfl_xor_sync(0xffffffffu, send, m));
+    }
+    return lanes_transposed_sum<N, n / 2, m * 2>(v, lane);
+  } else {
+    double s = v[0];
+#pragma unroll
+    for (int k = m; k < 32; k *= 2) s = __dadd_rn(s, __shfl_xor_sync(0xffffffffu, s, k));
+    return s;
+  }
+}
+
+// End of a tile (ORDERED: out[c * tiles + t]) or of the kernel (atomic: out[c]) in spec_body:
+// accumulating warp a holds, for its lane, features 4 (a + A c) + e in acc[4 c + e]; the
+// accumulators restart at +0.0. The bias and loss sums come from warp 0 (lossWarp).
+template <int N, int A, bool ORDERED>
+__device__ __forceinline__ void spec_write(double (&acc)[N], double& accb, double& accl, double* out, int d,
+                                           int tiles, int t, int a, int lane, bool lossWarp) {
+  static_assert((N & (N - 1)) == 0 && N >= 2 && N <= 32, "N a power of two, 2 .. 32");
+  const double sv = lanes_transposed_sum<N>(acc, lane);
+  const int i = (int)(__brev((unsigned)lane) >> (32 - __ffs(N) + 1));  // bit-reversed low log2 N bits
+  const int j = 4 * (a + A * (i >> 2)) + (i & 3);
+  if (j < d && lane < N) {
+    if (ORDERED) out[(i64)j * tiles + t] = sv;
+    else atomicAdd(out + j, sv);
+  }
+#pragma unroll
+  for (int k = 0; k < N; ++k) acc[k] = 0.0;
+  if (lossWarp) bias_loss_write<ORDERED>(accb, accl, out, d, tiles, t, lane);
+}
+
+__device__ __forceinline__ void named_bar_sync(int id, int count) {
+  asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(count) : "memory");
+}
+__device__ __forceinline__ void named_bar_arrive(int id, int count) {
+  asm volatile("bar.arrive %0, %1;" ::"r"(id), "r"(count) : "memory");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Large d, warp-specialised (d <= 4 Q; x resident in the quad layout padded to 4 Q features a
+// slice, xq with d4 = 4 Q; batches that start on a slice boundary, the others use
+// pipe_body<..., QL = 2>). The block-wide barrier of flow_body ties every step to its slowest
+// residual chain (docs/benchmarks-gpu.md, call 6); here no barrier spans the block (call 10).
+// The block is C chain warps and A accumulating warps around a ring of S slots in shared memory,
+// one 32-sample slice each ([Q][32][4] floats, as resident) plus its 32 residuals, and two named
+// barriers per slot:
+//  - chain warp c takes the block's slices c, c + C, ... (S % C == 0, so a slot always has the
+//    same chain warp): its lanes load their sample's quads from global memory into a ring of D
+//    registers (one warp load is 512 contiguous bytes), the next slice's first D quads while the
+//    current one ends; each quad is stored into the slot and its four terms added to the
+//    sample's residual in feature order, from registers. Then r (+ b, - y) goes into the slot
+//    and the warp arrives at FULL[slot];
+//  - the accumulating warps take every slice in order: wait at FULL[slot], add r * x of their
+//    quads (warp a owns quads a, a + A, ...; one 16-byte shared load per four features) and of
+//    the bias and loss (warp 0), arrive at EMPTY[slot], and write the lane trees at the end of
+//    each tile. A chain warp waits at EMPTY[slot] before it overwrites a slot.
+// Same operations in the same order as flow_body, so the same bits; only the timing differs.
+// Dynamic shared memory: S slots of 32 Q vectors, then S * 32 residuals.
+// ---------------------------------------------------------------------------------------------
+template <int Q, int C, int A, int D, int S, bool ORDERED>
+__device__ __forceinline__ void spec_body(const float* __restrict__ x, const float* __restrict__ y, int d, i64 start,
+                                          int len, const WParam& wp, int bias, double* __restrict__ out,
+                                          int tiles) {
+  static_assert(S % C == 0 && 2 * S < 16, "a slot has one chain warp; barriers 1 .. 2 S");
+  static_assert(Q % D == 0 && Q % A == 0 && 4 * Q <= 256, "whole register groups and quads per warp");
+  constexpr int NB = 32 * (A + 1);  // threads at each slot barrier
+  extern __shared__ float4 sm4[];
+  float4* slots = sm4;                                     // S slots of Q * 32 vectors
+  float* rs = reinterpret_cast<float*>(sm4 + S * Q * 32);  // S * 32 residuals
+  const int w = threadIdx.x >> 5;
+  const int lane = threadIdx.x & 31;
+  const int G = gridDim.x;
+  const int myTiles = blockIdx.x < tiles ? (tiles - 1 - blockIdx.x) / G + 1 : 0;
+  if (myTiles == 0) return;
+  const int lastCnt = min(TILE, len - (blockIdx.x + (myTiles - 1) * G) * TILE);
+  const int total = (myTiles - 1) * SLICES + (lastCnt + LANES - 1) / LANES;  // slices of this block
+
+  if (w < C) {
+    // Chain warp: slices w, w + C, ... Every load is at a fixed offset from its slice (a load
+    // under a branch or at a computed offset lets the compiler sink it next to its use, which
+    // serialises the ring): the layout holds Q quads a slice, padding features are zeros (and so
+    // are their weights: +0.0 terms), and after the last slice the ring re-reads the current one.
+    const float4* x4 = reinterpret_cast<const float4*>(x);
+    const float* ys = y + start;
+    int k = w;
+    if (k >= total) return;
+    float4 buf[D];
+    int t = blockIdx.x + (k >> 5) * G;
+    int k0 = (k & 31) * LANES + lane;  // tile-relative sample of this lane
+    const float4* src = x4 + ((start + (i64)t * TILE + (k & 31) * LANES) >> 5) * (Q * 32) + lane;
+    bool yok = k0 < min(TILE, len - t * TILE);
+    float yv = ys[yok ? t * TILE + k0 : 0];
+    yv = yok ? yv : 0.0f;
+#pragma unroll
+    for (int e = 0; e < D; ++e) buf[e] = src[e * LANES];
+    for (; k < total; k += C) {
+      const int kn = k + C;
+      const bool more = kn < total;
+      // the next slice's address and y without a branch (see above); past the last slice, the
+      // current one again and y = 0.0
+      t = blockIdx.x + ((more ? kn : k) >> 5) * G;
+      k0 = ((more ? kn : k) & 31) * LANES + lane;
+      const float4* srcn = more ? x4 + ((start + (i64)t * TILE + (kn & 31) * LANES) >> 5) * (Q * 32) + lane : src;
+      yok = more && k0 < min(TILE, len - t * TILE);
+      float yn = ys[yok ? t * TILE + k0 : 0];
+      yn = yok ? yn : 0.0f;
+      const int s = k % S;
+      if (k >= S) named_bar_sync(1 + S + s, NB);  // the accumulators are done with slice k - S
+      float4* slot = slots + s * Q * 32 + lane;
+      float r = 0.0f;
+#pragma unroll
+      for (int q = 0; q < Q; ++q) {
+        const int e = q % D;
+        const float4 v = buf[e];
+        slot[q * LANES] = v;
+        r = quad_terms(r, wp, q, v);
+        buf[e] = q + D < Q ? src[(q + D) * LANES] : srcn[(q + D - Q) * LANES];
+      }
+      if (bias) r = __fadd_rn(r, wp.b);
+      r = __fsub_rn(r, yv);
+      rs[s * LANES + lane] = r;
+      named_bar_arrive(1 + s, NB);  // slot s holds slice k and its residuals
+      src = srcn;
+      yv = yn;
+    }
+    return;
+  }
+
+  // Accumulating warp a: every slice in order, quads a, a + A, ... of the slot (padding quads
+  // are zeros: their accumulators stay +0.0 and are never written out).
+  const int a = w - C;
+  constexpr int QA = Q / A;
+  double acc[4 * QA];
+#pragma unroll
+  for (int i = 0; i < 4 * QA; ++i) acc[i] = 0.0;
+  double accb = 0.0, accl = 0.0;
+  for (int k = 0; k < total; ++k) {
+    const int s = k % S;
+    const int q = k & 31;
+    const int t = blockIdx.x + (k >> 5) * G;
+    const int cnt = min(TILE, len - t * TILE);
+    named_bar_sync(1 + s, NB);
+    if ((q + 1) * LANES <= cnt || q * LANES + lane < cnt) {
+      const float rl = rs[s * LANES + lane];
+      const float4* sl = slots + s * Q * 32 + lane;
+#pragma unroll
+      for (int c = 0; c < QA; ++c) {
+        const float4 xv = sl[(a + A * c) * LANES];
+        acc[4 * c] = __dadd_rn(acc[4 * c], (double)__fmul_rn(rl, xv.x));
+        acc[4 * c + 1] = __dadd_rn(acc[4 * c + 1], (double)__fmul_rn(rl, xv.y));
+        acc[4 * c + 2] = __dadd_rn(acc[4 * c + 2], (double)__fmul_rn(rl, xv.z));
+        acc[4 * c + 3] = __dadd_rn(acc[4 * c + 3], (double)__fmul_rn(rl, xv.w));
+      }
+      if (a == 0) {
+        const double rd = (double)rl;
+        accb = __dadd_rn(accb, rd);
+        accl = __dadd_rn(accl, __dmul_rn(rd, rd));
+      }
+    }
+    if (k + S < total) named_bar_arrive(1 + S + s, NB);  // slot s free for slice k + S
+    if (ORDERED && (q == SLICES - 1 || k == total - 1))
+      spec_write<4 * QA, A, true>(acc, accb, accl, out, d, tiles, t, a, lane, a == 0);
+  }
+  if (!ORDERED) spec_write<4 * QA, A, false>(acc, accb, accl, out, d, tiles, 0, a, lane, a == 0);
+}
+
+// Parameters: those of the flow kernels. One shape per slice width 4 Q (64, 128, 192, 256
+// features): 6 chain warps with 8 quads ahead, 8 accumulating warps (12 at Q = 48, so that each
+// owns a power of two of accumulators), 6 slots (call 10 of docs/benchmarks-gpu.md).
+#define SPEC_KERNEL(NAME, Q, C, A, D, S, ORD)                                                      \
+  extern "C" __global__ void __launch_bounds__(32 * (C + A), 1)                                  \
+      NAME(SMALL_ARGS, const float* __restrict__ unused, const WParam wp) {                        \
+    spec_body<Q, C, A, D, S, ORD>(x, y, d, start, len, wp, bias, out, tiles);                      \
+  }
+
+
+// ---------------------------------------------------------------------------------------------
+// Any d (used above 256): two passes over x. resid_pass: one warp per tile, lane l computes the
+// residuals of its samples (features in index order), stores them to rbuf (batch-relative) and
+// sums the bias and loss terms in lane order. grad_pass: one warp per (tile, feature), lane l
+// adds r * x of its samples in slice order. Blocks of 256 threads (8 warps).
+// ---------------------------------------------------------------------------------------------
+template <bool ORDERED>
+__device__ __forceinline__ void resid_body(const float* __restrict__ x, const float* __restrict__ y, i64 n,
+                                           int d, i64 start, int len, const float* __restrict__ params,
+                                           int bias, double* __restrict__ out, int tiles,
+                                           float* __restrict__ rbuf) {
+  const int lane = threadIdx.x & 31;
+  const int gw = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+  const int nw = (gridDim.x * blockDim.x) >> 5;
+  const float b = bias ? params[d] : 0.0f;
+  const float* ys = y + start;
+  double accb = 0.0, accl = 0.0;
+  for (int t = gw; t < tiles; t += nw) {
+    const int base = t * TILE;
+    const int cnt = min(TILE, len - base);
+    for (int s = 0; s < SLICES; ++s) {
+      const int k0 = s * LANES + lane;
+      if (k0 < cnt) {
+        const int i = base + k0;
+        float r = 0.0f;
+#pragma unroll 8
+        for (int j = 0; j < d; ++j) r = __fadd_rn(r, __fmul_rn(params[j], x[xat(j, start + i, d)]));
+        if (bias) r = __fadd_rn(r, b);
+        r = __fsub_rn(r, ys[i]);
+        rbuf[i] = r;
+        const double rd = (double)r;
+        accb = __dadd_rn(accb, rd);
+        accl = __dadd_rn(accl, __dmul_rn(rd, rd));
+      }
+    }
+    if (ORDERED) {
+      const double sb = lane_tree(accb);
+      const double sl = lane_tree(accl);
+      if (lane == 0) {
+        out[(i64)d * tiles + t] = sb;
+        out[(i64)(d + 1) * tiles + t] = sl;
+      }
+      accb = 0.0;
+      accl = 0.0;
+    }
+  }
+  if (!ORDERED) {
+    const double sb = lane_tree(accb);
+    const double sl = lane_tree(accl);
+    if (lane == 0) {
+      atomicAdd(out + d, sb);
+      atomicAdd(out + d + 1, sl);
+    }
+  }
+}
+
+// grid: x = tile groups (grid-stride over tiles), y = feature groups of 8 (one warp a feature)
+template <bool ORDERED>
+__device__ __forceinline__ void grad_body(const float* __restrict__ x, i64 n, int d, i64 start, int len,
+                                          double* __restrict__ out, int tiles, const float* __restrict__ rbuf) {
+  const int lane = threadIdx.x & 31;
+  const int j = blockIdx.y * (blockDim.x >> 5) + (threadIdx.x >> 5);
+  if (j >= d) return;
+  double acc = 0.0;
+  for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
+    const int base = t * TILE;
+    const int cnt = min(TILE, len - base);
+#pragma unroll 8
+    for (int s = 0; s < SLICES; ++s) {
+      const int k0 = s * LANES + lane;
+      if (k0 < cnt) {
+        const int i = base + k0;
+        acc = __dadd_rn(acc, (double)__fmul_rn(rbuf[i], x[xat(j, start + i, d)]));
+      }
+    }
+    if (ORDERED) {
+      const double sv = lane_tree(acc);
+      if (lane == 0) out[(i64)j * tiles + t] = sv;
+      acc = 0.0;
+    }
+  }
+  if (!ORDERED) {
+    const double sv = lane_tree(acc);
+    if (lane == 0) atomicAdd(out + j, sv);
+  }
+}

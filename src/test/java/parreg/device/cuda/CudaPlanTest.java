@@ -1,0 +1,73 @@
+package parreg.device.cuda;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * The plan ladder without a card: what an H200 (227 KB of opt-in shared memory per block) and a
+ * card with less shared memory or little free memory are given, and forced plans that do not fit.
+ */
+class CudaPlanTest {
+  static final int H200_SMEM = 232_448;
+  static final long FREE = 100L << 30;
+
+  static String plan(int d, long slices, int smem, long free) {
+    return CudaPlan.choose(d, slices, smem, free, true, null).name();
+  }
+
+  @Test
+  void theLadderOnAnH200() {
+    assertEquals("small-1", plan(1, 1000, H200_SMEM, FREE));
+    assertEquals("small-16", plan(9, 1000, H200_SMEM, FREE));
+    assertEquals("spec-64", plan(17, 1000, H200_SMEM, FREE));
+    assertEquals("spec-64", plan(64, 625_000, H200_SMEM, FREE));
+    assertEquals("spec-128", plan(100, 1000, H200_SMEM, FREE));
+    assertEquals("spec-192", plan(161, 1000, H200_SMEM, FREE));
+    assertEquals("spec-256", plan(256, 1000, H200_SMEM, FREE));
+    assertEquals("twopass", plan(257, 1000, H200_SMEM, FREE));
+  }
+
+  @Test
+  void xPaddedBeyondFreeMemoryFallsBackToAnUnpaddedPlan() {
+    // 10^8 slices at width 128 need 1.6 TB: quad keeps x at d rounded to 4
+    assertEquals("quad-4x2", plan(100, 100_000_000, H200_SMEM, FREE));
+    assertEquals("flow-2x2", plan(33, 100_000_000, H200_SMEM, FREE));
+  }
+
+  @Test
+  void lessSharedMemoryGivesTheEarlierPlans() {
+    assertEquals("flow-1x2", plan(20, 1000, 48 * 1024, FREE));
+    assertEquals("flow-8x1", plan(256, 1000, 100 * 1024, FREE));
+    assertEquals("large-8x1", plan(256, 1000, 80 * 1024, FREE));
+    assertEquals("twopass", plan(256, 1000, 48 * 1024, FREE));
+  }
+
+  @Test
+  void namesKernelsAndLayouts() {
+    CudaPlan spec = CudaPlan.choose(66, 1000, H200_SMEM, FREE, true, null);
+    assertEquals("spec_o_128", spec.main());
+    assertEquals("pipes_o_4_2", spec.fallback());
+    assertEquals(128, spec.sliceFeatures());
+    assertEquals(true, spec.quads());
+    assertEquals(32 * 14, spec.block());
+    CudaPlan quad = CudaPlan.choose(66, 1000, H200_SMEM, FREE, false, "quad2");
+    assertEquals("quad_a_4_2", quad.main());
+    assertEquals("pipeq_a_4_2", quad.fallback());
+    assertEquals(68, quad.sliceFeatures());
+    CudaPlan two = CudaPlan.choose(300, 1000, H200_SMEM, FREE, true, null);
+    assertEquals("resid_o", two.main());
+    assertEquals("grad_o", two.grad());
+    assertEquals(300, two.sliceFeatures());
+    assertEquals("large_o_4_2", CudaPlan.choose(100, 1000, H200_SMEM, FREE, true, "large2").main());
+  }
+
+  @Test
+  void forcedPlansThatDoNotFitAreRefused() {
+    assertThrows(IllegalArgumentException.class, () -> CudaPlan.choose(17, 1000, H200_SMEM, FREE, true, "small"));
+    assertThrows(IllegalArgumentException.class, () -> CudaPlan.choose(100, 1000, H200_SMEM, FREE, true, "spec64"));
+    assertThrows(IllegalArgumentException.class, () -> CudaPlan.choose(64, 1000, H200_SMEM, FREE, true, "quad2"));
+    assertThrows(IllegalArgumentException.class, () -> CudaPlan.choose(64, 1000, H200_SMEM, FREE, true, "nope"));
+  }
+}
