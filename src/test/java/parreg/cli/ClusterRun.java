@@ -40,15 +40,25 @@ final class ClusterRun implements AutoCloseable {
     return nodes.get(p);
   }
 
-  /** Kills node p with SIGKILL once it has committed {@code atStep}, restarts it, waits for a new commit. */
+  /**
+   * Kills node p with SIGKILL once it has committed {@code atStep}, restarts it, waits for a new
+   * commit. The journal is written behind the step, so the node may come back behind {@code
+   * atStep}, but never behind what it reported durable before the kill: that is checked here.
+   */
   JsonNode crashAndRestart(int p, long atStep) throws Exception {
     NodeProcess v = node(p);
-    await(v, s -> s.get("committedStep").asLong() >= atStep, "node " + p + " to reach step " + atStep);
+    JsonNode before = await(v, s -> s.get("committedStep").asLong() >= atStep, "node " + p + " to reach step " + atStep);
     v.kill9();
     v.restart();
     // A victim killed just before its last step may come back already done: that is fine too.
-    return await(v, s -> "done".equals(s.get("state").asText()) || (!"starting".equals(s.get("state").asText())
+    JsonNode after = await(v, s -> "done".equals(s.get("state").asText()) || (!"starting".equals(s.get("state").asText())
         && s.get("committedStep").asLong() > s.get("recoveredStep").asLong()), "node " + p + " to commit after its restart");
+    long durable = before.get("durableStep").asLong();
+    if (after.get("recoveredStep").asLong() < durable) {
+      throw new AssertionError("node " + p + " reported step " + durable + " durable before the kill but recovered at step "
+          + after.get("recoveredStep").asLong());
+    }
+    return after;
   }
 
   List<JsonNode> awaitAllDone() throws Exception {
