@@ -58,6 +58,12 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
 
   public record GetState(ActorRef<View> replyTo) implements Command {}
 
+  /**
+   * A graceful stop (SIGTERM): start no more steps, write everything committed, and reply with the
+   * durable step once nothing waits for the journal. A restart then resumes exactly there.
+   */
+  public record Flush(ActorRef<Long> replyTo) implements Command {}
+
   /** The phase a node reports: starting, training, waiting (for a participant) or done. */
   public enum Phase {
     STARTING,
@@ -111,7 +117,7 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
   }
 
   /** The oldest event waiting for the journal has waited {@code group-ms}: write now. */
-  private enum Flush implements Command {
+  private enum GroupDue implements Command {
     INSTANCE
   }
 
@@ -151,6 +157,8 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
 
   private boolean rosterComplete;
   private boolean stopped;
+  private boolean flushing;
+  private final java.util.List<ActorRef<Long>> flushWaiters = new java.util.ArrayList<>();
   private long inFlight = -1;
   private LocalSums ownSums;
   private long ownStep = -1;
@@ -256,7 +264,7 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
     return newReceiveBuilder()
         .onMessage(RosterComplete.class, this::onRosterComplete)
         .onMessage(Next.class, n -> startNextStep())
-        .onMessage(Flush.class, f -> {
+        .onMessage(GroupDue.class, f -> {
           write();
           return this;
         })
@@ -274,6 +282,7 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
         })
         .onMessage(EvidenceDone.class, this::onEvidenceDone)
         .onMessage(GetState.class, this::onGetState)
+        .onMessage(Flush.class, this::onFlush)
         .build();
   }
 
@@ -300,7 +309,7 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
    * far behind (it starts again when the journal acknowledges), or pacing says wait.
    */
   private Behavior<Command> startNextStep() {
-    if (stopped || !rosterComplete || !state.started() || inFlight >= 0) {
+    if (stopped || flushing || !rosterComplete || !state.started() || inFlight >= 0) {
       return this;
     }
     if (state.committed() >= settings.targetSteps()) {
@@ -397,7 +406,7 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
   private void commit(Event event) {
     pending.addLast(new Pending(event, System.nanoTime()));
     if (pending.size() == 1 && settings.groupSteps() > 1) {
-      timers.startSingleTimer(Flush.INSTANCE, Flush.INSTANCE, settings.groupDelay());
+      timers.startSingleTimer(GroupDue.INSTANCE, GroupDue.INSTANCE, settings.groupDelay());
     }
     if (pending.size() - writing >= settings.groupSteps() || !(event instanceof StepCommitted)) {
       write();
@@ -409,7 +418,7 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
     if (writing > 0 || pending.isEmpty()) {
       return;
     }
-    timers.cancel(Flush.INSTANCE);
+    timers.cancel(GroupDue.INSTANCE);
     Event[] events = new Event[pending.size()];
     int i = 0;
     for (Pending p : pending) {
@@ -428,14 +437,17 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
     durable = w.durableStep();
     journalPosition = w.sequenceNr();
     peer.tell(new PeerActor.Durable(durable));
-    if (!pending.isEmpty()) {
+    if (flushing) {
+      write();
+      answerFlushes();
+    } else if (!pending.isEmpty()) {
       // What was committed during the write: write it now if the group is full or it has waited
       // long enough, else when it is (startNextStep below writes at once if training must wait).
       long waited = System.nanoTime() - pending.peekFirst().committedAtNanos();
       if (pending.size() >= settings.groupSteps() || waited >= settings.groupDelay().toNanos()) {
         write();
       } else {
-        timers.startSingleTimer(Flush.INSTANCE, Flush.INSTANCE, settings.groupDelay().minusNanos(waited));
+        timers.startSingleTimer(GroupDue.INSTANCE, GroupDue.INSTANCE, settings.groupDelay().minusNanos(waited));
       }
     }
     return startNextStep();
@@ -455,6 +467,21 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
     journalPosition = r.sequenceNr();
     write();
     return this;
+  }
+
+  private Behavior<Command> onFlush(Flush f) {
+    flushing = true;
+    flushWaiters.add(f.replyTo());
+    write();
+    answerFlushes();
+    return this;
+  }
+
+  private void answerFlushes() {
+    if (pending.isEmpty()) {
+      flushWaiters.forEach(w -> w.tell(durable));
+      flushWaiters.clear();
+    }
   }
 
   /** The run is done when the target step is durable here (then the evidence is written). */
