@@ -23,7 +23,7 @@ public final class Main implements Runnable {
   }
 
   public static void main(String[] args) {
-    StartupTrace.mark("main");
+    parreg.actors.StartupTrace.mark("main");
     int code;
     try {
       code = execute(args);

@@ -1,31 +1,19 @@
 package parreg.cli;
 
-import com.typesafe.config.Config;
-import com.typesafe.config.ConfigFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import org.apache.pekko.actor.typed.javadsl.AskPattern;
-import parreg.actors.AdminHttpServer;
 import parreg.actors.NodeLifecycle;
-import parreg.actors.NodeSettings;
 import parreg.actors.ParregNode;
-import parreg.actors.PeerActor;
-import parreg.device.BackendInfo;
-import parreg.device.BackendUnavailableException;
+import parreg.actors.StartupTrace;
 import parreg.device.Partition;
 import parreg.device.RunContract;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code parreg node}: runs one participant until its target step is committed. */
+/** {@code parreg node}: the options of one participant; {@link ParregNode#run} does the rest. */
 @Command(name = "node", mixinStandardHelpOptions = true, description = "Run one node of a training cluster.")
 public final class NodeCommand implements Callable<Integer> {
 
@@ -100,174 +88,22 @@ public final class NodeCommand implements Callable<Integer> {
     if (evidence != null && Files.exists(evidence)) {
       throw new UserError("evidence file " + evidence + " already exists; evidence is never overwritten");
     }
-    JournalSetup journalSetup = JournalSetup.open(journal);
-    int admin = adminPort != null ? adminPort : port + 10000;
-    if (port < 1 || port > 65535) {
-      throw new UserError("--port " + port + " is not a TCP port");
-    }
-    if (admin < 1 || admin > 65535) {
-      throw new UserError("admin port " + admin + " is not a TCP port; give --admin-port");
-    }
-    // Opening the journal (an H2 file: engine start, schema check, one query) and loading the
-    // configuration (every jar's reference.conf) are independent; do them concurrently. Only the
-    // seed-node timeout depends on what the journal holds.
-    String persistenceId = NodeSettings.persistenceId(spec.contract(), participant);
-    CompletableFuture<Boolean> prepared = new CompletableFuture<>();
-    Thread preparer = new Thread(() -> {
-      try {
-        prepared.complete(journalSetup.prepare(persistenceId));
-        StartupTrace.mark("journal prepared");
-      } catch (Throwable t) {
-        prepared.completeExceptionally(t);
-      }
-    }, "parreg-journal-prepare");
-    preparer.setDaemon(true);
-    preparer.start();
-    Config cfg;
+    ParregNode.Deployment deployment = new ParregNode.Deployment(participant, participants, port, adminPort, seedNodes,
+        journal, config, steps, backend, device, evidence, exitWhenDone,
+        stepIntervalMs == null ? null : Duration.ofMillis(stepIntervalMs));
+    NodeLifecycle.Outcome outcome;
     try {
-      cfg = buildConfig(journalSetup);
-    } catch (RuntimeException e) {
-      awaitPrepared(prepared, journalSetup); // a journal problem is reported first, as before
-      journalSetup.close();
-      throw e;
+      outcome = ParregNode.run(deployment, spec.contract(), spec.partition());
+    } catch (ParregNode.BadInput e) {
+      throw new UserError(e.getMessage());
     }
-    StartupTrace.mark("configuration loaded");
-    boolean rejoining = awaitPrepared(prepared, journalSetup);
-    if (rejoining) {
-      cfg = ConfigFactory.parseString("pekko.cluster.seed-node-timeout = "
-              + cfg.getDuration("parreg.cluster.rejoin-seed-node-timeout").toMillis() + "ms")
-          .withFallback(cfg);
+    if (!outcome.message().isEmpty()) {
+      System.err.println((outcome.exitCode() == 0 ? "parreg: " : "parreg: error: ") + outcome.message());
     }
-
-    NodeSettings settings =
-        NodeSettings.of(
-            cfg,
-            participant,
-            spec.contract(),
-            spec.partition(),
-            steps,
-            backend,
-            device,
-            evidence,
-            exitWhenDone,
-            stepIntervalMs == null ? null : Duration.ofMillis(stepIntervalMs),
-            journalSetup.describe());
-    ParregNode.Handle node = ParregNode.start(cfg, settings);
-    StartupTrace.mark("actor system created");
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      node.system().terminate();
-      try {
-        node.system().getWhenTerminated().toCompletableFuture().get(10, TimeUnit.SECONDS);
-      } catch (Exception ignored) {
-        // the JVM is going down anyway
-      }
-    }, "parreg-shutdown"));
-    try {
-      BackendInfo info;
-      try {
-        info = node.backend().get(120, TimeUnit.SECONDS);
-      } catch (ExecutionException e) {
-        if (e.getCause() instanceof BackendUnavailableException b) {
-          throw new UserError(b.getMessage());
-        }
-        throw e;
-      }
-      ParregNode.Refs refs = node.refs().get(30, TimeUnit.SECONDS);
-      String host = cfg.getString("parreg.admin.host");
-      try (AdminHttpServer http = new AdminHttpServer(node.system(), refs.admin(), host, admin)) {
-        System.err.printf("parreg node %d: pekko://%s@127.0.0.1:%d, backend %s (%s), status http://%s:%d/status%n",
-            participant, ParregNode.SYSTEM_NAME, port, info.backend(), info.deviceName(), host, admin);
-        NodeLifecycle.Outcome outcome = await(node, refs);
-        if (!outcome.message().isEmpty()) {
-          System.err.println((outcome.exitCode() == 0 ? "parreg: " : "parreg: error: ") + outcome.message());
-        }
-        if (outcome.exitCode() == 2) {
-          throw new UserError(outcome.message());
-        }
-        return outcome.exitCode();
-      }
-    } finally {
-      node.system().terminate();
-      node.system().getWhenTerminated().toCompletableFuture().get(15, TimeUnit.SECONDS);
-      journalSetup.close();
+    if (outcome.exitCode() == 2) {
+      throw new UserError(outcome.message());
     }
-  }
-
-  private NodeLifecycle.Outcome await(ParregNode.Handle node, ParregNode.Refs refs) throws Exception {
-    NodeLifecycle lc = node.lifecycle();
-    while (true) {
-      try {
-        return lc.outcome().get(200, TimeUnit.MILLISECONDS);
-      } catch (TimeoutException e) {
-        // keep polling: done-ness below, or the system going away
-      }
-      if (node.system().whenTerminated().isCompleted()) {
-        return new NodeLifecycle.Outcome(1, "actor system terminated");
-      }
-      if (exitWhenDone && lc.trainingDone().isDone() && everyoneDone(node, refs)) {
-        return new NodeLifecycle.Outcome(0, "");
-      }
-    }
-  }
-
-  private boolean everyoneDone(ParregNode.Handle node, ParregNode.Refs refs) {
-    try {
-      PeerActor.View v = AskPattern.<PeerActor.Command, PeerActor.View>ask(
-              refs.peer(), PeerActor.GetView::new, Duration.ofSeconds(2), node.system().scheduler())
-          .toCompletableFuture()
-          .get();
-      return v.peers().size() == participants - 1 && v.peers().stream().allMatch(p -> p.lastKnownCommitted() >= steps);
-    } catch (Exception e) {
-      return false;
-    }
-  }
-
-  /** The outcome of {@link JournalSetup#prepare}, its failure rethrown as it was thrown (after closing the journal). */
-  private static boolean awaitPrepared(CompletableFuture<Boolean> prepared, JournalSetup journalSetup) {
-    try {
-      return prepared.join();
-    } catch (java.util.concurrent.CompletionException e) {
-      journalSetup.close();
-      if (e.getCause() instanceof RuntimeException r) {
-        throw r;
-      }
-      if (e.getCause() instanceof Error err) {
-        throw err;
-      }
-      throw e;
-    }
-  }
-
-  private Config buildConfig(JournalSetup journalSetup) {
-    List<String> seeds = new ArrayList<>();
-    for (String s : seedNodes) {
-      String t = s.strip();
-      if (!t.matches("[A-Za-z0-9.\\-]+:\\d{1,5}")) {
-        throw new UserError("--seed-nodes: '" + t + "' is not HOST:PORT");
-      }
-      seeds.add("\"pekko://" + ParregNode.SYSTEM_NAME + "@" + t + "\"");
-    }
-    String overlay =
-        "pekko.remote.artery.canonical.port = " + port + "\n"
-            + "pekko.cluster.seed-nodes = [" + String.join(",", seeds) + "]\n";
-    Config base = ConfigFactory.load();
-    Config user = ConfigFactory.empty();
-    if (config != null) {
-      if (!Files.isRegularFile(config)) {
-        throw new UserError("--config " + config + ": no such file");
-      }
-      try {
-        user = ConfigFactory.parseFile(config.toFile());
-      } catch (com.typesafe.config.ConfigException e) {
-        throw new UserError("--config " + config + ": " + e.getMessage());
-      }
-    }
-    // Precedence: command-line flags (port, seeds, --journal's database) > --config > defaults.
-    return ConfigFactory.parseString(overlay)
-        .withFallback(journalSetup.config())
-        .withFallback(user)
-        .withFallback(base)
-        .resolve();
+    return outcome.exitCode();
   }
 
   /** The contract and partition a node runs with, from its flags and data. */

@@ -12,7 +12,8 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code parreg status --node HOST:PORT [--json]}: asks the node's admin actor through its HTTP
- * status endpoint (port + 10000 unless {@code --admin-port}), which answers in milliseconds.
+ * status endpoint (the cluster port + {@code parreg.admin.port-offset} unless {@code --admin-port}),
+ * which answers in milliseconds.
  */
 @Command(name = "status", mixinStandardHelpOptions = true, description = "Ask a node's admin actor for its state.")
 public final class StatusCommand implements Callable<Integer> {
@@ -20,7 +21,7 @@ public final class StatusCommand implements Callable<Integer> {
   @Option(names = "--node", required = true, description = "HOST:PORT of the node (its cluster port)")
   String node;
 
-  @Option(names = "--admin-port", description = "the node's HTTP status port (default: PORT + 10000)")
+  @Option(names = "--admin-port", description = "the node's HTTP status port (default: PORT + parreg.admin.port-offset, 10000)")
   Integer adminPort;
 
   @Option(names = "--json", description = "print the raw JSON")
@@ -35,7 +36,7 @@ public final class StatusCommand implements Callable<Integer> {
     if (hp.length != 2 || !hp[1].matches("\\d{1,5}")) {
       throw new UserError("--node '" + node + "' is not HOST:PORT");
     }
-    int admin = adminPort != null ? adminPort : Integer.parseInt(hp[1]) + 10000;
+    int admin = adminPort != null ? adminPort : Integer.parseInt(hp[1]) + defaultPortOffset();
     URI uri = URI.create("http://" + hp[0] + ":" + admin + "/status");
     String body;
     try {
@@ -53,6 +54,15 @@ public final class StatusCommand implements Callable<Integer> {
     }
     System.out.print(summary(new ObjectMapper().readTree(body)));
     return 0;
+  }
+
+  /**
+   * The node's default offset of its HTTP port from its cluster port, from the same parreg.conf
+   * the node reads (only that file: loading every jar's defaults would cost this short-lived
+   * process a few hundred milliseconds).
+   */
+  static int defaultPortOffset() {
+    return com.typesafe.config.ConfigFactory.parseResources("parreg.conf").getInt("parreg.admin.port-offset");
   }
 
   /**

@@ -1,4 +1,4 @@
-package parreg.cli;
+package parreg.actors;
 
 import com.typesafe.config.Config;
 import java.sql.SQLException;
@@ -17,7 +17,7 @@ final class JournalSetup implements AutoCloseable {
     try {
       return new JournalSetup(JournalLocation.parse(value));
     } catch (IllegalArgumentException e) {
-      throw new UserError("--journal: " + e.getMessage());
+      throw new ParregNode.BadInput("--journal: " + e.getMessage());
     }
   }
 
