@@ -33,9 +33,13 @@ public final class AdminActor extends AbstractBehavior<AdminActor.Command> {
   /** A member of the cluster as this node sees it. */
   public record MemberState(String address, String status, boolean reachable, List<String> roles) {}
 
-  /** The node's whole state; field names are the JSON of {@code parreg status --json}. */
+  /**
+   * The node's whole state; field names are the JSON of {@code parreg status --json}. {@code
+   * address} is the node's own cluster address, as its peers see it.
+   */
   public record Status(
       int participant,
+      String address,
       long committedStep,
       long recoveredStep,
       long targetSteps,
@@ -104,7 +108,7 @@ public final class AdminActor extends AbstractBehavior<AdminActor.Command> {
     CompletableFuture.allOf(tf, df, pf)
         .whenComplete((ok, failure) -> {
           if (failure == null) {
-            g.replyTo().tell(compose(tf.join(), df.join(), pf.join(), members));
+            g.replyTo().tell(compose(system.address().toString(), tf.join(), df.join(), pf.join(), members));
           } else {
             getContext().getLog().warn("status query failed: {}", failure.toString());
           }
@@ -112,7 +116,7 @@ public final class AdminActor extends AbstractBehavior<AdminActor.Command> {
     return this;
   }
 
-  static Status compose(TrainingActor.View t, GpuActor.Telemetry d, PeerActor.View p, List<MemberState> members) {
+  static Status compose(String address, TrainingActor.View t, GpuActor.Telemetry d, PeerActor.View p, List<MemberState> members) {
     Map<String, String> device = new LinkedHashMap<>();
     device.put("name", d.info().deviceName());
     device.put("uuid", d.info().deviceUuid());
@@ -137,6 +141,7 @@ public final class AdminActor extends AbstractBehavior<AdminActor.Command> {
     }
     return new Status(
         t.participant(),
+        address,
         t.committedStep(),
         t.recoveredStep(),
         t.targetSteps(),

@@ -49,6 +49,11 @@ public final class AdminHttpServer implements AutoCloseable {
     server.start();
   }
 
+  /** The address the endpoint listens on. */
+  public String host() {
+    return server.getAddress().getAddress().getHostAddress();
+  }
+
   public int port() {
     return server.getAddress().getPort();
   }

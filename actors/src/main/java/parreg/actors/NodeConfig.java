@@ -3,9 +3,12 @@ package parreg.actors;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * A node's configuration from its deployment inputs. Precedence: command-line flags (port,
@@ -17,14 +20,21 @@ import java.util.List;
  * touched; {@link #complete} then loads them, concurrently with the journal's preparation.
  */
 final class NodeConfig {
+  /** A host name or an IPv4 address (what Artery's canonical hostname and a seed address hold). */
+  private static final Pattern HOST = Pattern.compile("[A-Za-z0-9]([A-Za-z0-9.\\-]*[A-Za-z0-9])?");
+
   private final Config flags;
   private final Config user;
+  private final String host;
+  private final String bindHost;
   private final String adminHost;
   private final int adminPort;
 
-  private NodeConfig(Config flags, Config user, String adminHost, int adminPort) {
+  private NodeConfig(Config flags, Config user, String host, String bindHost, String adminHost, int adminPort) {
     this.flags = flags;
     this.user = user;
+    this.host = host;
+    this.bindHost = bindHost;
     this.adminHost = adminHost;
     this.adminPort = adminPort;
   }
@@ -36,14 +46,29 @@ final class NodeConfig {
     List<String> seeds = new ArrayList<>();
     for (String s : d.seedNodes()) {
       String t = s.strip();
-      if (!t.matches("[A-Za-z0-9.\\-]+:\\d{1,5}")) {
+      int colon = t.lastIndexOf(':');
+      if (colon < 0 || !HOST.matcher(t.substring(0, colon)).matches() || !t.substring(colon + 1).matches("\\d{1,5}")
+          || Integer.parseInt(t.substring(colon + 1)) < 1 || Integer.parseInt(t.substring(colon + 1)) > 65535) {
         throw new ParregNode.BadInput("--seed-nodes: '" + t + "' is not HOST:PORT");
       }
-      seeds.add("\"pekko://" + ParregNode.SYSTEM_NAME + "@" + t + "\"");
+      seeds.add(quote("pekko://" + ParregNode.SYSTEM_NAME + "@" + t));
     }
-    Config flags = ConfigFactory.parseString(
-        "pekko.remote.artery.canonical.port = " + d.port() + "\n"
-            + "pekko.cluster.seed-nodes = [" + String.join(",", seeds) + "]\n");
+    StringBuilder overlay = new StringBuilder()
+        .append("pekko.remote.artery.canonical.port = ").append(d.port()).append('\n')
+        .append("pekko.cluster.seed-nodes = [").append(String.join(",", seeds)).append("]\n");
+    if (d.host() != null) {
+      checkHost("--host", d.host());
+      overlay.append("pekko.remote.artery.canonical.hostname = ").append(quote(d.host())).append('\n');
+    }
+    if (d.bindHost() != null) {
+      checkHost("--bind-host", d.bindHost());
+      // bind.port stays "" (= the canonical port): one port number, whatever address it listens on
+      overlay.append("pekko.remote.artery.bind.hostname = ").append(quote(d.bindHost())).append('\n');
+    }
+    if (d.adminHost() != null) {
+      checkHost("--admin-host", d.adminHost());
+    }
+    Config flags = ConfigFactory.parseString(overlay.toString());
     Config user = ConfigFactory.empty();
     if (d.configFile() != null) {
       if (!Files.isRegularFile(d.configFile())) {
@@ -67,7 +92,46 @@ final class NodeConfig {
     if (adminPort < 1 || adminPort > 65535) {
       throw new ParregNode.BadInput("admin port " + adminPort + " is not a TCP port; give --admin-port");
     }
-    return new NodeConfig(flags, user, admin.getString("host"), adminPort);
+    // The addresses as the node will use them: flags, else --config, else cluster.conf/parreg.conf.
+    Config addresses = flags.withFallback(user).withFallback(ConfigFactory.parseResources("cluster.conf")).resolve();
+    String host = addresses.getString("pekko.remote.artery.canonical.hostname");
+    String bind = addresses.hasPath("pekko.remote.artery.bind.hostname")
+        && !addresses.getString("pekko.remote.artery.bind.hostname").isEmpty()
+        ? addresses.getString("pekko.remote.artery.bind.hostname") : host;
+    String adminHost = d.adminHost() != null ? d.adminHost() : admin.getString("host");
+    if (!d.insecure() && !isLoopback(d.bindHost() != null ? "--bind-host" : "--host", bind)) {
+      throw new ParregNode.BadInput("the cluster port would listen on " + bind + ", which is not a loopback address, "
+          + "in plain TCP: give --insecure to allow that");
+    }
+    return new NodeConfig(flags, user, host, bind, adminHost, adminPort);
+  }
+
+  private static void checkHost(String flag, String value) {
+    if (!HOST.matcher(value).matches()) {
+      throw new ParregNode.BadInput(flag + " '" + value + "' is not a host name or IPv4 address");
+    }
+  }
+
+  private static boolean isLoopback(String flag, String host) {
+    try {
+      return InetAddress.getByName(host).isLoopbackAddress();
+    } catch (UnknownHostException e) {
+      throw new ParregNode.BadInput(flag + " '" + host + "': unknown host");
+    }
+  }
+
+  private static String quote(String s) {
+    return ConfigFactory.empty().withValue("v", com.typesafe.config.ConfigValueFactory.fromAnyRef(s)).getValue("v").render();
+  }
+
+  /** The address peers reach this node by. */
+  String host() {
+    return host;
+  }
+
+  /** The address its cluster port listens on. */
+  String bindHost() {
+    return bindHost;
   }
 
   /** The whole configuration: flags > the journal's database > --config > defaults. */

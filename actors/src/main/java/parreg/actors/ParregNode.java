@@ -41,9 +41,14 @@ public final class ParregNode {
    *
    * @param participant this node's id
    * @param participants how many there are (to know when everyone is done)
+   * @param host the address peers reach this node by (Artery's canonical hostname), or null for
+   *     the configured one
+   * @param bindHost the address the cluster port listens on, or null for {@code host}
    * @param port cluster port
+   * @param adminHost the HTTP endpoint's address, or null for {@code parreg.admin.host}
    * @param adminPort HTTP port, or null for port + {@code parreg.admin.port-offset}
    * @param seedNodes HOST:PORT of the seed nodes
+   * @param insecure allow plain TCP on a non-loopback address
    * @param journal directory (embedded H2) or JDBC URL
    * @param configFile HOCON overlay, or null
    * @param steps target step
@@ -56,9 +61,13 @@ public final class ParregNode {
   public record Deployment(
       int participant,
       int participants,
+      String host,
+      String bindHost,
       int port,
+      String adminHost,
       Integer adminPort,
       List<String> seedNodes,
+      boolean insecure,
       String journal,
       Path configFile,
       long steps,
@@ -148,8 +157,10 @@ public final class ParregNode {
       String host = nodeConfig.adminHost();
       int admin = nodeConfig.adminPort();
       try (AdminHttpServer http = new AdminHttpServer(node.system(), refs.admin(), host, admin)) {
-        System.err.printf("parreg node %d: pekko://%s@127.0.0.1:%d, backend %s (%s), status http://%s:%d/status%n",
-            d.participant(), SYSTEM_NAME, d.port(), info.backend(), info.deviceName(), host, admin);
+        // The addresses as bound, not as asked for: what peers, operators and health checks use.
+        System.err.printf("parreg node %d: %s (cluster port listening on %s:%d), backend %s (%s), status http://%s:%d/status%n",
+            d.participant(), node.system().address(), nodeConfig.bindHost(), d.port(), info.backend(), info.deviceName(),
+            http.host(), http.port());
         return await(d, node, refs);
       }
     } finally {

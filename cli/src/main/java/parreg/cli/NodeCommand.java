@@ -23,11 +23,23 @@ public final class NodeCommand implements Callable<Integer> {
   @Option(names = "--participants", defaultValue = "2", description = "number of participants (default: ${DEFAULT-VALUE})")
   int participants;
 
-  @Option(names = "--port", required = true, description = "cluster port of this node on 127.0.0.1")
+  @Option(names = "--host", description = "address peers reach this node by (default: loopback, from cluster.conf)")
+  String host;
+
+  @Option(names = "--bind-host", description = "address the cluster port listens on, 0.0.0.0 for all (default: --host)")
+  String bindHost;
+
+  @Option(names = "--port", required = true, description = "cluster port of this node")
   int port;
 
-  @Option(names = "--admin-port", description = "HTTP status port (default: --port + 10000)")
+  @Option(names = "--admin-host", description = "address of the HTTP endpoint (default: parreg.admin.host, loopback)")
+  String adminHost;
+
+  @Option(names = "--admin-port", description = "HTTP port (default: --port + parreg.admin.port-offset, 10000)")
   Integer adminPort;
+
+  @Option(names = "--insecure", description = "allow plain TCP on a non-loopback cluster address")
+  boolean insecure;
 
   @Option(names = "--seed-nodes", required = true, split = ",", description = "HOST:PORT of every node, comma-separated")
   List<String> seedNodes;
@@ -88,8 +100,8 @@ public final class NodeCommand implements Callable<Integer> {
     if (evidence != null && Files.exists(evidence)) {
       throw new UserError("evidence file " + evidence + " already exists; evidence is never overwritten");
     }
-    ParregNode.Deployment deployment = new ParregNode.Deployment(participant, participants, port, adminPort, seedNodes,
-        journal, config, steps, backend, device, evidence, exitWhenDone,
+    ParregNode.Deployment deployment = new ParregNode.Deployment(participant, participants, host, bindHost, port, adminHost,
+        adminPort, seedNodes, insecure, journal, config, steps, backend, device, evidence, exitWhenDone,
         stepIntervalMs == null ? null : Duration.ofMillis(stepIntervalMs));
     NodeLifecycle.Outcome outcome;
     try {

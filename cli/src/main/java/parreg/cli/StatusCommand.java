@@ -88,8 +88,8 @@ public final class StatusCommand implements Callable<Integer> {
 
   static String summary(JsonNode s) {
     StringBuilder b = new StringBuilder();
-    b.append(String.format("participant %d  state %s  step %d/%d  epoch %d  batches %d%n",
-        s.get("participant").asInt(), s.get("state").asText(), s.get("committedStep").asLong(), s.get("targetSteps").asLong(),
+    b.append(String.format("participant %d at %s  state %s  step %d/%d  epoch %d  batches %d%n",
+        s.get("participant").asInt(), s.path("address").asText("?"), s.get("state").asText(), s.get("committedStep").asLong(), s.get("targetSteps").asLong(),
         s.get("epoch").asLong(), s.get("batches").asLong()));
     b.append("weights ").append(s.get("weights")).append("  bits ").append(s.get("weightBits")).append('\n');
     b.append("loss ").append(s.get("loss")).append('\n');
