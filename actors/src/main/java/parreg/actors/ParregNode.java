@@ -144,19 +144,20 @@ public final class ParregNode {
       }
     }, "parreg-shutdown"));
     try {
-      BackendInfo info;
-      try {
-        info = node.backend().get(120, TimeUnit.SECONDS);
-      } catch (ExecutionException e) {
-        if (e.getCause() instanceof BackendUnavailableException b) {
-          throw new BadInput(b.getMessage());
-        }
-        throw e;
-      }
       Refs refs = node.refs().get(30, TimeUnit.SECONDS);
-      String host = nodeConfig.adminHost();
-      int admin = nodeConfig.adminPort();
-      try (AdminHttpServer http = new AdminHttpServer(node.system(), refs.admin(), host, admin)) {
+      // The endpoint starts before the backend and the journal are ready: /ready says 503 until they are.
+      NodeHealth health = new NodeHealth(node.system(), node.lifecycle(), node.backend(), refs.training());
+      try (AdminHttpServer http =
+          new AdminHttpServer(node.system(), refs.admin(), health, nodeConfig.adminHost(), nodeConfig.adminPort())) {
+        BackendInfo info;
+        try {
+          info = node.backend().get(120, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+          if (e.getCause() instanceof BackendUnavailableException b) {
+            throw new BadInput(b.getMessage());
+          }
+          throw e;
+        }
         // The addresses as bound, not as asked for: what peers, operators and health checks use.
         System.err.printf("parreg node %d: %s (cluster port listening on %s:%d), backend %s (%s), status http://%s:%d/status%n",
             d.participant(), node.system().address(), nodeConfig.bindHost(), d.port(), info.backend(), info.deviceName(),
