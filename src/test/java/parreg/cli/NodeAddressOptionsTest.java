@@ -1,5 +1,6 @@
 package parreg.cli;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static parreg.cli.CommandLineTest.assertUserError;
 import static parreg.cli.CommandLineTest.run;
@@ -54,6 +55,34 @@ class NodeAddressOptionsTest {
     args[6] = "127.0.0.1:25001,127.0.0.2:0";
     assertUserError(run(args), "--seed-nodes: '127.0.0.2:0' is not HOST:PORT");
     assertNothingWritten();
+  }
+
+  @Test
+  void tlsNeedsBothStoresAndAPasswordThatOpensThem() throws Exception {
+    Path keys = dir.resolve("keys");
+    assertEquals(0, Main.execute("keys", "--out", keys.toString(), "--nodes", "1"));
+    String ks = keys.resolve("node-0.p12").toString();
+    String ts = keys.resolve("truststore.p12").toString();
+    assertUserError(run(node("--tls-keystore", ks)), "TLS needs both --tls-keystore and --tls-truststore");
+    Path wrong = Files.writeString(dir.resolve("wrong"), "not-the-password\n");
+    assertUserError(run(node("--tls-keystore", ks, "--tls-truststore", ts, "--tls-password-file", wrong.toString())),
+        "--tls-keystore " + ks + ": not a PKCS12 store this password opens");
+    String pw = keys.resolve("password").toString();
+    assertUserError(run(node("--tls-keystore", ts, "--tls-truststore", ts, "--tls-password-file", pw)), "holds no private key");
+    assertUserError(run(node("--tls-keystore", ks, "--tls-truststore", ks, "--tls-password-file", pw)), "holds no trusted certificate");
+    assertNothingWritten();
+  }
+
+  @Test
+  void keysAreNeverOverwritten() throws Exception {
+    Path keys = dir.resolve("keys");
+    assertEquals(0, Main.execute("keys", "--out", keys.toString(), "--nodes", "2"));
+    byte[] before = Files.readAllBytes(keys.resolve("node-0.p12"));
+    assertUserError(run("keys", "--out", keys.toString(), "--nodes", "2"), "is not an empty directory; keys are never overwritten");
+    assertEquals(java.util.Arrays.toString(before), java.util.Arrays.toString(Files.readAllBytes(keys.resolve("node-0.p12"))));
+    assertUserError(run("keys", "--out", dir.resolve("k2").toString(), "--nodes", "0"), "--nodes must be between 1 and 1000");
+    assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(
+        Files.getPosixFilePermissions(keys.resolve("password"))), "the password is the owner's only");
   }
 
   @Test

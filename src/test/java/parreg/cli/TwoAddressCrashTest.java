@@ -56,7 +56,7 @@ class TwoAddressCrashTest {
         assertEquals("0x3690000000000000", s.get("weightBits").get(0).asText(), "golden bits");
       }
       String banner = Files.readString(c.node(1).log());
-      assertTrue(banner.contains("parreg node 1: " + expected.get(1) + " (cluster port listening on 127.0.0.2:" + c.ports[1] + ")"),
+      assertTrue(banner.contains("parreg node 1: " + expected.get(1) + " (cluster port listening on 127.0.0.2:" + c.ports[1] + ", plain TCP)"),
           "banner names the real addresses:\n" + banner.lines().filter(l -> l.startsWith("parreg node")).toList());
       assertTrue(banner.contains("status http://127.0.0.2:" + c.admin[1] + "/status"), "banner names the HTTP address");
     }

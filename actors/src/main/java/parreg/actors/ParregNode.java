@@ -49,6 +49,10 @@ public final class ParregNode {
    * @param adminPort HTTP port, or null for port + {@code parreg.admin.port-offset}
    * @param seedNodes HOST:PORT of the seed nodes
    * @param insecure allow plain TCP on a non-loopback address
+   * @param tlsKeystore PKCS12 keystore with this node's key and certificate chain, or null for plain TCP
+   * @param tlsTruststore PKCS12 truststore with the cluster CA, or null
+   * @param tlsPasswordFile file whose first line is the stores' password, or null for the
+   *     environment variable {@code PARREG_TLS_PASSWORD}
    * @param journal directory (embedded H2) or JDBC URL
    * @param configFile HOCON overlay, or null
    * @param steps target step
@@ -68,6 +72,9 @@ public final class ParregNode {
       Integer adminPort,
       List<String> seedNodes,
       boolean insecure,
+      Path tlsKeystore,
+      Path tlsTruststore,
+      Path tlsPasswordFile,
       String journal,
       Path configFile,
       long steps,
@@ -159,9 +166,9 @@ public final class ParregNode {
           throw e;
         }
         // The addresses as bound, not as asked for: what peers, operators and health checks use.
-        System.err.printf("parreg node %d: %s (cluster port listening on %s:%d), backend %s (%s), status http://%s:%d/status%n",
-            d.participant(), node.system().address(), nodeConfig.bindHost(), d.port(), info.backend(), info.deviceName(),
-            http.host(), http.port());
+        System.err.printf("parreg node %d: %s (cluster port listening on %s:%d, %s), backend %s (%s), status http://%s:%d/status%n",
+            d.participant(), node.system().address(), nodeConfig.bindHost(), d.port(), nodeConfig.tls() ? "TLS" : "plain TCP",
+            info.backend(), info.deviceName(), http.host(), http.port());
         return await(d, node, refs);
       }
     } finally {

@@ -58,6 +58,7 @@ public final class Main implements Runnable {
     cl.addSubcommand(new ExportCommand());
     cl.addSubcommand("generate", new GenerateCommand());
     cl.addSubcommand("convert", new ConvertCommand());
+    cl.addSubcommand("keys", new KeysCommand());
     cl.setExecutionExceptionHandler(
         (ex, cmd, parsed) -> {
           if (ex instanceof UserError) {

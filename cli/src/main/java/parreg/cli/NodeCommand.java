@@ -41,6 +41,15 @@ public final class NodeCommand implements Callable<Integer> {
   @Option(names = "--insecure", description = "allow plain TCP on a non-loopback cluster address")
   boolean insecure;
 
+  @Option(names = "--tls-keystore", description = "PKCS12 keystore with this node's key (bin/parreg keys): Artery over TLS")
+  Path tlsKeystore;
+
+  @Option(names = "--tls-truststore", description = "PKCS12 truststore with the cluster CA")
+  Path tlsTruststore;
+
+  @Option(names = "--tls-password-file", description = "file holding the stores' password (default: env PARREG_TLS_PASSWORD)")
+  Path tlsPasswordFile;
+
   @Option(names = "--seed-nodes", required = true, split = ",", description = "HOST:PORT of every node, comma-separated")
   List<String> seedNodes;
 
@@ -101,7 +110,7 @@ public final class NodeCommand implements Callable<Integer> {
       throw new UserError("evidence file " + evidence + " already exists; evidence is never overwritten");
     }
     ParregNode.Deployment deployment = new ParregNode.Deployment(participant, participants, host, bindHost, port, adminHost,
-        adminPort, seedNodes, insecure, journal, config, steps, backend, device, evidence, exitWhenDone,
+        adminPort, seedNodes, insecure, tlsKeystore, tlsTruststore, tlsPasswordFile, journal, config, steps, backend, device, evidence, exitWhenDone,
         stepIntervalMs == null ? null : Duration.ofMillis(stepIntervalMs));
     NodeLifecycle.Outcome outcome;
     try {
