@@ -53,6 +53,7 @@ public final class Main implements Runnable {
     CommandLine cl = new CommandLine(new Main());
     cl.addSubcommand(new DemoCommand());
     cl.addSubcommand(new NodeCommand());
+    cl.getSubcommands().get("node").setDefaultValueProvider(new EnvironmentDefaults(System.getenv()));
     cl.addSubcommand(new StatusCommand());
     cl.addSubcommand(new PredictCommand());
     cl.addSubcommand(new ExportCommand());
