@@ -37,6 +37,18 @@ class NodeAddressOptionsTest {
   }
 
   @Test
+  void tlsConfiguredByHandInAConfigFileCountsAsTls() throws Exception {
+    // the journal is checked right after the addresses: reaching its refusal means the address check passed
+    Path conf = Files.writeString(dir.resolve("tls.conf"), "pekko.remote.artery.transport = tls-tcp\n");
+    String[] args = node("--bind-host", "0.0.0.0", "--config", conf.toString());
+    args[8] = "jdbc:mysql://127.0.0.1/x";
+    assertUserError(run(args), "--journal");
+    String[] plain = node("--bind-host", "0.0.0.0");
+    plain[8] = "jdbc:mysql://127.0.0.1/x";
+    assertUserError(run(plain), "--insecure");
+  }
+
+  @Test
   void aNonLoopbackHostIsWhereTheNodeListensByDefaultSoItNeedsInsecureToo() {
     assertUserError(run(node("--host", "192.0.2.7")), "--insecure");
     assertNothingWritten();

@@ -38,7 +38,7 @@ class TlsClusterTest {
     assertEquals(0, Main.execute("keys", "--out", other.toString(), "--nodes", "2",
         "--password-file", keys.resolve("password").toString()));
     try (ClusterRun c = new ClusterRun(2, dir, p -> HOSTS[p], p -> List.of("--data", "seed",
-        "--journal", dir.resolve("node-" + p).toString(), "--steps", "" + STEPS, "--step-interval-ms", "20",
+        "--journal", dir.resolve("node-" + p).toString(), "--steps", "" + STEPS, "--step-interval-ms", "10",
         "--tls-keystore", keys.resolve("node-" + p + ".p12").toString(),
         "--tls-truststore", keys.resolve("truststore.p12").toString(),
         "--tls-password-file", keys.resolve("password").toString()));
@@ -55,6 +55,10 @@ class TlsClusterTest {
         OutputStream out = packet.getOutputStream();
         out.write(LogFloodTest.PACKET);
         out.flush();
+        // TLS answers plain bytes with an alert record (content type 21) and closes, or just closes
+        packet.setSoTimeout(10_000);
+        int first = packet.getInputStream().read();
+        assertTrue(first == 21 || first == -1, "the TLS port refused plain TCP bytes (read " + first + ")");
         awaitLog(untrusted, "Received fatal alert: bad_certificate"); // the cluster refused its certificate
         awaitLog(plain, "Couldn't join seed nodes after [2] attempts");
         List<JsonNode> done = c.awaitAllDone();

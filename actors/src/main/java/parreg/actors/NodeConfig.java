@@ -102,11 +102,14 @@ final class NodeConfig {
         && !addresses.getString("pekko.remote.artery.bind.hostname").isEmpty()
         ? addresses.getString("pekko.remote.artery.bind.hostname") : host;
     String adminHost = d.adminHost() != null ? d.adminHost() : admin.getString("host");
-    if (!tls && !d.insecure() && !isLoopback(d.bindHost() != null ? "--bind-host" : "--host", bind)) {
+    // TLS configured by hand in a --config file counts as TLS too
+    boolean secure = tls || (addresses.hasPath("pekko.remote.artery.transport")
+        && addresses.getString("pekko.remote.artery.transport").equals("tls-tcp"));
+    if (!secure && !d.insecure() && !isLoopback(d.bindHost() != null ? "--bind-host" : "--host", bind)) {
       throw new ParregNode.BadInput("the cluster port would listen on " + bind + ", which is not a loopback address, "
           + "in plain TCP: give --tls-keystore and --tls-truststore (bin/parreg keys makes them), or --insecure");
     }
-    return new NodeConfig(flags, user, host, bind, adminHost, adminPort, tls);
+    return new NodeConfig(flags, user, host, bind, adminHost, adminPort, secure);
   }
 
   /**
