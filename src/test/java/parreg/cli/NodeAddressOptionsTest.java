@@ -98,6 +98,20 @@ class NodeAddressOptionsTest {
   }
 
   @Test
+  void aSystemPropertyWinsOverTheConfigFile() throws Exception {
+    Path conf = Files.writeString(dir.resolve("offset.conf"), "parreg.admin.port-offset = 50000\n");
+    System.setProperty("parreg.admin.port-offset", "60000");
+    com.typesafe.config.ConfigFactory.invalidateCaches();
+    try {
+      assertUserError(run(node("--config", conf.toString())), "admin port 85001 is not a TCP port");
+    } finally {
+      System.clearProperty("parreg.admin.port-offset");
+      com.typesafe.config.ConfigFactory.invalidateCaches();
+    }
+    assertNothingWritten();
+  }
+
+  @Test
   void theAdminPortOffsetComesFromConfiguration() throws Exception {
     Path conf = Files.writeString(dir.resolve("offset.conf"), "parreg.admin.port-offset = 50000\n");
     assertUserError(run(node("--config", conf.toString())), "admin port 75001 is not a TCP port");

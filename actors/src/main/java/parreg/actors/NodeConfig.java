@@ -12,8 +12,9 @@ import java.util.regex.Pattern;
 
 /**
  * A node's configuration from its deployment inputs. Precedence: command-line flags (port,
- * seeds, the journal's database) > {@code --config FILE} > the defaults of {@code cluster-config/}
- * (application.conf and every jar's reference.conf).
+ * seeds, the journal's database; an option set through {@code PARREG_<OPTION>} counts as a flag)
+ * > {@code -D} system properties ({@code bin/parreg -Dkey=value node ...}) > {@code --config FILE}
+ * > the defaults of {@code cluster-config/} (application.conf and every jar's reference.conf).
  *
  * <p>{@link #parse} checks every flag and reads the {@code --config} file without loading the
  * defaults of every jar (the slow part), so that bad input is refused before the journal is
@@ -87,7 +88,8 @@ final class NodeConfig {
     // checked) before anything is written.
     Config admin;
     try {
-      admin = user.withFallback(ConfigFactory.parseResources("parreg.conf")).resolve().getConfig("parreg.admin");
+      admin = ConfigFactory.systemProperties().withFallback(user).withFallback(ConfigFactory.parseResources("parreg.conf"))
+          .resolve().getConfig("parreg.admin");
     } catch (ConfigException e) {
       throw new ParregNode.BadInput("--config " + d.configFile() + ": " + e.getMessage());
     }
@@ -96,7 +98,8 @@ final class NodeConfig {
       throw new ParregNode.BadInput("admin port " + adminPort + " is not a TCP port; give --admin-port");
     }
     // The addresses as the node will use them: flags, else --config, else cluster.conf/parreg.conf.
-    Config addresses = flags.withFallback(user).withFallback(ConfigFactory.parseResources("cluster.conf")).resolve();
+    Config addresses = flags.withFallback(ConfigFactory.systemProperties()).withFallback(user)
+        .withFallback(ConfigFactory.parseResources("cluster.conf")).resolve();
     String host = addresses.getString("pekko.remote.artery.canonical.hostname");
     String bind = addresses.hasPath("pekko.remote.artery.bind.hostname")
         && !addresses.getString("pekko.remote.artery.bind.hostname").isEmpty()
@@ -232,9 +235,10 @@ final class NodeConfig {
     return bindHost;
   }
 
-  /** The whole configuration: flags > the journal's database > --config > defaults. */
+  /** The whole configuration: flags > the journal's database > -D system properties > --config > defaults. */
   Config complete(Config journalDatabase) {
-    return flags.withFallback(journalDatabase).withFallback(user).withFallback(ConfigFactory.load()).resolve();
+    return flags.withFallback(journalDatabase).withFallback(ConfigFactory.systemProperties()).withFallback(user)
+        .withFallback(ConfigFactory.load()).resolve();
   }
 
   String adminHost() {
