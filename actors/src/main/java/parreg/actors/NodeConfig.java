@@ -33,13 +33,13 @@ final class NodeConfig {
   private final boolean tls;
 
   private NodeConfig(Config flags, Config user, String host, String bindHost, String adminHost, int adminPort, boolean tls) {
-    this.tls = tls;
     this.flags = flags;
     this.user = user;
     this.host = host;
     this.bindHost = bindHost;
     this.adminHost = adminHost;
     this.adminPort = adminPort;
+    this.tls = tls;
   }
 
   static NodeConfig parse(ParregNode.Deployment d) {
@@ -84,20 +84,21 @@ final class NodeConfig {
         throw new ParregNode.BadInput("--config " + d.configFile() + ": " + e.getMessage());
       }
     }
-    // parreg.admin.* from --config over parreg.conf: the HTTP endpoint's address is known (and
+    // parreg.admin.* from -D, --config, parreg.conf: the HTTP endpoint's address is known (and
     // checked) before anything is written.
     Config admin;
     try {
       admin = ConfigFactory.systemProperties().withFallback(user).withFallback(ConfigFactory.parseResources("parreg.conf"))
           .resolve().getConfig("parreg.admin");
     } catch (ConfigException e) {
-      throw new ParregNode.BadInput("--config " + d.configFile() + ": " + e.getMessage());
+      throw new ParregNode.BadInput((d.configFile() != null ? "--config " + d.configFile() : "configuration") + ": "
+          + e.getMessage());
     }
     int adminPort = d.adminPort() != null ? d.adminPort() : d.port() + admin.getInt("port-offset");
     if (adminPort < 1 || adminPort > 65535) {
       throw new ParregNode.BadInput("admin port " + adminPort + " is not a TCP port; give --admin-port");
     }
-    // The addresses as the node will use them: flags, else --config, else cluster.conf/parreg.conf.
+    // The addresses as the node will use them: flags, else -D, else --config, else cluster.conf.
     Config addresses = flags.withFallback(ConfigFactory.systemProperties()).withFallback(user)
         .withFallback(ConfigFactory.parseResources("cluster.conf")).resolve();
     String host = addresses.getString("pekko.remote.artery.canonical.hostname");
