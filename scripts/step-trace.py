@@ -26,7 +26,7 @@ a, cpu_a = load(prefix + '0')
 b, cpu_b = load(prefix + '1')
 steps = [s for s in sorted(set(a) & set(b)) if lo < s <= hi and all(a[s]) and all(b[s])]
 names = ['step start -> GPU actor', 'GPU launch + fence', 'GPU actor -> training', 'training -> peer (publish, send)',
-         'publish -> full set (waits for peer)', 'peer -> training (StepReady)', 'persist -> acknowledged']
+         'publish -> full set (waits for peer)', 'peer -> training (StepReady)', 'StepReady -> committed']
 
 
 def intervals(t):

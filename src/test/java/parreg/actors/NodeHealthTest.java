@@ -45,8 +45,8 @@ class NodeHealthTest {
     // stands in for the training actor: like an event-sourced actor in recovery, it answers only once recovered
     ActorRef<TrainingActor.Command> training = kit.spawn(Behaviors.receiveMessage(m -> {
       if (m instanceof TrainingActor.GetState g && recovered.isDone()) {
-        g.replyTo().tell(new TrainingActor.View(0, 0, 0, 0, 0, 0, 1, new double[0], Double.NaN, TrainingActor.Phase.STARTING,
-            null, null, 0, 0, "test"));
+        g.replyTo().tell(new TrainingActor.View(0, 0, 0, 0, 0, 0, 0, 1, new double[0], Double.NaN, TrainingActor.Phase.STARTING,
+            null, null, 0, 0, 0, 0, "test"));
       }
       return Behaviors.same();
     }));

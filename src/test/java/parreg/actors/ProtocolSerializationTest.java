@@ -61,7 +61,7 @@ class ProtocolSerializationTest {
         new PeerActor.Contribution(C.digest(), 8, 1, B, null),
         new PeerActor.Contribution(C.digest(), 8, 1, B, new LocalSums[] {A, B}),
         new PeerActor.ContributionRequest(C.digest(), 8, 0, probe.getRef()),
-        new PeerActor.Progress(C.digest(), 1, 200));
+        new PeerActor.Progress(C.digest(), 1, 200, 180));
   }
 
   @Test

@@ -65,8 +65,12 @@ class TrainingActorTest {
   }
 
   NodeSettings settings(RunContract contract, Partition partition, long target) {
+    return settings(contract, partition, target, 8);
+  }
+
+  NodeSettings settings(RunContract contract, Partition partition, long target, int maxLagSteps) {
     return new NodeSettings(0, contract, partition, target, "cpu", "0", null, false, 20, Duration.ZERO, 1024,
-        Duration.ofMillis(100), Duration.ofSeconds(1), dir.toString());
+        Duration.ofMillis(100), Duration.ofSeconds(1), maxLagSteps, Duration.ofSeconds(5), 2, Duration.ofMillis(20), dir.toString());
   }
 
   record Node(ActorRef<TrainingActor.Command> training, TestProbe<PeerActor.Command> peer, NodeLifecycle lifecycle) {}
@@ -83,17 +87,44 @@ class TrainingActorTest {
 
   /** Plays participant 1 (computing its contribution with the reference kernel) up to {@code to}. */
   static double[] drive(Node n, long from, long to, double[] w) {
+    return drive(n, from, to, w, Integer.MAX_VALUE);
+  }
+
+  /**
+   * As {@link #drive(Node, long, long, double[])}, and checks the journal's lag: when step k is
+   * published, the training actor has reported at least step k - maxLag durable (k - 1 when maxLag
+   * is 0 or 1: every step durable before the next starts). {@link PeerActor.Durable} and {@link PeerActor.Publish} come from the same actor, so
+   * the probe sees them in the order they were sent.
+   */
+  static double[] drive(Node n, long from, long to, double[] w, int maxLag) {
     Partition p1 = SeedData.partition(1);
+    long[] durable = {from - 1};
     for (long k = from; k <= to; k++) {
-      PeerActor.Publish pub = n.peer().expectMessageClass(PeerActor.Publish.class, Duration.ofSeconds(10));
+      PeerActor.Publish pub = next(n, PeerActor.Publish.class, durable);
       assertEquals(k, pub.step());
+      assertTrue(k - 1 - durable[0] <= Math.max(1, maxLag) - 1,
+          "step " + k + " started with the journal at step " + durable[0] + " (max lag " + maxLag + ")");
       LocalSums other = ReferenceKernel.compute(p1, 0, p1.samples(), w, false);
       n.training().tell(new TrainingActor.StepReady(k, new LocalSums[] {pub.sums(), other}, null));
-      PeerActor.Committed c = n.peer().expectMessageClass(PeerActor.Committed.class, Duration.ofSeconds(10));
+      PeerActor.Committed c = next(n, PeerActor.Committed.class, durable);
       assertEquals(k, c.step());
       w = parreg.device.UpdateRule.apply(w, c.set(), 0.25).parameters();
     }
     return w;
+  }
+
+  /** The next message of this class to the peer probe, noting the durable steps reported meanwhile. */
+  static <T> T next(Node n, Class<T> type, long[] durable) {
+    while (true) {
+      PeerActor.Command m = n.peer().receiveMessage(Duration.ofSeconds(10));
+      if (m instanceof PeerActor.Durable d) {
+        assertTrue(d.step() >= durable[0], "durable steps only grow");
+        durable[0] = d.step();
+      } else {
+        assertTrue(type.isInstance(m), "expected " + type.getSimpleName() + ", got " + m);
+        return type.cast(m);
+      }
+    }
   }
 
   TrainingActor.View view(Node n) {
@@ -138,6 +169,27 @@ class TrainingActorTest {
     assertEquals(150, v2.recoveredStep());
     assertEquals(0x3690000000000000L, Double.doubleToRawLongBits(v2.parameters()[0]));
     assertEquals(201, rows(), "each step exactly once");
+  }
+
+  @Test
+  void theJournalLagsAtMostMaxLagStepsAndSyncCommitNone() throws Exception {
+    Node sync = spawn(settings(SEED, SeedData.partition(0), 40, 0));
+    sync.peer().expectMessageClass(PeerActor.Attach.class);
+    sync.training().tell(new TrainingActor.RosterComplete(ROSTER));
+    double[] w = drive(sync, 1, 40, new double[] {3.0}, 0);
+    sync.lifecycle().trainingDone().get(5, TimeUnit.SECONDS);
+    assertEquals(41, rows(), "RunStarted + 40 steps");
+    kit.stop(sync.training());
+
+    Node lagging = spawn(settings(SEED, SeedData.partition(0), 160, 3));
+    assertEquals(40, lagging.peer().expectMessageClass(PeerActor.Attach.class).committed());
+    lagging.training().tell(new TrainingActor.RosterComplete(ROSTER));
+    drive(lagging, 41, 160, w, 3);
+    lagging.lifecycle().trainingDone().get(5, TimeUnit.SECONDS);
+    TrainingActor.View v = view(lagging);
+    assertEquals(160, v.durableStep(), "done means durable");
+    assertEquals(TrainingActor.Phase.DONE, v.phase());
+    assertEquals(161, rows(), "each step exactly once");
   }
 
   void trainAFewSteps() throws Exception {

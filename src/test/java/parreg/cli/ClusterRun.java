@@ -56,10 +56,14 @@ final class ClusterRun implements AutoCloseable {
     return nodes.get(p);
   }
 
-  /** Kills node p with SIGKILL once it has committed {@code atStep}, restarts it, waits for a new commit. */
+  /** Kills node p with SIGKILL once {@code atStep} is durable in its journal, restarts it, waits for a new commit. */
   JsonNode crashAndRestart(int p, long atStep) throws Exception {
     NodeProcess v = node(p);
-    await(v, s -> s.get("committedStep").asLong() >= atStep, "node " + p + " to reach step " + atStep);
+    // Steps are journaled behind the commit (parreg.journal.max-lag-steps): a kill loses the
+    // committed tail that is not durable yet. The kill comes once step atStep is durable, so that
+    // the node resumes from its journal at atStep or later.
+    await(v, s -> s.get("committedStep").asLong() >= atStep && s.path("durableStep").asLong() >= atStep,
+        "node " + p + " to reach step " + atStep + " durably");
     v.kill9();
     v.restart();
     // A victim killed just before its last step may come back already done: that is fine too.

@@ -72,6 +72,36 @@ class CommandLineTest {
   }
 
   @Test
+  void aBadSeedNodeOrConfigIsRefusedBeforeAJournalIsCreated() throws Exception {
+    Path bad = java.nio.file.Files.writeString(dir.resolve("bad.conf"), "parreg { snapshot-every = \n");
+    Path wrongType = java.nio.file.Files.writeString(dir.resolve("wrong.conf"), "parreg.snapshot-every = often\n");
+    String[][] cases = {
+      {"--seed-nodes", "127.0.0.1:25001,127.0.0.1", "not HOST:PORT"},
+      {"--seed-nodes", "127.0.0.1:25001,127.0.0.1:99999", "99999 is not a TCP port"},
+      {"--config", bad.toString(), "--config " + bad},
+      {"--config", wrongType.toString(), "snapshot-every"},
+    };
+    for (String[] c : cases) {
+      assertUserError(run(node(c[0], c[1])), c[2]);
+      assertFalse(java.nio.file.Files.exists(dir.resolve("j")), "no journal was created for " + c[1]);
+    }
+  }
+
+  @Test
+  void aClusterOrAdminPortInUseIsNamedBeforeAJournalIsCreated() throws Exception {
+    try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+      int port = taken.getLocalPort();
+      Run r = run(node("--port", "" + port, "--admin-port", "" + NodeProcess.freePort()));
+      assertUserError(r, "cluster port (--port) " + port + " on 127.0.0.1 is already in use");
+      assertEquals(1, r.err().strip().lines().count(), r.err());
+      assertFalse(java.nio.file.Files.exists(dir.resolve("j")), "no journal was created");
+      r = run(node("--port", "" + NodeProcess.freePort(), "--admin-port", "" + port));
+      assertUserError(r, "admin port (--admin-port) " + port + " on 127.0.0.1 is already in use");
+      assertFalse(java.nio.file.Files.exists(dir.resolve("j")), "no journal was created");
+    }
+  }
+
+  @Test
   void anExistingEvidenceFileIsRefusedBeforeAnythingStarts() throws Exception {
     Path ev = java.nio.file.Files.writeString(dir.resolve("evidence.json"), "{}");
     assertUserError(run(node("--evidence", ev.toString())), "already exists");
@@ -97,6 +127,60 @@ class CommandLineTest {
         "--admin-port", "" + NodeProcess.freePort()), java.time.Duration.ofSeconds(60));
     assertEquals(1, r.exitCode(), r.output());
     assertTrue(r.output().contains("no parreg node answers at 127.0.0.1:" + port), r.output());
+  }
+
+  @Test
+  void statusOfAnAddressThatIsNotANodeIsAUserError() throws Exception {
+    assertUserError(run("status", "--node", "127.0.0.1:99999"), "99999 is not a TCP port");
+    assertUserError(run("status", "--node", "127.0.0.1:60000"), "admin port 70000 is not a TCP port");
+    assertUserError(run("status", "--node", "127.0.0.1"), "is not HOST:PORT");
+    // Something else answers on the port: an HTML page, or JSON that is not a parreg status.
+    for (String[] answer : new String[][] {{"404", "<html><body>Not Found</body></html>"}, {"200", "{\"hello\": 1}"},
+        {"200", "[1, 2]"}, {"200", ""}}) {
+      com.sun.net.httpserver.HttpServer other =
+          com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress("127.0.0.1", 0), 4);
+      other.createContext("/", ex -> {
+        byte[] body = answer[1].getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        ex.sendResponseHeaders(Integer.parseInt(answer[0]), body.length == 0 ? -1 : body.length);
+        ex.getResponseBody().write(body);
+        ex.close();
+      });
+      other.start();
+      try {
+        int admin = other.getAddress().getPort();
+        String[] status = {"status", "--node", "127.0.0.1:2551", "--admin-port", "" + admin};
+        for (Run r : new Run[] {run(status), run(java.util.stream.Stream.concat(java.util.Arrays.stream(status),
+            java.util.stream.Stream.of("--json")).toArray(String[]::new))}) {
+          assertUserError(r, "is not a parreg node");
+          assertEquals(1, r.err().strip().lines().count(), r.err());
+        }
+      } finally {
+        other.stop(0);
+      }
+    }
+  }
+
+  @Test
+  void exportAndConvertNameAPathTheyCannotWrite() throws Exception {
+    Path file = java.nio.file.Files.writeString(dir.resolve("a.csv"), "x1,y\n1,2\n");
+    // Root may write anywhere on a normal file system: a path through a regular file, and a
+    // kernel file system (sysfs) refuse everyone.
+    assertUserError(run("convert", "--in", file.toString(), "--out", file.resolve("x.prb").toString()),
+        "--out " + file.resolve("x.prb") + ": cannot write: not a directory");
+    if (java.nio.file.Files.isDirectory(Path.of("/sys/kernel"))) {
+      assertUserError(run("convert", "--in", file.toString(), "--out", "/sys/kernel/x.prb"),
+          "--out /sys/kernel/x.prb: cannot write: permission denied");
+    }
+    Path journal = java.nio.file.Files.createDirectories(dir.resolve("node-1"));
+    try (java.io.InputStream in = getClass().getResourceAsStream("/golden-journal-v1/node-1/journal.mv.db")) {
+      java.nio.file.Files.copy(in, journal.resolve("journal.mv.db"));
+    }
+    assertUserError(run("export", "--journal", journal.toString(), "--participant", "1", "--out",
+        file.resolve("m.json").toString()), file + " is not a directory");
+    if (java.nio.file.Files.isDirectory(Path.of("/sys/kernel"))) {
+      assertUserError(run("export", "--journal", journal.toString(), "--participant", "1", "--out",
+          "/sys/kernel/m.json"), "--out /sys/kernel/m.json: cannot write the checkpoint: permission denied");
+    }
   }
 
   @Test

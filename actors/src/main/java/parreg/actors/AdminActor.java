@@ -41,6 +41,7 @@ public final class AdminActor extends AbstractBehavior<AdminActor.Command> {
       int participant,
       String address,
       long committedStep,
+      long durableStep,
       long recoveredStep,
       long targetSteps,
       long epoch,
@@ -135,6 +136,8 @@ public final class AdminActor extends AbstractBehavior<AdminActor.Command> {
     journal.put("location", t.journal());
     journal.put("position", t.journalPosition());
     journal.put("lastSnapshot", t.lastSnapshot());
+    journal.put("stepsNotDurable", t.journalLag());
+    journal.put("writes", t.journalWrites());
     String state = t.phase().label();
     if (t.phase() == TrainingActor.Phase.TRAINING && !p.waitingFor().isEmpty() && p.waitingMillis() > 1000) {
       state = TrainingActor.Phase.WAITING.label();
@@ -143,6 +146,7 @@ public final class AdminActor extends AbstractBehavior<AdminActor.Command> {
         t.participant(),
         address,
         t.committedStep(),
+        t.durableStep(),
         t.recoveredStep(),
         t.targetSteps(),
         t.epoch(),

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.function.Supplier;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.DispatcherSelector;
 import org.apache.pekko.actor.typed.PostStop;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
@@ -38,6 +39,16 @@ import parreg.device.Partition;
 public final class GpuActor extends AbstractBehavior<GpuActor.Command> {
 
   public static final String DISPATCHER = "parreg.gpu-dispatcher";
+
+  /**
+   * Where the actor runs: its own pinned thread wherever a CUDA context may be opened (a context is
+   * current per thread); with {@code --backend cpu} on the node's default dispatcher, since there
+   * is no context to pin and a step then costs two thread hand-offs less (~50-100 us of CPU per
+   * step on the seed run, BENCHMARKS.md). Launches stay serialised either way: one actor.
+   */
+  public static DispatcherSelector dispatcher(String backendKind) {
+    return "cpu".equals(backendKind) ? DispatcherSelector.defaultDispatcher() : DispatcherSelector.fromConfig(DISPATCHER);
+  }
 
   public interface Command {}
 

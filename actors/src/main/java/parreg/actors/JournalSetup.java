@@ -1,13 +1,26 @@
 package parreg.actors;
 
 import com.typesafe.config.Config;
+import java.sql.Connection;
 import java.sql.SQLException;
+import parreg.device.PartitionInfo;
+import parreg.device.RunContract;
+import parreg.persistence.JournalDialect;
 import parreg.persistence.JournalLocation;
+import parreg.persistence.JournalReadException;
+import parreg.persistence.JournalRuns;
+import parreg.persistence.JournalSchema;
+import parreg.persistence.KryoCodec;
 
-/** The {@code --journal} value of a node, turned into configuration and a ready schema. */
+/**
+ * The {@code --journal} value of a node, in two stages: {@link #inspect} reads what the journal
+ * holds and decides whether this start is admitted (writing nothing), and {@link #create} creates
+ * the journal and its schema once every other input has been checked as well, so that a refused
+ * start leaves nothing behind.
+ */
 final class JournalSetup implements AutoCloseable {
   private final JournalLocation location;
-  private java.sql.Connection keeper;
+  private Connection keeper;
 
   private JournalSetup(JournalLocation location) {
     this.location = location;
@@ -31,25 +44,46 @@ final class JournalSetup implements AutoCloseable {
   }
 
   /**
-   * Creates the journal tables when missing (a failure such as a permission problem or an
-   * unreachable server is reported) and says whether the journal already holds events of this
-   * persistence id, i.e. whether the node is restarting. One connection does both and, for an
-   * embedded H2 database, stays open until {@link #close}: the database then stays open in this
-   * process, so the journal plugin's own connections do not pay for opening the file again.
+   * What this start finds in the journal ({@link JournalRuns#admit}); writes nothing and creates
+   * nothing. An embedded journal that does not exist yet holds nothing.
+   *
+   * @throws ParregNode.BadInput when another process holds the embedded journal
+   * @throws IllegalStateException when the database cannot be read
    */
-  boolean prepare(String persistenceId) {
+  JournalRuns.Admission inspect(RunContract contract, int participant, PartitionInfo data, boolean runNameGiven) {
     try {
-      keeper = location.openConnection();
-      parreg.persistence.JournalSchema.createIfNotExists(keeper, location.dialect());
-      boolean restarting =
-          new parreg.persistence.JournalRows(keeper, parreg.persistence.KryoCodec.create(java.util.List.of()))
-                  .highestSequenceNr(persistenceId)
-              > 0;
-      if (location.dialect() != parreg.persistence.JournalDialect.H2) {
+      try {
+        keeper = location.openExistingConnection();
+      } catch (IllegalArgumentException noJournalYet) {
+        return new JournalRuns.Fresh();
+      } catch (IllegalStateException inUse) {
+        throw new ParregNode.BadInput(inUse.getMessage());
+      }
+      return JournalRuns.of(keeper, KryoCodec.fromRegistrationsResource(), location)
+          .admit(contract, participant, data, runNameGiven);
+    } catch (SQLException | JournalReadException e) {
+      throw new IllegalStateException("cannot read the journal at " + location + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Creates the journal when missing and its tables (a failure such as a permission problem or an
+   * unreachable server is reported). For an embedded H2 database the connection stays open until
+   * {@link #close}: the database then stays open in this process, so the journal plugin's own
+   * connections do not pay for opening the file again.
+   */
+  void create() {
+    try {
+      if (keeper == null) {
+        keeper = location.openConnection();
+      }
+      JournalSchema.createIfNotExists(keeper, location.dialect());
+      if (location.dialect() != JournalDialect.H2) {
         keeper.close();
         keeper = null;
       }
-      return restarting;
+    } catch (IllegalStateException inUse) {
+      throw new ParregNode.BadInput(inUse.getMessage());
     } catch (SQLException e) {
       throw new IllegalStateException("cannot prepare the journal at " + location + ": " + e.getMessage(), e);
     }
@@ -63,6 +97,7 @@ final class JournalSetup implements AutoCloseable {
       } catch (SQLException ignored) {
         // closing at shutdown: nothing left to protect
       }
+      keeper = null;
     }
   }
 

@@ -9,6 +9,8 @@ import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
+import parreg.device.Partition;
+import parreg.device.RunContract;
 
 /**
  * A node's configuration from its deployment inputs. Precedence: command-line flags (port,
@@ -24,6 +26,7 @@ final class NodeConfig {
   /** A host name or an IPv4 address (what Artery's canonical hostname and a seed address hold). */
   private static final Pattern HOST = Pattern.compile("[A-Za-z0-9]([A-Za-z0-9.\\-]*[A-Za-z0-9])?");
 
+  private final ParregNode.Deployment deployment;
   private final Config flags;
   private final Config user;
   private final String host;
@@ -32,7 +35,9 @@ final class NodeConfig {
   private final int adminPort;
   private final boolean tls;
 
-  private NodeConfig(Config flags, Config user, String host, String bindHost, String adminHost, int adminPort, boolean tls) {
+  private NodeConfig(ParregNode.Deployment deployment, Config flags, Config user, String host, String bindHost,
+      String adminHost, int adminPort, boolean tls) {
+    this.deployment = deployment;
     this.flags = flags;
     this.user = user;
     this.host = host;
@@ -50,9 +55,12 @@ final class NodeConfig {
     for (String s : d.seedNodes()) {
       String t = s.strip();
       int colon = t.lastIndexOf(':');
-      if (colon < 0 || !HOST.matcher(t.substring(0, colon)).matches() || !t.substring(colon + 1).matches("\\d{1,5}")
-          || Integer.parseInt(t.substring(colon + 1)) < 1 || Integer.parseInt(t.substring(colon + 1)) > 65535) {
+      if (colon < 0 || !HOST.matcher(t.substring(0, colon)).matches() || !t.substring(colon + 1).matches("\\d{1,5}")) {
         throw new ParregNode.BadInput("--seed-nodes: '" + t + "' is not HOST:PORT");
+      }
+      int p = Integer.parseInt(t.substring(colon + 1));
+      if (p < 1 || p > 65535) {
+        throw new ParregNode.BadInput("--seed-nodes: '" + t + "' is not HOST:PORT (" + p + " is not a TCP port)");
       }
       seeds.add(quote("pekko://" + ParregNode.SYSTEM_NAME + "@" + t));
     }
@@ -78,6 +86,9 @@ final class NodeConfig {
       if (!Files.isRegularFile(d.configFile())) {
         throw new ParregNode.BadInput("--config " + d.configFile() + ": no such file");
       }
+      if (!Files.isReadable(d.configFile())) {
+        throw new ParregNode.BadInput("--config " + d.configFile() + ": not readable");
+      }
       try {
         user = ConfigFactory.parseFile(d.configFile().toFile());
       } catch (ConfigException e) {
@@ -98,6 +109,10 @@ final class NodeConfig {
     if (adminPort < 1 || adminPort > 65535) {
       throw new ParregNode.BadInput("admin port " + adminPort + " is not a TCP port; give --admin-port");
     }
+    if (adminPort == d.port()) {
+      throw new ParregNode.BadInput((d.adminPort() != null ? "--admin-port " : "admin port ") + adminPort
+          + " is the cluster port; give another" + (d.adminPort() != null ? "" : " with --admin-port"));
+    }
     // The addresses as the node will use them: flags, else -D, else --config, else cluster.conf.
     Config addresses = flags.withFallback(ConfigFactory.systemProperties()).withFallback(user)
         .withFallback(ConfigFactory.parseResources("cluster.conf")).resolve();
@@ -113,7 +128,7 @@ final class NodeConfig {
       throw new ParregNode.BadInput("the cluster port would listen on " + bind + ", which is not a loopback address, "
           + "in plain TCP: give --tls-keystore and --tls-truststore (bin/parreg keys makes them), or --insecure");
     }
-    return new NodeConfig(flags, user, host, bind, adminHost, adminPort, secure);
+    return new NodeConfig(d, flags, user, host, bind, adminHost, adminPort, secure);
   }
 
   /**
@@ -236,10 +251,45 @@ final class NodeConfig {
     return bindHost;
   }
 
-  /** The whole configuration: flags > the journal's database > -D system properties > --config > defaults. */
+  /**
+   * The whole configuration: flags > the journal's database > -D system properties > --config >
+   * defaults. The settings {@link ParregNode#run} reads itself are read here once, so that a bad
+   * value is refused as bad input, not reported as a trace later.
+   */
   Config complete(Config journalDatabase) {
-    return flags.withFallback(journalDatabase).withFallback(ConfigFactory.systemProperties()).withFallback(user)
-        .withFallback(ConfigFactory.load()).resolve();
+    try {
+      Config cfg = flags.withFallback(journalDatabase).withFallback(ConfigFactory.systemProperties()).withFallback(user)
+          .withFallback(ConfigFactory.load()).resolve();
+      cfg.getString("parreg.admin.host");
+      clusterHost(cfg);
+      cfg.getDuration("parreg.cluster.rejoin-seed-node-timeout");
+      cfg.getDuration("parreg.peer.refusal-grace");
+      return cfg;
+    } catch (ConfigException e) {
+      throw configError(e);
+    }
+  }
+
+  /** The node's settings from the complete configuration ({@link #complete}); a bad value is bad input. */
+  NodeSettings settings(Config cfg, RunContract contract, Partition partition, String journalDescription) {
+    ParregNode.Deployment d = deployment;
+    try {
+      return NodeSettings.of(cfg, d.participant(), contract, partition, d.steps(), d.backend(), d.device(), d.evidence(),
+          d.exitWhenDone(), d.stepInterval(), d.syncCommit(), journalDescription);
+    } catch (ConfigException e) {
+      throw configError(e);
+    }
+  }
+
+  private ParregNode.BadInput configError(ConfigException e) {
+    return new ParregNode.BadInput(
+        (deployment.configFile() != null ? "--config " + deployment.configFile() + ": " : "configuration: ") + e.getMessage());
+  }
+
+  /** The address the cluster transport binds to: Artery's bind hostname, else its canonical hostname. */
+  static String clusterHost(Config cfg) {
+    String bind = cfg.getString("pekko.remote.artery.bind.hostname");
+    return bind.isEmpty() ? cfg.getString("pekko.remote.artery.canonical.hostname") : bind;
   }
 
   String adminHost() {

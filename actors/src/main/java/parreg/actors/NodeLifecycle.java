@@ -30,6 +30,11 @@ public final class NodeLifecycle {
     outcome.complete(new Outcome(1, message));
   }
 
+  /** A request to stop (SIGTERM): the node ends as if done, exit code 0. */
+  public void stop(String message) {
+    outcome.complete(new Outcome(0, message));
+  }
+
   void markTrainingDone() {
     trainingDone.complete(null);
   }

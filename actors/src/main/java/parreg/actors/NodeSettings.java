@@ -23,6 +23,13 @@ import parreg.device.RunContract;
  * @param peerWindow contributions of this many recent steps kept in memory for peers catching up
  * @param retryInterval how often a missing contribution is asked for again
  * @param waitingAfter how long a step may wait for contributions before the node reports waiting
+ * @param maxLagSteps at most this many committed steps may be waiting for the journal when a step
+ *     starts (0 or 1: each step is durable before the next starts)
+ * @param maxLag a step starts only while the oldest step waiting for the journal was committed
+ *     less than this long ago
+ * @param groupSteps a journal write starts once this many committed steps wait for it (1 when
+ *     every step must be durable before the next)
+ * @param groupDelay ... or once the oldest of them has waited this long
  * @param journalDescription where the journal lives, for status
  */
 public record NodeSettings(
@@ -39,7 +46,25 @@ public record NodeSettings(
     int peerWindow,
     Duration retryInterval,
     Duration waitingAfter,
+    int maxLagSteps,
+    Duration maxLag,
+    int groupSteps,
+    Duration groupDelay,
     String journalDescription) {
+
+  public NodeSettings {
+    // A restarted node's peers serve the steps it lacks from memory while they are in the window;
+    // a lag that could exceed the window would send them to their journals for steps not yet there.
+    if (maxLagSteps < 0 || maxLagSteps >= peerWindow) {
+      throw new IllegalArgumentException("parreg.journal.max-lag-steps = " + maxLagSteps
+          + " must be at least 0 and below parreg.peer.window-steps = " + peerWindow);
+    }
+    if (groupSteps < 1) {
+      throw new IllegalArgumentException("parreg.journal.group-steps = " + groupSteps + " must be at least 1");
+    }
+    // A group larger than the lag allows would never fill: training stops at the lag bound first.
+    groupSteps = Math.min(groupSteps, Math.max(1, maxLagSteps));
+  }
 
   /** Reads the {@code parreg} namespace for the tunables; the rest comes from the caller. */
   public static NodeSettings of(
@@ -53,6 +78,7 @@ public record NodeSettings(
       Path evidence,
       boolean exitWhenDone,
       Duration stepInterval,
+      boolean syncCommit,
       String journalDescription) {
     Config c = config.getConfig("parreg");
     return new NodeSettings(
@@ -69,6 +95,10 @@ public record NodeSettings(
         c.getInt("peer.window-steps"),
         c.getDuration("peer.retry-interval"),
         c.getDuration("peer.waiting-after"),
+        syncCommit ? 0 : c.getInt("journal.max-lag-steps"),
+        Duration.ofMillis(c.getLong("journal.max-lag-ms")),
+        c.getInt("journal.group-steps"),
+        Duration.ofMillis(c.getLong("journal.group-ms")),
         journalDescription);
   }
 
@@ -78,6 +108,6 @@ public record NodeSettings(
   }
 
   public static String persistenceId(RunContract contract, int participant) {
-    return "parreg|" + contract.runName() + "|p" + participant;
+    return parreg.persistence.JournalRuns.persistenceId(contract.runName(), participant);
   }
 }

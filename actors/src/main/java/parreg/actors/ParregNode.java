@@ -5,6 +5,7 @@ import com.typesafe.config.ConfigFactory;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -13,13 +14,13 @@ import java.util.concurrent.TimeoutException;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
-import org.apache.pekko.actor.typed.DispatcherSelector;
 import org.apache.pekko.actor.typed.javadsl.AskPattern;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import parreg.device.BackendInfo;
 import parreg.device.BackendUnavailableException;
 import parreg.device.Partition;
 import parreg.device.RunContract;
+import parreg.persistence.JournalRuns;
 
 /**
  * One node from its deployment inputs to its end: configuration, journal preparation, the actor
@@ -59,8 +60,11 @@ public final class ParregNode {
    * @param backend auto, cpu or cuda
    * @param device card UUID or ordinal
    * @param evidence evidence file to create when done, or null
-   * @param exitWhenDone exit once every participant has committed the target
+   * @param exitWhenDone exit once the target step is durable in every participant's journal
+   * @param syncCommit write each step to the journal before the next starts (no journal lag)
    * @param stepInterval pacing, or null for {@code parreg.step-interval}
+   * @param runNameGiven whether the run name was given ({@code --run-name}): a journal of another
+   *     run then admits this one as a new run ({@link JournalRuns#admit})
    */
   public record Deployment(
       int participant,
@@ -82,7 +86,9 @@ public final class ParregNode {
       String device,
       Path evidence,
       boolean exitWhenDone,
-      Duration stepInterval) {}
+      boolean syncCommit,
+      Duration stepInterval,
+      boolean runNameGiven) {}
 
   /** References to the node's actors, for the admin endpoint and tests. */
   public record Refs(
@@ -101,47 +107,78 @@ public final class ParregNode {
   private ParregNode() {}
 
   /**
-   * Runs the node until its outcome: done (with {@code --exit-when-done}), refused, failed, or
-   * its actor system gone. Bad input is thrown as {@link BadInput} before anything is written.
+   * Runs the node until its outcome: done (with {@code --exit-when-done}), stopped (SIGTERM or
+   * SIGINT, exit 0), refused, failed, or its actor system gone. Bad input (a flag, the
+   * configuration, a journal of another run, a port in use) is thrown as {@link BadInput} before
+   * anything is written: a refused start leaves no journal behind.
    */
   public static NodeLifecycle.Outcome run(Deployment d, RunContract contract, Partition partition) throws Exception {
     NodeConfig nodeConfig = NodeConfig.parse(d);
     JournalSetup journalSetup = JournalSetup.open(d.journal());
-    // Opening the journal (an H2 file: engine start, schema check, one query) and loading the
+    // Reading what the journal holds (an H2 file: engine start, a few queries) and loading the
     // configuration (every jar's reference.conf) are independent; do them concurrently. Only the
     // seed-node timeout depends on what the journal holds.
-    String persistenceId = NodeSettings.persistenceId(contract, d.participant());
-    CompletableFuture<Boolean> prepared = new CompletableFuture<>();
-    Thread preparer = new Thread(() -> {
+    CompletableFuture<JournalRuns.Admission> inspected = new CompletableFuture<>();
+    Thread inspector = new Thread(() -> {
       try {
-        prepared.complete(journalSetup.prepare(persistenceId));
-        StartupTrace.mark("journal prepared");
+        inspected.complete(journalSetup.inspect(contract, d.participant(), partition.info(d.participant()),
+            d.runNameGiven()));
+        StartupTrace.mark("journal inspected");
       } catch (Throwable t) {
-        prepared.completeExceptionally(t);
+        inspected.completeExceptionally(t);
       }
-    }, "parreg-journal-prepare");
-    preparer.setDaemon(true);
-    preparer.start();
+    }, "parreg-journal-inspect");
+    inspector.setDaemon(true);
+    inspector.start();
     Config cfg;
+    NodeSettings settings;
     try {
       cfg = nodeConfig.complete(journalSetup.config());
+      settings = nodeConfig.settings(cfg, contract, partition, journalSetup.describe());
     } catch (RuntimeException e) {
-      awaitPrepared(prepared, journalSetup); // a journal problem is reported first
+      awaitInspected(inspected, journalSetup); // a journal problem is reported first
       journalSetup.close();
       throw e;
     }
     StartupTrace.mark("configuration loaded");
-    boolean rejoining = awaitPrepared(prepared, journalSetup);
-    if (rejoining) {
+    JournalRuns.Admission admission = awaitInspected(inspected, journalSetup);
+    if (admission instanceof JournalRuns.Refused refused) {
+      journalSetup.close();
+      throw new BadInput(refused.message() + "; nothing was written"
+          + (refused.anotherRun() ? " (a node journal belongs to one run: give --run-name NEW to start another run in it)" : ""));
+    }
+    String clusterHost = NodeConfig.clusterHost(cfg);
+    try {
+      Ports.requireFree(clusterHost, d.port(), "cluster port (--port)");
+      Ports.requireFree(nodeConfig.adminHost(), nodeConfig.adminPort(),
+          "admin port" + (d.adminPort() != null ? " (--admin-port)" : ""));
+      journalSetup.create();
+    } catch (RuntimeException e) {
+      journalSetup.close();
+      throw e;
+    }
+    StartupTrace.mark("journal prepared");
+    if (admission instanceof JournalRuns.Restart) {
       cfg = ConfigFactory.parseString("pekko.cluster.seed-node-timeout = "
               + cfg.getDuration("parreg.cluster.rejoin-seed-node-timeout").toMillis() + "ms")
           .withFallback(cfg);
     }
 
-    NodeSettings settings = NodeSettings.of(cfg, d.participant(), contract, partition, d.steps(), d.backend(), d.device(),
-        d.evidence(), d.exitWhenDone(), d.stepInterval(), journalSetup.describe());
-    Handle node = start(cfg, settings);
+    Handle node;
+    try {
+      node = start(cfg, settings);
+    } catch (RuntimeException e) {
+      journalSetup.close();
+      // The port was free a moment ago (checked above) but another process took it since.
+      throw Ports.bindFailure(e, clusterHost, d.port(), "cluster port (--port)").orElseThrow(() -> e);
+    }
     StartupTrace.mark("actor system created");
+    // SIGTERM (kill, systemd, docker stop) and SIGINT (Ctrl-C) ask the node to stop: it ends like
+    // a finished run, leaving the cluster and closing its journal, and exits 0. (The JVM's default
+    // would run the shutdown hooks and exit 143 or 130.) The same command resumes the run.
+    for (String signal : List.of("TERM", "INT")) {
+      sun.misc.Signal.handle(new sun.misc.Signal(signal), sig -> node.lifecycle().stop("stopped (SIG" + signal + ")"));
+    }
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       node.system().terminate();
       try {
@@ -154,8 +191,13 @@ public final class ParregNode {
       Refs refs = node.refs().get(30, TimeUnit.SECONDS);
       // The endpoint starts before the backend and the journal are ready: /ready says 503 until they are.
       NodeHealth health = new NodeHealth(node.system(), node.lifecycle(), node.backend(), refs.training());
-      try (AdminHttpServer http =
-          new AdminHttpServer(node.system(), refs.admin(), health, nodeConfig.adminHost(), nodeConfig.adminPort())) {
+      AdminHttpServer server;
+      try {
+        server = new AdminHttpServer(node.system(), refs.admin(), health, nodeConfig.adminHost(), nodeConfig.adminPort());
+      } catch (java.io.IOException e) {
+        throw Ports.bindFailure(e, nodeConfig.adminHost(), nodeConfig.adminPort(), "admin port").orElseThrow(() -> e);
+      }
+      try (AdminHttpServer http = server) {
         BackendInfo info;
         try {
           info = node.backend().get(120, TimeUnit.SECONDS);
@@ -169,7 +211,7 @@ public final class ParregNode {
         System.err.printf("parreg node %d: %s (cluster port listening on %s:%d, %s), backend %s (%s), status http://%s:%d/status%n",
             d.participant(), node.system().address(), nodeConfig.bindHost(), d.port(), nodeConfig.tls() ? "TLS" : "plain TCP",
             info.backend(), info.deviceName(), http.host(), http.port());
-        return await(d, node, refs);
+        return await(d, node, refs, cfg.getDuration("parreg.peer.refusal-grace"));
       }
     } finally {
       node.system().terminate();
@@ -195,7 +237,7 @@ public final class ParregNode {
               ctx.spawn(
                   GpuActor.create(s.backend(), s.device(), s.partition(), s.contract().bias(), backend),
                   "gpu",
-                  DispatcherSelector.fromConfig(GpuActor.DISPATCHER));
+                  GpuActor.dispatcher(s.backend()));
           ActorRef<PeerActor.Command> peer = ctx.spawn(PeerActor.create(s), "peer");
           ActorRef<TrainingActor.Command> training = ctx.spawn(TrainingActor.create(s, lifecycle, gpu, peer), "training");
           ActorRef<AdminActor.Command> admin = ctx.spawn(AdminActor.create(training, gpu, peer), AdminActor.NAME);
@@ -204,10 +246,14 @@ public final class ParregNode {
         });
   }
 
-  /** Polls for the outcome; with --exit-when-done also for every participant having committed the target. */
-  private static NodeLifecycle.Outcome await(Deployment d, Handle node, Refs refs) throws InterruptedException {
+  /**
+   * Polls for the outcome; with --exit-when-done also for the target step being durable in every
+   * participant's journal; every second for a refusal that should end this node ({@link #refusedRun}).
+   */
+  private static NodeLifecycle.Outcome await(Deployment d, Handle node, Refs refs, Duration refusalGrace)
+      throws InterruptedException {
     NodeLifecycle lc = node.lifecycle();
-    while (true) {
+    for (long polls = 1; ; polls++) {
       try {
         return lc.outcome().get(200, TimeUnit.MILLISECONDS);
       } catch (TimeoutException e) {
@@ -218,29 +264,66 @@ public final class ParregNode {
       if (node.system().whenTerminated().isCompleted()) {
         return new NodeLifecycle.Outcome(1, "actor system terminated");
       }
-      if (d.exitWhenDone() && lc.trainingDone().isDone() && everyoneDone(d, node, refs)) {
+      if (d.exitWhenDone() && lc.trainingDone().isDone() && everyoneDone(d, peerView(node, refs))) {
         return new NodeLifecycle.Outcome(0, "");
+      }
+      if (polls % 5 == 0) {
+        Optional<NodeLifecycle.Outcome> refused = refusedRun(d, peerView(node, refs), refusalGrace);
+        if (refused.isPresent()) {
+          return refused.get();
+        }
       }
     }
   }
 
-  private static boolean everyoneDone(Deployment d, Handle node, Refs refs) {
+  /** The peer actor's view, or null when it does not answer in time. */
+  private static PeerActor.View peerView(Handle node, Refs refs) {
     try {
-      PeerActor.View v = AskPattern.<PeerActor.Command, PeerActor.View>ask(
+      return AskPattern.<PeerActor.Command, PeerActor.View>ask(
               refs.peer(), PeerActor.GetView::new, Duration.ofSeconds(2), node.system().scheduler())
           .toCompletableFuture()
           .get();
-      return v.peers().size() == d.participants() - 1
-          && v.peers().stream().allMatch(p -> p.lastKnownCommitted() >= d.steps());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return null;
     } catch (Exception e) {
-      return false;
+      return null;
     }
   }
 
-  /** The outcome of {@link JournalSetup#prepare}, its failure rethrown as it was thrown (after closing the journal). */
-  private static boolean awaitPrepared(CompletableFuture<Boolean> prepared, JournalSetup journalSetup) {
+  private static boolean everyoneDone(Deployment d, PeerActor.View v) {
+    return v != null && v.peers().size() == d.participants() - 1
+        && v.peers().stream().allMatch(p -> p.lastKnownDurable() >= d.steps());
+  }
+
+  /**
+   * A node that cannot join its run gives up (exit 2, the peer's difference named) instead of
+   * waiting for ever: at once when a refused peer of another run is further along (its run is the
+   * one going on; this node is the newcomer), after {@code grace} when neither is (a cluster
+   * started with mismatched flags). A node further along than the peer it refused keeps waiting
+   * for the right one; so does any node once all its peers are admitted.
+   */
+  private static Optional<NodeLifecycle.Outcome> refusedRun(Deployment d, PeerActor.View v, Duration grace) {
+    if (v == null || v.refusal() == null || v.peers().size() >= d.participants() - 1) {
+      return Optional.empty();
+    }
+    PeerActor.Refusal r = v.refusal();
+    if (r.peerCommitted() > r.committed()) {
+      return Optional.of(new NodeLifecycle.Outcome(2, r.reason() + "; that peer is further along (step "
+          + r.peerCommitted() + ", this node " + r.committed() + "), so this node is not part of its run"));
+    }
+    if (r.peerCommitted() == r.committed() && r.firstMillisAgo() >= grace.toMillis()) {
+      return Optional.of(new NodeLifecycle.Outcome(2, r.reason() + "; no peer of this node's run joined within "
+          + grace.toMillis() / 1000.0 + " s"));
+    }
+    return Optional.empty();
+  }
+
+  /** The outcome of {@link JournalSetup#inspect}, its failure rethrown as it was thrown (after closing the journal). */
+  private static JournalRuns.Admission awaitInspected(
+      CompletableFuture<JournalRuns.Admission> inspected, JournalSetup journalSetup) {
     try {
-      return prepared.join();
+      return inspected.join();
     } catch (CompletionException e) {
       journalSetup.close();
       if (e.getCause() instanceof RuntimeException r) {

@@ -61,8 +61,8 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
   public record ContributionRequest(String run, long step, int requester, ActorRef<Command> replyTo)
       implements Command, KryoSerializable {}
 
-  /** Heartbeat: a participant's committed step. */
-  public record Progress(String run, int participant, long committed) implements Command, KryoSerializable {}
+  /** Heartbeat: a participant's committed step and the last step durable in its journal. */
+  public record Progress(String run, int participant, long committed, long durable) implements Command, KryoSerializable {}
 
   // ---- local protocol (training actor, admin) ----
 
@@ -72,16 +72,30 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
   /** From the training actor: our own contribution to a step. */
   public record Publish(long step, LocalSums sums) implements Command {}
 
-  /** From the training actor: a step is durable in our journal. */
+  /**
+   * From the training actor: a step is committed (every participant's contribution is in; it may
+   * not be durable yet). Its set is served to peers from now on: it is a deterministic function of
+   * the run, so serving it before our journal has it changes nothing.
+   */
   public record Committed(long step, LocalSums[] set) implements Command {}
+
+  /** From the training actor: the journal holds every step up to this one. */
+  public record Durable(long step) implements Command {}
 
   public record GetView(ActorRef<View> replyTo) implements Command {}
 
-  /** What this node knows of its peers. */
+  /**
+   * What this node knows of its peers; {@code refusal} is the latest peer refused for another
+   * contract or other data (null: none), by which the node decides whether to give up.
+   */
   public record View(
-      List<PeerState> peers, long awaitingStep, List<Integer> waitingFor, long waitingMillis, List<String> refused) {}
+      List<PeerState> peers, long awaitingStep, List<Integer> waitingFor, long waitingMillis, List<String> refused,
+      Refusal refusal) {}
 
-  public record PeerState(int participant, String address, long lastKnownCommitted, long lastHeardMillisAgo) {}
+  /** A peer of another run: why, its committed step and ours then, how long ago the first such refusal was. */
+  public record Refusal(String reason, long peerCommitted, long committed, long firstMillisAgo) {}
+
+  public record PeerState(int participant, String address, long lastKnownCommitted, long lastKnownDurable, long lastHeardMillisAgo) {}
 
   private record ListingChanged(Receptionist.Listing listing) implements Command {}
 
@@ -95,6 +109,7 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
     ActorRef<Command> ref;
     PartitionInfo info;
     long committed;
+    long durable;
     long heardAt;
   }
 
@@ -109,7 +124,10 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
   private final TreeMap<Long, LocalSums[]> window = new TreeMap<>();
   private final Map<Long, LocalSums[]> recordedSets = new HashMap<>();
   private final List<String> refused = new ArrayList<>();
+  private Refusal refusal;
+  private long firstRefusalAt;
   private long committed;
+  private long durable;
   private long awaitingStep = -1;
   private long awaitingSince;
   private long delivered = -1;
@@ -152,6 +170,7 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
     this.training = a.training();
     this.recordedRoster = a.roster();
     this.committed = a.committed();
+    this.durable = a.committed();
     maybeRosterComplete();
   }
 
@@ -166,6 +185,7 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
         .onMessage(ContributionRequest.class, this::onRequest)
         .onMessage(JournalAnswer.class, this::onJournalAnswer)
         .onMessage(Committed.class, this::onCommitted)
+        .onMessage(Durable.class, this::onDurable)
         .onMessage(Progress.class, this::onProgress)
         .onMessage(GetView.class, this::onGetView)
         .onMessage(Tick.class, t -> onTick())
@@ -176,6 +196,7 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
   private Behavior<Command> onReattach(Attach a) {
     training = a.training();
     committed = a.committed();
+    durable = a.committed();
     delivered = committed;
     rosterSent = false;
     maybeRosterComplete();
@@ -203,7 +224,7 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
     String who = h.from().path().address().toString();
     Optional<String> diff = settings.contract().firstDifference(h.contract());
     if (diff.isPresent()) {
-      refuse("peer " + who + " refused: contract differs in " + diff.get());
+      refuseRun("peer " + who + " refused: contract differs in " + diff.get(), h.committed());
       return this;
     }
     int p = h.info().participant();
@@ -216,8 +237,8 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
       return this;
     }
     if (recordedRoster != null && !recordedRoster[p].equals(h.info())) {
-      refuse("peer " + who + " refused: participant " + p + "'s partition differs from the roster in the journal: recorded "
-          + recordedRoster[p].describe() + ", offered " + h.info().describe());
+      refuseRun("peer " + who + " refused: participant " + p + "'s partition differs from the roster in the journal: recorded "
+          + recordedRoster[p].describe() + ", offered " + h.info().describe(), h.committed());
       return this;
     }
     Peer peer = peers.computeIfAbsent(p, k -> new Peer());
@@ -248,6 +269,15 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
         refused.remove(0);
       }
     }
+  }
+
+  /** A refusal that means the peer is in another run: remembered for the node's decision to give up. */
+  private void refuseRun(String why, long peerCommitted) {
+    refuse(why);
+    if (refusal == null) {
+      firstRefusalAt = System.nanoTime();
+    }
+    refusal = new Refusal(why, peerCommitted, committed, 0);
   }
 
   private void maybeRosterComplete() {
@@ -382,22 +412,33 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
     if (awaitingStep <= committed) {
       awaitingStep = -1;
     }
-    if (committed == settings.targetSteps()) {
-      // Tell the peers at once that the target is reached: a peer run with --exit-when-done waits
-      // for this, and the periodic heartbeat alone may come after that peer has already gone.
-      Progress pr = new Progress(run, me, committed);
-      for (Peer peer : peers.values()) {
-        peer.ref.tell(pr);
-      }
-    }
     maybeDeliver(committed + 1);
     return this;
+  }
+
+  private Behavior<Command> onDurable(Durable d) {
+    boolean reachesTarget = durable < settings.targetSteps() && d.step() >= settings.targetSteps();
+    durable = d.step();
+    if (reachesTarget) {
+      // Tell the peers at once that the target is durable here: a peer run with --exit-when-done
+      // waits for this, and the periodic heartbeat alone may come after that peer has gone.
+      sendProgress();
+    }
+    return this;
+  }
+
+  private void sendProgress() {
+    Progress pr = new Progress(run, me, committed, durable);
+    for (Peer peer : peers.values()) {
+      peer.ref.tell(pr);
+    }
   }
 
   private Behavior<Command> onProgress(Progress p) {
     Peer peer = peers.get(p.participant());
     if (peer != null && run.equals(p.run())) {
       peer.committed = Math.max(peer.committed, p.committed());
+      peer.durable = Math.max(peer.durable, p.durable());
       peer.heardAt = System.nanoTime();
     }
     return this;
@@ -434,10 +475,7 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
     // whose listing we may have seen before they could answer.
     long every = Math.max(1, 1000 / Math.max(1, settings.retryInterval().toMillis()));
     if (ticks % every == 0) {
-      Progress pr = new Progress(run, me, committed);
-      for (Peer peer : peers.values()) {
-        peer.ref.tell(pr);
-      }
+      sendProgress();
       if (peers.size() < participants - 1) {
         getContext().getSystem().receptionist().tell(Receptionist.find(SERVICE_KEY,
             getContext().messageAdapter(Receptionist.Listing.class, ListingChanged::new)));
@@ -452,9 +490,11 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
     peers.entrySet().stream()
         .sorted(Map.Entry.comparingByKey())
         .forEach(e -> states.add(new PeerState(
-            e.getKey(), e.getValue().ref.path().address().toString(), e.getValue().committed, (now - e.getValue().heardAt) / 1_000_000)));
+            e.getKey(), e.getValue().ref.path().address().toString(), e.getValue().committed, e.getValue().durable, (now - e.getValue().heardAt) / 1_000_000)));
     long waited = awaitingStep > 0 ? (now - awaitingSince) / 1_000_000 : 0;
-    g.replyTo().tell(new View(states, awaitingStep, missing(), waited, List.copyOf(refused)));
+    Refusal r = refusal == null ? null
+        : new Refusal(refusal.reason(), refusal.peerCommitted(), committed, (now - firstRefusalAt) / 1_000_000);
+    g.replyTo().tell(new View(states, awaitingStep, missing(), waited, List.copyOf(refused), r));
     return this;
   }
 }

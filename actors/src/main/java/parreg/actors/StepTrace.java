@@ -15,7 +15,7 @@ import java.nio.file.Path;
  * <p>Points, per step k: 0 step started (previous step durable), 1 GPU actor got Compute, 2 its
  * fence retired, 3 training actor got the result, 4 peer actor got Publish (and sent the
  * contribution), 5 peer actor got the other participant's contribution, 6 peer actor handed over the
- * full set, 7 training actor got it (persist called), 8 persist acknowledged. The first line also
+ * full set, 7 training actor got it, 8 step committed in memory (its journal write follows behind). The first line also
  * gives the process CPU time per step from step 200 on (warm-up excluded).
  */
 final class StepTrace {

@@ -1,23 +1,16 @@
 package parreg.actors;
 
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.Arrays;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
-import org.apache.pekko.actor.typed.SupervisorStrategy;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+import org.apache.pekko.actor.typed.javadsl.StashBuffer;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
-import org.apache.pekko.persistence.typed.PersistenceId;
-import org.apache.pekko.persistence.typed.RecoveryCompleted;
-import org.apache.pekko.persistence.typed.RecoveryFailed;
-import org.apache.pekko.persistence.typed.SnapshotCompleted;
-import org.apache.pekko.persistence.typed.javadsl.CommandHandler;
-import org.apache.pekko.persistence.typed.javadsl.Effect;
-import org.apache.pekko.persistence.typed.javadsl.EventHandler;
-import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehavior;
-import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
-import org.apache.pekko.persistence.typed.javadsl.SignalHandler;
 import parreg.device.Batching;
 import parreg.device.Bits;
 import parreg.device.LocalSums;
@@ -26,16 +19,31 @@ import parreg.device.UpdateRule;
 import parreg.persistence.KryoSerializable;
 
 /**
- * The event-sourced heart of a node: its journal of {@link RunStarted} and one {@link
- * StepCommitted} per step, with snapshots every N events, is the checkpoint.
+ * Drives training and owns its journal: the events declared here ({@link RunStarted}, then one
+ * {@link StepCommitted} per step) are written by its event-sourced child {@link StepJournal}, and
+ * that journal, with its snapshots, is the checkpoint.
  *
  * <p>One step k: ask the GPU actor for our contribution at the parameters after step k-1, publish
- * it through the peer actor, receive the full set of step k, apply {@link UpdateRule}, persist
- * {@link StepCommitted}, and only then tell anyone (peer actor) or start step k+1. A node killed
- * at any point recovers the last durable step, recomputes its own contribution to the next one
- * (same bits) and receives the others' from its peers.
+ * it through the peer actor, receive the full set of step k, apply {@link UpdateRule}: step k is
+ * <em>committed</em> (in memory, agreed by every participant) and step k+1 starts at once. Its
+ * {@link StepCommitted} is written behind the step, many in one journal write (group commit): a
+ * write starts, when none is in flight, once {@code group-steps} steps wait or the oldest has waited
+ * {@code group-ms}, or at once when training cannot go on without it (lag bound, target reached).
+ * A write costs about as much CPU for one event as for a hundred, so grouping is what makes a step
+ * cheap; and whatever waits is written in the next write. The lag is bounded: a
+ * step starts only while at most {@code max-lag-steps} committed steps are not yet durable and
+ * the oldest of them was committed less than {@code max-lag-ms} ago, so a slow journal slows
+ * training instead of letting the lag grow; {@code max-lag-steps} 0 or 1 makes every step durable
+ * before the next starts.
+ *
+ * <p>Why this is safe: every contribution is a deterministic function of the committed parameters
+ * and the partition, so a step that was committed but not durable when the node died is simply
+ * recomputed to the same bits, or served by a peer (which checks it against this node's
+ * recomputation). Nothing outside the node treats a step as saved before it is durable: status
+ * reports {@code durableStep} apart from {@code committedStep}, the run is done (evidence,
+ * {@code --exit-when-done}) only when the target is durable, and export/predict read the journal.
  */
-public final class TrainingActor extends EventSourcedBehavior<TrainingActor.Command, TrainingActor.Event, TrainingState> {
+public final class TrainingActor extends AbstractBehavior<TrainingActor.Command> {
 
   public interface Command {}
 
@@ -65,6 +73,7 @@ public final class TrainingActor extends EventSourcedBehavior<TrainingActor.Comm
   public record View(
       int participant,
       long committedStep,
+      long durableStep,
       long recoveredStep,
       long targetSteps,
       long epoch,
@@ -77,7 +86,21 @@ public final class TrainingActor extends EventSourcedBehavior<TrainingActor.Comm
       PartitionInfo[] roster,
       long journalPosition,
       long lastSnapshot,
+      int journalLag,
+      long journalWrites,
       String journal) {}
+
+  // ---- from the journal child (StepJournal) ----
+
+  /** Recovery finished (again, after a restart of the journal child): the durable state. */
+  record JournalRecovered(TrainingState state, long sequenceNr) implements Command {}
+
+  /** The last write is durable; {@code durableStep} is the journal's last step now. */
+  record JournalWritten(long durableStep, long sequenceNr) implements Command {}
+
+  record JournalSnapshotted(long sequenceNr) implements Command {}
+
+  record JournalFailed(String reason) implements Command {}
 
   private record Computed(long step, LocalSums sums) implements Command {}
 
@@ -87,37 +110,113 @@ public final class TrainingActor extends EventSourcedBehavior<TrainingActor.Comm
     INSTANCE
   }
 
+  /** The oldest event waiting for the journal has waited {@code group-ms}: write now. */
+  private enum Flush implements Command {
+    INSTANCE
+  }
+
   public interface Event extends KryoSerializable {}
 
   /** The run started with this contract and roster (the first event of every journal). */
-  public record RunStarted(parreg.device.RunContract contract, PartitionInfo[] roster) implements Event {}
+  public record RunStarted(parreg.device.RunContract contract, PartitionInfo[] roster)
+      implements Event, parreg.persistence.JournalRuns.Opening {}
 
   /** Step {@code step} committed with these contributions (by participant id) and this outcome. */
   public record StepCommitted(long step, LocalSums[] contributions, double[] parameters, double loss) implements Event {}
 
+  /** An event committed in memory and not yet acknowledged by the journal. */
+  private record Pending(Event event, long committedAtNanos) {}
+
   private final NodeSettings settings;
   private final NodeLifecycle lifecycle;
-  private final ActorContext<Command> ctx;
   private final TimerScheduler<Command> timers;
   private final ActorRef<GpuActor.Command> gpu;
   private final ActorRef<PeerActor.Command> peer;
+  private final ActorRef<StepJournal.Command> journal;
   private final ActorRef<GpuActor.Computed> computedAdapter;
   private final Batching batching;
   private final double rate;
+  private final long maxLagNanos;
+
+  /** Committed state: agreed by every participant, durable up to {@link #durable}. */
+  private TrainingState state;
+  private long durable;
+  private final ArrayDeque<Pending> pending = new ArrayDeque<>();
+  /** How many of {@link #pending}'s first events the write in flight holds (0: none in flight). */
+  private int writing;
+  private long journalPosition;
+  private long journalWrites;
+  private long lastSnapshot;
+  private final long recoveredStep;
+
   private boolean rosterComplete;
-  private boolean refused;
+  private boolean stopped;
   private long inFlight = -1;
   private LocalSums ownSums;
   private long ownStep = -1;
   private long lastStepStartNanos;
-  private long lastSnapshot;
   private boolean doneReported;
-  private long recoveredStep;
 
   public static Behavior<Command> create(
       NodeSettings settings, NodeLifecycle lifecycle, ActorRef<GpuActor.Command> gpu, ActorRef<PeerActor.Command> peer) {
-    return Behaviors.setup(
-        ctx -> Behaviors.withTimers(timers -> new TrainingActor(ctx, timers, settings, lifecycle, gpu, peer)));
+    return Behaviors.withStash(
+        10_000,
+        stash -> Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
+          ActorRef<StepJournal.Command> journal =
+              ctx.spawn(StepJournal.create(settings.persistenceId(), settings.snapshotEvery(), ctx.getSelf()), "journal");
+          return recovering(ctx, timers, stash, settings, lifecycle, gpu, peer, journal);
+        })));
+  }
+
+  /** Until the journal is replayed, everything else waits. */
+  private static Behavior<Command> recovering(
+      ActorContext<Command> ctx,
+      TimerScheduler<Command> timers,
+      StashBuffer<Command> stash,
+      NodeSettings settings,
+      NodeLifecycle lifecycle,
+      ActorRef<GpuActor.Command> gpu,
+      ActorRef<PeerActor.Command> peer,
+      ActorRef<StepJournal.Command> journal) {
+    return Behaviors.receive(Command.class)
+        .onMessage(JournalFailed.class, f -> {
+          lifecycle.fail("journal " + settings.journalDescription() + " could not be replayed: " + f.reason());
+          return Behaviors.stopped();
+        })
+        .onMessage(JournalRecovered.class, r -> {
+          String refusal = refusal(settings, r.state());
+          if (refusal != null) {
+            ctx.getLog().error(refusal);
+            lifecycle.refuse(refusal);
+            return Behaviors.stopped();
+          }
+          TrainingActor actor = new TrainingActor(ctx, timers, settings, lifecycle, gpu, peer, journal, r);
+          return stash.unstashAll(actor);
+        })
+        .onAnyMessage(m -> {
+          stash.stash(m);
+          return Behaviors.same();
+        })
+        .build();
+  }
+
+  /** Why the recovered journal does not belong to this node's contract and data, or null. */
+  private static String refusal(NodeSettings settings, TrainingState state) {
+    if (!state.started()) {
+      return null;
+    }
+    var diff = state.contract().firstDifference(settings.contract());
+    if (diff.isPresent()) {
+      return "the journal " + settings.journalDescription() + " belongs to another contract: " + diff.get()
+          + " (journal value first, given value second)";
+    }
+    PartitionInfo recorded = state.roster()[settings.participant()];
+    PartitionInfo given = settings.partition().info(settings.participant());
+    if (!recorded.equals(given)) {
+      return "participant " + settings.participant() + "'s data differs from the journal's roster: recorded "
+          + recorded.describe() + ", given " + given.describe();
+    }
+    return null;
   }
 
   private TrainingActor(
@@ -126,58 +225,25 @@ public final class TrainingActor extends EventSourcedBehavior<TrainingActor.Comm
       NodeSettings settings,
       NodeLifecycle lifecycle,
       ActorRef<GpuActor.Command> gpu,
-      ActorRef<PeerActor.Command> peer) {
-    super(
-        PersistenceId.ofUniqueId(settings.persistenceId()),
-        SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.2));
-    this.ctx = ctx;
+      ActorRef<PeerActor.Command> peer,
+      ActorRef<StepJournal.Command> journal,
+      JournalRecovered recovered) {
+    super(ctx);
     this.timers = timers;
     this.settings = settings;
     this.lifecycle = lifecycle;
     this.gpu = gpu;
     this.peer = peer;
+    this.journal = journal;
     this.computedAdapter = ctx.messageAdapter(GpuActor.Computed.class, c -> new Computed(c.step(), c.sums()));
     this.batching = new Batching(settings.partition().samples(), settings.contract().batchSize());
     this.rate = settings.contract().rate().value();
-  }
-
-  @Override
-  public TrainingState emptyState() {
-    return TrainingState.empty();
-  }
-
-  @Override
-  public RetentionCriteria retentionCriteria() {
-    return RetentionCriteria.snapshotEvery(settings.snapshotEvery(), 2);
-  }
-
-  @Override
-  public SignalHandler<TrainingState> signalHandler() {
-    return newSignalHandlerBuilder()
-        .onSignal(RecoveryCompleted.instance(), this::onRecovered)
-        .onSignal(RecoveryFailed.class, (state, f) -> {
-          lifecycle.fail("journal " + settings.journalDescription() + " could not be replayed: " + f.getFailure().getMessage());
-        })
-        .onSignal(SnapshotCompleted.class, (state, s) -> lastSnapshot = s.metadata().sequenceNr())
-        .build();
-  }
-
-  private void onRecovered(TrainingState state) {
-    recoveredStep = state.committed();
+    this.maxLagNanos = settings.maxLag().toNanos();
+    this.state = recovered.state();
+    this.durable = state.committed();
+    this.recoveredStep = state.committed();
+    this.journalPosition = recovered.sequenceNr();
     if (state.started()) {
-      var diff = state.contract().firstDifference(settings.contract());
-      if (diff.isPresent()) {
-        refuse("the journal " + settings.journalDescription() + " belongs to another contract: " + diff.get()
-            + " (journal value first, given value second)");
-        return;
-      }
-      PartitionInfo recorded = state.roster()[settings.participant()];
-      PartitionInfo given = settings.partition().info(settings.participant());
-      if (!recorded.equals(given)) {
-        refuse("participant " + settings.participant() + "'s data differs from the journal's roster: recorded "
-            + recorded.describe() + ", given " + given.describe());
-        return;
-      }
       ctx.getLog().info("recovered {} at step {} (w={})", settings.persistenceId(), state.committed(), Bits.hexList(state.parameters()));
     } else {
       ctx.getLog().info("new journal for {}", settings.persistenceId());
@@ -185,56 +251,73 @@ public final class TrainingActor extends EventSourcedBehavior<TrainingActor.Comm
     peer.tell(new PeerActor.Attach(ctx.getSelf(), state.roster(), state.committed()));
   }
 
-  private void refuse(String message) {
-    refused = true;
-    ctx.getLog().error(message);
-    lifecycle.refuse(message);
-  }
-
   @Override
-  public CommandHandler<Command, Event, TrainingState> commandHandler() {
-    return newCommandHandlerBuilder()
-        .forAnyState()
-        .onCommand(RosterComplete.class, this::onRosterComplete)
-        .onCommand(Next.class, (state, n) -> {
-          startNextStep(state);
-          return Effect().none();
+  public Receive<Command> createReceive() {
+    return newReceiveBuilder()
+        .onMessage(RosterComplete.class, this::onRosterComplete)
+        .onMessage(Next.class, n -> startNextStep())
+        .onMessage(Flush.class, f -> {
+          write();
+          return this;
         })
-        .onCommand(Computed.class, this::onComputed)
-        .onCommand(StepReady.class, this::onStepReady)
-        .onCommand(EvidenceDone.class, this::onEvidenceDone)
-        .onCommand(GetState.class, this::onGetState)
+        .onMessage(Computed.class, this::onComputed)
+        .onMessage(StepReady.class, this::onStepReady)
+        .onMessage(JournalWritten.class, this::onJournalWritten)
+        .onMessage(JournalRecovered.class, this::onJournalRestarted)
+        .onMessage(JournalSnapshotted.class, s -> {
+          lastSnapshot = s.sequenceNr();
+          return this;
+        })
+        .onMessage(JournalFailed.class, f -> {
+          lifecycle.fail("journal " + settings.journalDescription() + " failed: " + f.reason());
+          return this;
+        })
+        .onMessage(EvidenceDone.class, this::onEvidenceDone)
+        .onMessage(GetState.class, this::onGetState)
         .build();
   }
 
-  private Effect<Event, TrainingState> onRosterComplete(TrainingState state, RosterComplete r) {
-    if (refused) {
-      return Effect().none();
+  private Behavior<Command> onRosterComplete(RosterComplete r) {
+    if (stopped) {
+      return this;
     }
     rosterComplete = true;
     if (!state.started()) {
-      ctx.getLog().info("roster complete: {}", Arrays.toString(r.roster()));
-      return Effect().persist(new RunStarted(settings.contract(), r.roster())).thenRun(this::startNextStep);
+      ctx().getLog().info("roster complete: {}", Arrays.toString(r.roster()));
+      RunStarted started = new RunStarted(settings.contract(), r.roster());
+      state = state.apply(started);
+      commit(started);
     }
-    startNextStep(state);
-    return Effect().none();
+    return startNextStep();
   }
 
-  /** Starts step committed+1 unless one is in flight, the target is reached, or pacing says wait. */
-  private void startNextStep(TrainingState state) {
-    if (refused || !rosterComplete || !state.started() || inFlight >= 0) {
-      return;
+  private ActorContext<Command> ctx() {
+    return getContext();
+  }
+
+  /**
+   * Starts step committed+1 unless one is in flight, the target is reached, the journal lags too
+   * far behind (it starts again when the journal acknowledges), or pacing says wait.
+   */
+  private Behavior<Command> startNextStep() {
+    if (stopped || !rosterComplete || !state.started() || inFlight >= 0) {
+      return this;
     }
     if (state.committed() >= settings.targetSteps()) {
-      reportDone(state);
-      return;
+      write(); // nothing more to group with
+      maybeDone();
+      return this;
+    }
+    if (journalLagsTooFar()) {
+      write(); // the journal holds training up: do not let it wait for a fuller group
+      return this;
     }
     long interval = settings.stepInterval().toNanos();
     if (interval > 0) {
       long wait = lastStepStartNanos + interval - System.nanoTime();
       if (wait > 0) {
         timers.startSingleTimer(Next.INSTANCE, Duration.ofNanos(wait));
-        return;
+        return this;
       }
     }
     lastStepStartNanos = System.nanoTime();
@@ -242,90 +325,170 @@ public final class TrainingActor extends EventSourcedBehavior<TrainingActor.Comm
     inFlight = step;
     if (ownStep == step && ownSums != null) {
       peer.tell(new PeerActor.Publish(step, ownSums));
-      return;
+      return this;
     }
     int batch = batching.batchOfStep(step);
     StepTrace.stamp(0, step);
     gpu.tell(new GpuActor.Compute(step, state.parameters(), batching.start(batch), batching.length(batch), computedAdapter));
+    return this;
   }
 
-  private Effect<Event, TrainingState> onComputed(TrainingState state, Computed c) {
+  /** The back-pressure rule: see the class comment. */
+  private boolean journalLagsTooFar() {
+    int steps = pendingSteps();
+    if (steps == 0) {
+      return false;
+    }
+    if (steps >= Math.max(1, settings.maxLagSteps())) {
+      return true;
+    }
+    return System.nanoTime() - pending.peekFirst().committedAtNanos() >= maxLagNanos;
+  }
+
+  private int pendingSteps() {
+    int n = pending.size();
+    return n > 0 && pending.peekFirst().event() instanceof RunStarted ? n - 1 : n;
+  }
+
+  private Behavior<Command> onComputed(Computed c) {
     if (c.step() != state.committed() + 1 || c.step() != inFlight) {
-      return Effect().none();
+      return this;
     }
     StepTrace.stamp(3, c.step());
     ownStep = c.step();
     ownSums = c.sums();
     peer.tell(new PeerActor.Publish(c.step(), c.sums()));
-    return Effect().none();
+    return this;
   }
 
-  private Effect<Event, TrainingState> onStepReady(TrainingState state, StepReady r) {
+  private Behavior<Command> onStepReady(StepReady r) {
     long step = state.committed() + 1;
-    if (refused || r.step() != step || ownStep != step || ownSums == null) {
-      return Effect().none();
+    if (stopped || r.step() != step || ownStep != step || ownSums == null) {
+      return this;
     }
     LocalSums mine = r.contributions()[settings.participant()];
     if (!ownSums.sameBits(mine) || (r.recordedOwn() != null && !ownSums.sameBits(r.recordedOwn()))) {
       String msg = "step " + step + ": this node's recomputed contribution " + ownSums
           + " differs from the one its peers recorded " + (r.recordedOwn() != null ? r.recordedOwn() : mine)
           + "; refusing to continue (different data, code or device arithmetic?)";
-      ctx.getLog().error(msg);
-      refused = true;
+      ctx().getLog().error(msg);
+      stopped = true;
       lifecycle.fail(msg);
-      return Effect().none();
+      return this;
     }
     StepTrace.stamp(7, step);
     UpdateRule.Outcome o = UpdateRule.apply(state.parameters(), r.contributions(), rate);
     StepCommitted event = new StepCommitted(step, r.contributions(), o.parameters(), o.loss());
-    return Effect()
-        .persist(event)
-        .thenRun(
-            s -> {
-              if (s.committed() == recoveredStep + 1) {
-                // Operators (and scripts/bench-restart.sh) read the restart latency from this line.
-                ctx.getLog().info("first step since start committed: {}", s.committed());
-              }
-              StepTrace.stamp(8, s.committed());
-              inFlight = -1;
-              ownSums = null;
-              ownStep = -1;
-              peer.tell(new PeerActor.Committed(s.committed(), r.contributions()));
-              startNextStep(s);
-            });
+    state = state.apply(event);
+    commit(event);
+    if (step == recoveredStep + 1) {
+      // Operators (and scripts/bench-restart.sh) read the restart latency from this line.
+      ctx().getLog().info("first step since start committed: {}", step);
+    }
+    StepTrace.stamp(8, step);
+    inFlight = -1;
+    ownSums = null;
+    ownStep = -1;
+    peer.tell(new PeerActor.Committed(step, r.contributions()));
+    return startNextStep();
   }
 
-  private void reportDone(TrainingState state) {
-    if (doneReported) {
+  /** Queues a committed event for the journal; writes when the group is full (see the class comment). */
+  private void commit(Event event) {
+    pending.addLast(new Pending(event, System.nanoTime()));
+    if (pending.size() == 1 && settings.groupSteps() > 1) {
+      timers.startSingleTimer(Flush.INSTANCE, Flush.INSTANCE, settings.groupDelay());
+    }
+    if (pending.size() - writing >= settings.groupSteps() || !(event instanceof StepCommitted)) {
+      write();
+    }
+  }
+
+  /** Hands every event not yet written to the journal, unless a write is in flight. */
+  private void write() {
+    if (writing > 0 || pending.isEmpty()) {
+      return;
+    }
+    timers.cancel(Flush.INSTANCE);
+    Event[] events = new Event[pending.size()];
+    int i = 0;
+    for (Pending p : pending) {
+      events[i++] = p.event();
+    }
+    writing = events.length;
+    journalWrites++;
+    journal.tell(new StepJournal.Write(events));
+  }
+
+  private Behavior<Command> onJournalWritten(JournalWritten w) {
+    for (int i = 0; i < writing; i++) {
+      pending.removeFirst();
+    }
+    writing = 0;
+    durable = w.durableStep();
+    journalPosition = w.sequenceNr();
+    peer.tell(new PeerActor.Durable(durable));
+    if (!pending.isEmpty()) {
+      // What was committed during the write: write it now if the group is full or it has waited
+      // long enough, else when it is (startNextStep below writes at once if training must wait).
+      long waited = System.nanoTime() - pending.peekFirst().committedAtNanos();
+      if (pending.size() >= settings.groupSteps() || waited >= settings.groupDelay().toNanos()) {
+        write();
+      } else {
+        timers.startSingleTimer(Flush.INSTANCE, Flush.INSTANCE, settings.groupDelay().minusNanos(waited));
+      }
+    }
+    return startNextStep();
+  }
+
+  /**
+   * The journal child was restarted after a failed write and replayed what is durable: drop what
+   * it already holds, write the rest again. (A write whose acknowledgement was lost may be durable.)
+   */
+  private Behavior<Command> onJournalRestarted(JournalRecovered r) {
+    long back = r.state().committed();
+    ctx().getLog().warn("journal restarted after a failure; durable at step {}, {} committed steps to write again",
+        back, state.committed() - back);
+    pending.removeIf(p -> p.event() instanceof StepCommitted s ? s.step() <= back : r.state().started());
+    writing = 0;
+    durable = back;
+    journalPosition = r.sequenceNr();
+    write();
+    return this;
+  }
+
+  /** The run is done when the target step is durable here (then the evidence is written). */
+  private void maybeDone() {
+    if (doneReported || durable < settings.targetSteps()) {
       return;
     }
     doneReported = true;
     StepTrace.write(settings.participant());
-    ctx.getLog().info("target step {} committed: w={} loss={}", state.committed(), Bits.hexList(state.parameters()), state.loss());
+    ctx().getLog().info("target step {} durable: w={} loss={}", state.committed(), Bits.hexList(state.parameters()), state.loss());
     if (settings.evidence() != null) {
-      ActorRef<GpuActor.EvidenceWritten> adapter = ctx.messageAdapter(GpuActor.EvidenceWritten.class, e -> new EvidenceDone(e.error()));
+      ActorRef<GpuActor.EvidenceWritten> adapter = ctx().messageAdapter(GpuActor.EvidenceWritten.class, e -> new EvidenceDone(e.error()));
       gpu.tell(new GpuActor.WriteEvidence(settings.evidence(), settings.contract().digest(), settings.participant(), adapter));
     } else {
       lifecycle.markTrainingDone();
     }
   }
 
-  private Effect<Event, TrainingState> onEvidenceDone(TrainingState state, EvidenceDone e) {
+  private Behavior<Command> onEvidenceDone(EvidenceDone e) {
     if (e.error() != null) {
-      ctx.getLog().error(e.error());
+      ctx().getLog().error(e.error());
       lifecycle.fail(e.error());
     } else {
-      ctx.getLog().info("device evidence written to {}", settings.evidence());
+      ctx().getLog().info("device evidence written to {}", settings.evidence());
       lifecycle.markTrainingDone();
     }
-    return Effect().none();
+    return this;
   }
 
-  private Effect<Event, TrainingState> onGetState(TrainingState state, GetState g) {
+  private Behavior<Command> onGetState(GetState g) {
     Phase phase;
     if (!state.started() || !rosterComplete) {
       phase = Phase.STARTING;
-    } else if (state.committed() >= settings.targetSteps()) {
+    } else if (state.committed() >= settings.targetSteps() && durable >= settings.targetSteps()) {
       phase = Phase.DONE;
     } else if (inFlight >= 0 && System.nanoTime() - lastStepStartNanos > settings.waitingAfter().toNanos()) {
       phase = Phase.WAITING;
@@ -336,6 +499,7 @@ public final class TrainingActor extends EventSourcedBehavior<TrainingActor.Comm
     g.replyTo().tell(new View(
         settings.participant(),
         state.committed(),
+        durable,
         recoveredStep,
         settings.targetSteps(),
         batching.epoch(state.committed()),
@@ -346,10 +510,12 @@ public final class TrainingActor extends EventSourcedBehavior<TrainingActor.Comm
         phase,
         settings.contract(),
         state.roster(),
-        lastSequenceNumber(ctx),
+        journalPosition,
         lastSnapshot,
+        pendingSteps(),
+        journalWrites,
         settings.journalDescription()));
-    return Effect().none();
+    return this;
   }
 
   /** Applies a journaled event with the same checks as recovery (for readers outside the actor). */
@@ -359,14 +525,5 @@ public final class TrainingActor extends EventSourcedBehavior<TrainingActor.Comm
 
   public static TrainingState replay(TrainingState state, StepCommitted e) {
     return state.apply(e);
-  }
-
-  @Override
-  public EventHandler<TrainingState, Event> eventHandler() {
-    return newEventHandlerBuilder()
-        .forAnyState()
-        .onEvent(RunStarted.class, TrainingState::apply)
-        .onEvent(StepCommitted.class, TrainingState::apply)
-        .build();
   }
 }

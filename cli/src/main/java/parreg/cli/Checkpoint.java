@@ -14,9 +14,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import parreg.actors.TrainingActor;
@@ -25,6 +23,7 @@ import parreg.device.Bits;
 import parreg.device.RunContract;
 import parreg.persistence.JournalLocation;
 import parreg.persistence.JournalRows;
+import parreg.persistence.JournalRuns;
 import parreg.persistence.KryoCodec;
 
 /**
@@ -59,7 +58,7 @@ record Checkpoint(RunContract contract, int participant, long committedStep, dou
     }
     try (Connection c = opened) {
       JournalRows rows = new JournalRows(c, codec);
-      String pid = persistenceId(rows, participant, runName, journal);
+      String pid = persistenceId(c, codec, location, participant, runName);
       TrainingState state = TrainingState.empty();
       long after = 0;
       Optional<JournalRows.SnapshotRow> snap = rows.latestSnapshot(pid);
@@ -90,23 +89,13 @@ record Checkpoint(RunContract contract, int participant, long committedStep, dou
   }
 
   /** The persistence id of participant {@code participant}'s run in this journal (one, or --run-name). */
-  static String persistenceId(JournalRows rows, int participant, String runName, String journal) throws SQLException {
-    String suffix = "|p" + participant;
-    List<String> found = new ArrayList<>();
-    for (String pid : rows.countEventsPerPersistenceId().keySet()) {
-      if (pid.startsWith("parreg|") && pid.endsWith(suffix) && (runName == null || pid.equals("parreg|" + runName + suffix))) {
-        found.add(pid);
-      }
+  static String persistenceId(Connection c, KryoCodec codec, JournalLocation location, int participant, String runName)
+      throws SQLException {
+    try {
+      return JournalRuns.of(c, codec, location).persistenceIdOf(participant, runName);
+    } catch (IllegalArgumentException e) {
+      throw new UserError(e.getMessage());
     }
-    if (found.isEmpty()) {
-      throw new UserError("journal " + journal + " holds no run for participant " + participant
-          + (runName == null ? "" : " named " + runName));
-    }
-    if (found.size() > 1) {
-      throw new UserError("journal " + journal + " holds several runs for participant " + participant + " " + found
-          + "; choose one with --run-name");
-    }
-    return found.get(0);
   }
 
   /** Reads an exported checkpoint, checking its format, contract digest and bits. */
@@ -186,7 +175,7 @@ record Checkpoint(RunContract contract, int participant, long committedStep, dou
       throw new UserError("--out " + out + " already exists; a checkpoint is never overwritten");
     }
     if (dir == null || !Files.isDirectory(dir)) {
-      throw new UserError("--out " + out + ": directory " + dir + " does not exist");
+      throw new UserError("--out " + out + ": " + dir + (dir != null && Files.exists(dir) ? " is not a directory" : " does not exist"));
     }
     Path tmp = Files.createTempFile(dir, "." + target.getFileName() + ".", ".tmp");
     try {

@@ -50,6 +50,8 @@ public final class ConvertCommand implements Callable<Integer> {
       throw new UserError(in + ": no such file");
     } catch (DataFormatException e) {
       throw new UserError(e.getMessage(), e);
+    } catch (IOException e) {
+      throw FileErrors.userError("--in " + in + ": cannot read", e);
     }
     try {
       PartitionFiles.write(p, out);
@@ -57,6 +59,8 @@ public final class ConvertCommand implements Callable<Integer> {
       throw new UserError(out + " exists; refusing to overwrite");
     } catch (NoSuchFileException e) {
       throw new UserError(out + ": no such directory");
+    } catch (IOException e) {
+      throw FileErrors.userError("--out " + out + ": cannot write", e);
     }
     PrintWriter o = spec.commandLine().getOut();
     o.printf("converted %s -> %s: %d rows, d=%d, sha256 %s%n", in, out, p.samples(), p.features(), p.digest());

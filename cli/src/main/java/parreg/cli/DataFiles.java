@@ -23,7 +23,7 @@ final class DataFiles {
     } catch (NoSuchFileException e) {
       throw new UserError("--data " + file + ": no such file");
     } catch (IOException e) {
-      throw new UserError("--data " + file + ": cannot read: " + e.getMessage());
+      throw FileErrors.userError("--data " + file + ": cannot read", e);
     }
   }
 }

@@ -24,7 +24,11 @@ public final class ExportCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     Checkpoint cp = Checkpoint.fromJournal(journal, participant, runName);
-    cp.writeTo(out);
+    try {
+      cp.writeTo(out);
+    } catch (java.io.IOException e) {
+      throw FileErrors.userError("--out " + out + ": cannot write the checkpoint", e);
+    }
     System.out.println("exported participant " + participant + " at step " + cp.committedStep() + " to " + out
         + " (weights " + Bits.hexList(cp.parameters()) + ")");
     return 0;

@@ -13,9 +13,11 @@ final class JournalCheck {
   private JournalCheck() {}
 
   static String describe(String journal, int participant, long steps) {
-    try (Connection c = JournalLocation.parse(journal).openExistingConnection()) {
-      JournalRows rows = new JournalRows(c, KryoCodec.fromConfig(ConfigFactory.load()));
-      String pid = Checkpoint.persistenceId(rows, participant, null, journal);
+    JournalLocation location = JournalLocation.parse(journal);
+    try (Connection c = location.openExistingConnection()) {
+      KryoCodec codec = KryoCodec.fromConfig(ConfigFactory.load());
+      JournalRows rows = new JournalRows(c, codec);
+      String pid = Checkpoint.persistenceId(c, codec, location, participant, null);
       List<JournalRows.EventRow> events = rows.eventsAfter(pid, 0);
       long expectStep = 1;
       for (JournalRows.EventRow e : events) {

@@ -66,7 +66,9 @@ public final class Main implements Runnable {
             cmd.getErr().println("parreg: " + ex.getMessage());
             return USAGE;
           }
-          cmd.getErr().println("parreg: error: " + ex);
+          // Runtime failures of this code carry a message written for the user; others keep their type.
+          cmd.getErr().println("parreg: error: "
+              + (ex instanceof IllegalStateException && ex.getMessage() != null ? ex.getMessage() : ex));
           if (System.getenv("PARREG_DEBUG") != null) {
             ex.printStackTrace(cmd.getErr());
           }

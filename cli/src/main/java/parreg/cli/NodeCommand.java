@@ -77,8 +77,11 @@ public final class NodeCommand implements Callable<Integer> {
   @Option(names = "--config", description = "extra HOCON overlay")
   Path config;
 
-  @Option(names = "--exit-when-done", description = "exit once every participant has committed the target step")
+  @Option(names = "--exit-when-done", description = "exit once the target step is durable in every participant's journal")
   boolean exitWhenDone;
+
+  @Option(names = "--sync-commit", description = "write each step to the journal before the next starts (no lag; slower)")
+  boolean syncCommit;
 
   @Option(names = "--step-interval-ms", description = "minimum milliseconds between steps (pacing; default 0)")
   Long stepIntervalMs;
@@ -90,7 +93,7 @@ public final class NodeCommand implements Callable<Integer> {
   String learningRate;
 
   @Option(names = "--initial-weights", split = ",", description = "initial parameters (bias last); default 3 for the seed, zeros for files")
-  List<Double> initialWeights;
+  List<String> initialWeights;
 
   @Option(names = "--bias", description = "train a bias term (file data)")
   boolean bias;
@@ -101,6 +104,7 @@ public final class NodeCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     StartupTrace.mark("command line parsed");
+    // Every input is checked before anything is written: a refused start leaves no journal behind.
     if (!List.of("auto", "cpu", "cuda").contains(backend)) {
       throw new UserError("unknown backend '" + backend + "': use auto, cpu or cuda");
     }
@@ -110,19 +114,19 @@ public final class NodeCommand implements Callable<Integer> {
       throw new UserError("evidence file " + evidence + " already exists; evidence is never overwritten");
     }
     ParregNode.Deployment deployment = new ParregNode.Deployment(participant, participants, host, bindHost, port, adminHost,
-        adminPort, seedNodes, insecure, tlsKeystore, tlsTruststore, tlsPasswordFile, journal, config, steps, backend, device, evidence, exitWhenDone,
-        stepIntervalMs == null ? null : Duration.ofMillis(stepIntervalMs));
+        adminPort, seedNodes, insecure, tlsKeystore, tlsTruststore, tlsPasswordFile, journal, config, steps, backend, device,
+        evidence, exitWhenDone, syncCommit, stepIntervalMs == null ? null : Duration.ofMillis(stepIntervalMs), runName != null);
     NodeLifecycle.Outcome outcome;
     try {
       outcome = ParregNode.run(deployment, spec.contract(), spec.partition());
     } catch (ParregNode.BadInput e) {
       throw new UserError(e.getMessage());
     }
+    if (outcome.exitCode() == 2) {
+      throw new UserError(outcome.message()); // printed once, as every user error
+    }
     if (!outcome.message().isEmpty()) {
       System.err.println((outcome.exitCode() == 0 ? "parreg: " : "parreg: error: ") + outcome.message());
-    }
-    if (outcome.exitCode() == 2) {
-      throw new UserError(outcome.message());
     }
     return outcome.exitCode();
   }
@@ -167,7 +171,7 @@ public final class NodeCommand implements Callable<Integer> {
               + c.initialWeights.size());
         }
         for (int i = 0; i < n; i++) {
-          init[i] = c.initialWeights.get(i);
+          init[i] = finite("--initial-weights", i, c.initialWeights.get(i));
         }
       }
       String rate = c.learningRate != null ? c.learningRate : "1/4";
@@ -190,6 +194,24 @@ public final class NodeCommand implements Callable<Integer> {
           c.batchSize,
           parreg.device.ReductionOrder.VERSION);
       return new RunSpec(contract, p);
+    }
+
+    /**
+     * Value {@code i} of a list option as a finite binary64: NaN, an infinity or a decimal beyond
+     * the binary64 range (1e400 would round to infinity) can only make a run that computes NaN.
+     */
+    static double finite(String option, int i, String text) {
+      String t = text.strip();
+      double v;
+      try {
+        v = Double.parseDouble(t);
+      } catch (NumberFormatException e) {
+        throw new UserError(option + ": value " + (i + 1) + " '" + t + "' is not a number");
+      }
+      if (!Double.isFinite(v)) {
+        throw new UserError(option + ": value " + (i + 1) + " '" + t + "' is not a finite binary64 number");
+      }
+      return v;
     }
   }
 }

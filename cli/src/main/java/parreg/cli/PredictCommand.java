@@ -58,10 +58,20 @@ public final class PredictCommand implements Callable<Integer> {
     if (!RunContract.SCHEMA.equals(cp.contract().schema())) {
       throw new UserError("the model's numerical policy " + cp.contract().schema() + " is not supported");
     }
+    String model = source.checkpoint != null ? "checkpoint " + source.checkpoint : "journal " + source.journal.journal;
+    double[] w = cp.parameters();
+    for (int j = 0; j < w.length; j++) {
+      if (!Double.isFinite(w[j])) {
+        // A NaN or infinite parameter (a run that diverged) predicts NaN or infinity for every input.
+        throw new UserError(model + ": the model at step " + cp.committedStep() + " has a non-finite parameter "
+            + (cp.contract().bias() && j == w.length - 1 ? "b" : "w" + (j + 1)) + " = " + w[j] + " (bits "
+            + parreg.device.Bits.hex(w[j]) + "); it cannot predict");
+      }
+    }
     int d = cp.contract().features();
     if (input.x != null) {
       double[] v = parse(input.x, "--x", d);
-      System.out.println(Double.toString(UpdateRule.predict(cp.parameters(), cp.contract().bias(), v)));
+      System.out.println(Double.toString(predict(cp, v, "--x " + String.join(",", input.x))));
       return 0;
     }
     // Many rows: stream the file, one prediction per line, in input order.
@@ -75,7 +85,8 @@ public final class PredictCommand implements Callable<Integer> {
           continue;
         }
         double[] v = parse(List.of(line.split(",", -1)), input.file + " line " + lineNo, d);
-        out.println(Double.toString(UpdateRule.predict(cp.parameters(), cp.contract().bias(), v)));
+        // A row whose prediction overflows ends the output there (the rows before stay printed).
+        out.println(Double.toString(predict(cp, v, input.file + " line " + lineNo)));
       }
     } catch (java.nio.file.NoSuchFileException e) {
       throw new UserError("--input " + input.file + ": no such file");
@@ -83,6 +94,15 @@ public final class PredictCommand implements Callable<Integer> {
       throw new UserError("--input " + input.file + ": " + e.getMessage());
     }
     return 0;
+  }
+
+  /** The prediction, refused when it overflows binary64 (finite parameters, finite inputs, an infinite sum). */
+  private static double predict(Checkpoint cp, double[] x, String where) {
+    double y = UpdateRule.predict(cp.parameters(), cp.contract().bias(), x);
+    if (!Double.isFinite(y)) {
+      throw new UserError(where + ": the prediction is " + y + " (beyond the binary64 range); no finite answer");
+    }
+    return y;
   }
 
   private static double[] parse(List<String> values, String where, int d) {

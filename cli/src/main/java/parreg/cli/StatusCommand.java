@@ -30,31 +30,62 @@ public final class StatusCommand implements Callable<Integer> {
   @Option(names = "--timeout-ms", defaultValue = "5000", description = "give up after this long (default: ${DEFAULT-VALUE})")
   long timeoutMs;
 
+  /** Fields every parreg status has; an answer without them comes from something else. */
+  static final java.util.List<String> REQUIRED =
+      java.util.List.of("participant", "committedStep", "state", "weightBits", "contract", "contractDigest");
+
   @Override
   public Integer call() throws Exception {
-    String[] hp = node.split(":");
-    if (hp.length != 2 || !hp[1].matches("\\d{1,5}")) {
+    int colon = node.lastIndexOf(':');
+    String host = colon > 0 ? node.substring(0, colon) : "";
+    String portText = colon > 0 ? node.substring(colon + 1) : "";
+    if (host.isEmpty() || !host.matches("[A-Za-z0-9.\\-]+") || !portText.matches("\\d{1,5}")) {
       throw new UserError("--node '" + node + "' is not HOST:PORT");
     }
-    int admin = adminPort != null ? adminPort : Integer.parseInt(hp[1]) + defaultPortOffset();
-    URI uri = URI.create("http://" + hp[0] + ":" + admin + "/status");
-    String body;
+    int port = Integer.parseInt(portText);
+    if (port < 1 || port > 65535) {
+      throw new UserError("--node " + node + ": " + port + " is not a TCP port");
+    }
+    int offset = adminPort != null ? 0 : defaultPortOffset();
+    int admin = adminPort != null ? adminPort : port + offset;
+    if (admin < 1 || admin > 65535) {
+      throw new UserError("the node's admin port " + admin + " is not a TCP port"
+          + (adminPort != null ? "" : " (PORT + " + offset + "); give --admin-port"));
+    }
+    URI uri = URI.create("http://" + host + ":" + admin + "/status");
+    Answer answer;
     try {
-      body = fetch(uri, Duration.ofMillis(timeoutMs));
+      answer = get(uri, Duration.ofMillis(timeoutMs));
+    } catch (java.net.UnknownHostException e) {
+      throw new UserError("--node " + node + ": unknown host " + host);
     } catch (ConnectException e) {
       System.err.println("parreg: no parreg node answers at " + node + " (" + uri + ": connection refused)");
-      return 1;
+      return Main.RUNTIME;
     } catch (IOException e) {
-      System.err.println("parreg: no answer from the node at " + node + " (" + uri + ": " + e + ")");
-      return 1;
+      System.err.println("parreg: no answer from the node at " + node + " (" + uri + ": " + FileErrors.reason(e) + ")");
+      return Main.RUNTIME;
+    }
+    JsonNode status = parregStatus(answer);
+    if (status == null) {
+      // Something answers on that port, but not a parreg node: a wrong address is bad input.
+      throw new UserError("what answers at " + uri + " is not a parreg node (HTTP " + answer.code() + ", "
+          + describe(answer.body()) + "); check --node and --admin-port");
+    }
+    if (answer.code() != 200) {
+      System.err.println("parreg: the node at " + node + " could not answer (HTTP " + answer.code() + ": "
+          + status.path("error").asText() + ")");
+      return Main.RUNTIME;
     }
     if (json) {
-      System.out.println(body);
+      System.out.println(answer.body());
       return 0;
     }
-    System.out.print(summary(new ObjectMapper().readTree(body)));
+    System.out.print(summary(status));
     return 0;
   }
+
+  /** A status code and body. */
+  record Answer(int code, String body) {}
 
   /**
    * The node's default offset of its HTTP port from its cluster port, from the same parreg.conf
@@ -66,54 +97,98 @@ public final class StatusCommand implements Callable<Integer> {
   }
 
   /**
-   * One GET. Plain {@link java.net.HttpURLConnection} rather than {@code java.net.http.HttpClient}:
-   * a status call is a fresh JVM, and the lighter client starts about half a second sooner here.
+   * The answer as a parreg status: a JSON object with every {@link #REQUIRED} field (HTTP 200), or
+   * the node's own error object (HTTP 503, {@code {"error": ...}}); null for anything else.
    */
-  static String fetch(URI uri, Duration timeout) throws IOException, InterruptedException {
+  static JsonNode parregStatus(Answer a) {
+    JsonNode n;
+    try {
+      n = new ObjectMapper().readTree(a.body());
+    } catch (IOException e) {
+      return null;
+    }
+    if (n == null || !n.isObject()) {
+      return null;
+    }
+    if (a.code() == 503 && n.size() == 1 && n.path("error").isTextual()) {
+      return n;
+    }
+    if (a.code() != 200 || !REQUIRED.stream().allMatch(n::hasNonNull)) {
+      return null;
+    }
+    return n;
+  }
+
+  private static String describe(String body) {
+    String t = body.strip().replaceAll("\\s+", " ");
+    if (t.isEmpty()) {
+      return "an empty body";
+    }
+    return "'" + (t.length() > 60 ? t.substring(0, 60) + "..." : t) + "'";
+  }
+
+  /**
+   * One GET, any status code. Plain {@link java.net.HttpURLConnection} rather than {@code
+   * java.net.http.HttpClient}: a status call is a fresh JVM, and the lighter client starts about
+   * half a second sooner here.
+   */
+  static Answer get(URI uri, Duration timeout) throws IOException {
     java.net.HttpURLConnection c = (java.net.HttpURLConnection) uri.toURL().openConnection();
     c.setConnectTimeout((int) timeout.toMillis());
     c.setReadTimeout((int) timeout.toMillis());
     try {
       int code = c.getResponseCode();
-      java.io.InputStream in = code == 200 ? c.getInputStream() : c.getErrorStream();
+      java.io.InputStream in = code < 400 ? c.getInputStream() : c.getErrorStream();
       String body = in == null ? "" : new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-      if (code != 200) {
-        throw new IOException("HTTP " + code + ": " + body);
-      }
-      return body;
+      return new Answer(code, body);
     } finally {
       c.disconnect();
     }
   }
 
+  /** The body of a 200 answer, else an IOException (for callers that only want a status). */
+  static String fetch(URI uri, Duration timeout) throws IOException, InterruptedException {
+    Answer a = get(uri, timeout);
+    if (a.code() != 200) {
+      throw new IOException("HTTP " + a.code() + ": " + a.body());
+    }
+    return a.body();
+  }
+
+  /** The human summary; absent fields print empty rather than fail (an older or newer node). */
   static String summary(JsonNode s) {
     StringBuilder b = new StringBuilder();
-    b.append(String.format("participant %d at %s  state %s  step %d/%d  epoch %d  batches %d%n",
-        s.get("participant").asInt(), s.path("address").asText("?"), s.get("state").asText(), s.get("committedStep").asLong(), s.get("targetSteps").asLong(),
-        s.get("epoch").asLong(), s.get("batches").asLong()));
-    b.append("weights ").append(s.get("weights")).append("  bits ").append(s.get("weightBits")).append('\n');
-    b.append("loss ").append(s.get("loss")).append('\n');
-    JsonNode dev = s.get("device");
+    b.append(String.format("participant %d at %s  state %s  step %d/%d (durable %d)  epoch %d  batches %d%n",
+        s.path("participant").asInt(), s.path("address").asText("?"), s.path("state").asText(),
+        s.path("committedStep").asLong(), s.path("targetSteps").asLong(), s.path("durableStep").asLong(),
+        s.path("epoch").asLong(), s.path("batches").asLong()));
+    b.append("weights ").append(s.path("weights")).append("  bits ").append(s.path("weightBits")).append('\n');
+    b.append("loss ").append(s.path("loss")).append('\n');
+    JsonNode dev = s.path("device");
     b.append(String.format("backend %s  device %s (%s)  launches %s issued / %s retired%n",
-        s.get("backend").asText(), dev.get("name").asText(), dev.get("uuid").asText(),
-        s.get("launches").get("issued"), s.get("launches").get("retired")));
-    for (JsonNode m : s.get("members")) {
-      b.append(String.format("member %s %s%s%n", m.get("address").asText(), m.get("status").asText(),
-          m.get("reachable").asBoolean() ? "" : " UNREACHABLE"));
+        s.path("backend").asText(), dev.path("name").asText(), dev.path("uuid").asText(),
+        s.path("launches").path("issued"), s.path("launches").path("retired")));
+    for (JsonNode m : s.path("members")) {
+      b.append(String.format("member %s %s%s%n", m.path("address").asText(), m.path("status").asText(),
+          m.path("reachable").asBoolean() ? "" : " UNREACHABLE"));
     }
-    for (JsonNode p : s.get("peers")) {
-      b.append(String.format("peer %d at %s: step %d (heard %d ms ago)%n", p.get("participant").asInt(),
-          p.get("address").asText(), p.get("lastKnownCommitted").asLong(), p.get("lastHeardMillisAgo").asLong()));
+    for (JsonNode p : s.path("peers")) {
+      b.append(String.format("peer %d at %s: step %d, durable %d (heard %d ms ago)%n", p.path("participant").asInt(),
+          p.path("address").asText(), p.path("lastKnownCommitted").asLong(), p.path("lastKnownDurable").asLong(),
+          p.path("lastHeardMillisAgo").asLong()));
     }
-    if (s.get("waitingFor").size() > 0) {
-      b.append("waiting for participant(s) ").append(s.get("waitingFor")).append(" for ")
-          .append(s.get("waitingMillis").asLong()).append(" ms\n");
+    for (JsonNode r : s.path("refusedPeers")) {
+      b.append("refused: ").append(r.asText()).append('\n');
     }
-    JsonNode j = s.get("journal");
-    b.append(String.format("journal %s  position %d  last snapshot %d%n", j.get("location").asText(),
-        j.get("position").asLong(), j.get("lastSnapshot").asLong()));
-    b.append("contract ").append(s.get("contract").get("runName").asText()).append(" ")
-        .append(s.get("contractDigest").asText(), 0, 16).append('\n');
+    if (s.path("waitingFor").size() > 0) {
+      b.append("waiting for participant(s) ").append(s.path("waitingFor")).append(" for ")
+          .append(s.path("waitingMillis").asLong()).append(" ms\n");
+    }
+    JsonNode j = s.path("journal");
+    b.append(String.format("journal %s  position %d  last snapshot %d%n", j.path("location").asText(),
+        j.path("position").asLong(), j.path("lastSnapshot").asLong()));
+    b.append("contract ").append(s.path("contract").path("runName").asText()).append(" ")
+        .append(s.path("contractDigest").asText(), 0, Math.min(16, s.path("contractDigest").asText().length())).append('\n');
     return b.toString();
   }
 }

@@ -24,7 +24,7 @@ import java.util.Optional;
  * @param checkpointContract layout version of journal, snapshot and export
  * @param loss loss and combination rule
  * @param learningRate exact rate as given
- * @param initialWeights binary64 initial parameters, bias last when {@code bias}
+ * @param initialWeights binary64 initial parameters, bias last when {@code bias}; finite
  * @param features number of features d
  * @param bias whether the model has a bias term
  * @param participants number of participants P, fixed at run start
@@ -69,6 +69,11 @@ public record RunContract(
               + "), got "
               + initialWeights.length);
     }
+    for (int i = 0; i < initialWeights.length; i++) {
+      if (!Double.isFinite(initialWeights[i])) {
+        throw new IllegalArgumentException("initial weight " + (i + 1) + " is " + initialWeights[i] + ", not finite");
+      }
+    }
     if (batchSize < 0) {
       throw new IllegalArgumentException("batch size must be >= 0 (0 = whole partition)");
     }
@@ -101,8 +106,12 @@ public record RunContract(
   }
 
   public LearningRate rate() {
-    return LearningRate.parse(learningRate);
+    // Replaying or committing a step asks for the rate each time; parse each text once.
+    return RATES.computeIfAbsent(learningRate, LearningRate::parse);
   }
+
+  private static final java.util.concurrent.ConcurrentHashMap<String, LearningRate> RATES =
+      new java.util.concurrent.ConcurrentHashMap<>();
 
   @Override
   public double[] initialWeights() {

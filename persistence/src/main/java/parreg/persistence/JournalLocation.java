@@ -241,7 +241,7 @@ public final class JournalLocation {
     m.put(SLICK + ".db.user", user);
     m.put(SLICK + ".db.password", password);
     m.put(SLICK + ".db.driver", dialect.driver());
-    return ConfigFactory.parseMap(m, "--journal " + redacted());
+    return ConfigFactory.parseMap(m, "--journal " + display());
   }
 
   /**
@@ -340,14 +340,15 @@ public final class JournalLocation {
     return DriverManager.getConnection(url, p);
   }
 
-  private String redacted() {
+  /** The value as given, without its password: for messages. */
+  public String display() {
     return password.isEmpty() ? original : original.replace(password, "***");
   }
 
   /** The location, without its password. */
   @Override
   public String toString() {
-    return dialect + " " + redacted();
+    return dialect + " " + display();
   }
 
   @Override

@@ -153,6 +153,67 @@ public final class JournalRows {
     }
   }
 
+  /**
+   * The persistence ids that have event rows (deleted ones included), in ascending order. For an
+   * embedded node journal, which holds a handful of ids; on a shared database prefer {@link
+   * #highestSequenceNr} for the ids in question.
+   */
+  public List<String> persistenceIds() throws SQLException {
+    List<String> ids = new ArrayList<>();
+    try (Statement s = connection.createStatement();
+        ResultSet rs =
+            s.executeQuery(
+                "SELECT DISTINCT \"persistence_id\" FROM \"event_journal\" ORDER BY \"persistence_id\"")) {
+      while (rs.next()) {
+        ids.add(rs.getString(1));
+      }
+    }
+    return ids;
+  }
+
+  /**
+   * The event of {@code persistenceId} with the lowest sequence number, a row marked deleted
+   * included (the first event says what the journal is about even when later ones were
+   * deleted), or empty when it has none.
+   *
+   * @throws JournalReadException when the row was written by another serializer or does not decode
+   */
+  public Optional<EventRow> firstEvent(String persistenceId) throws SQLException {
+    String sql =
+        "SELECT \"sequence_number\", \"ordering\", \"deleted\", \"write_timestamp\","
+            + " \"event_ser_id\", \"event_ser_manifest\", \"event_payload\" FROM \"event_journal\""
+            + " WHERE \"persistence_id\" = ? ORDER BY \"sequence_number\" LIMIT 1";
+    try (PreparedStatement s = connection.prepareStatement(sql)) {
+      s.setString(1, persistenceId);
+      try (ResultSet rs = s.executeQuery()) {
+        if (!rs.next()) {
+          return Optional.empty();
+        }
+        long seq = rs.getLong(1);
+        Object event = decode("event", persistenceId, seq, rs.getInt(5), rs.getString(6), rs.getBytes(7));
+        return Optional.of(
+            new EventRow(persistenceId, seq, rs.getLong(2), rs.getBoolean(3), rs.getLong(4), event));
+      }
+    }
+  }
+
+  /**
+   * Whether the database has the journal table at all: false for a database no node has
+   * prepared yet (a new shared PostgreSQL database, say), where there is nothing to read.
+   */
+  public boolean hasJournalTable() throws SQLException {
+    try (Statement s = connection.createStatement()) {
+      s.executeQuery("SELECT 1 FROM \"event_journal\" WHERE 1 = 0").close();
+      return true;
+    } catch (SQLException e) {
+      // H2: 42S02 (TABLE_OR_VIEW_NOT_FOUND, error code 42102); PostgreSQL: 42P01 (undefined_table).
+      if ("42S02".equals(e.getSQLState()) || "42P01".equals(e.getSQLState()) || e.getErrorCode() == 42102) {
+        return false;
+      }
+      throw e;
+    }
+  }
+
   private Object decode(
       String kind, String persistenceId, long seq, int serId, String manifest, byte[] payload) {
     if (serId != KryoSerializer.IDENTIFIER) {

@@ -137,6 +137,22 @@ public final class KryoCodec {
     return new KryoCodec(application, KryoCodec.class.getClassLoader(), null);
   }
 
+  /** The classpath resource that holds the application's registration table. */
+  public static final String REGISTRATIONS_RESOURCE = "kryo-registrations.conf";
+
+  /**
+   * {@link #create} with the table of {@link #REGISTRATIONS_RESOURCE} alone, for a reader that
+   * must not wait for the whole configuration (a node's start-up journal check runs while it
+   * loads).
+   */
+  public static KryoCodec fromRegistrationsResource() {
+    return fromConfig(
+        com.typesafe.config.ConfigFactory.parseResources(
+            KryoCodec.class.getClassLoader(),
+            REGISTRATIONS_RESOURCE,
+            com.typesafe.config.ConfigParseOptions.defaults().setAllowMissing(false)));
+  }
+
   /** {@link #create} with the table read from {@code config} at {@link #REGISTRATIONS_PATH}. */
   public static KryoCodec fromConfig(Config config) {
     return create(registrationsFromConfig(config));

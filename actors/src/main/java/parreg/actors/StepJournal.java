@@ -1,0 +1,101 @@
+package parreg.actors;
+
+import java.time.Duration;
+import java.util.Arrays;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.SupervisorStrategy;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.persistence.typed.PersistenceId;
+import org.apache.pekko.persistence.typed.RecoveryCompleted;
+import org.apache.pekko.persistence.typed.RecoveryFailed;
+import org.apache.pekko.persistence.typed.SnapshotCompleted;
+import org.apache.pekko.persistence.typed.javadsl.CommandHandler;
+import org.apache.pekko.persistence.typed.javadsl.EventHandler;
+import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehavior;
+import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
+import org.apache.pekko.persistence.typed.javadsl.SignalHandler;
+
+/**
+ * The training actor's journal: the event-sourced child whose events ({@link
+ * TrainingActor.RunStarted}, then one {@link TrainingActor.StepCommitted} per step) and snapshots
+ * ({@link TrainingState}, every N events) are the checkpoint.
+ *
+ * <p>Why a child and not the training actor itself: an {@code EventSourcedBehavior} stashes every
+ * command while a write is in flight, so a training actor that persisted each step could not
+ * commit the next one meanwhile. Here the training actor keeps committing in memory and hands
+ * over everything not yet durable in one {@link Write} whenever the previous write was
+ * acknowledged: one journal write for many events, behind the step, never ahead of it.
+ *
+ * <p>Call order: recovery ends with {@link TrainingActor.JournalRecovered} (or {@link
+ * TrainingActor.JournalFailed}) to the owner; then each {@link Write} is answered with {@link
+ * TrainingActor.JournalWritten} once its events are durable. The owner sends one write at a time.
+ * A failed write stops this actor; it is restarted with back-off, recovers, and tells the owner
+ * {@link TrainingActor.JournalRecovered} again, so the owner re-sends what is not durable.
+ * Applying an event re-checks it ({@link TrainingState#apply}): the journal never holds a step
+ * that does not recompute.
+ */
+final class StepJournal extends EventSourcedBehavior<StepJournal.Command, TrainingActor.Event, TrainingState> {
+
+  interface Command {}
+
+  /** Persist these events, in this order, in one journal write. */
+  record Write(TrainingActor.Event[] events) implements Command {}
+
+  private final ActorContext<Command> ctx;
+  private final ActorRef<TrainingActor.Command> owner;
+  private final int snapshotEvery;
+
+  static Behavior<Command> create(String persistenceId, int snapshotEvery, ActorRef<TrainingActor.Command> owner) {
+    return Behaviors.setup(ctx -> new StepJournal(ctx, persistenceId, snapshotEvery, owner));
+  }
+
+  private StepJournal(ActorContext<Command> ctx, String persistenceId, int snapshotEvery, ActorRef<TrainingActor.Command> owner) {
+    super(
+        PersistenceId.ofUniqueId(persistenceId),
+        SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.2));
+    this.ctx = ctx;
+    this.owner = owner;
+    this.snapshotEvery = snapshotEvery;
+  }
+
+  @Override
+  public TrainingState emptyState() {
+    return TrainingState.empty();
+  }
+
+  @Override
+  public RetentionCriteria retentionCriteria() {
+    // A write of several events snapshots after it when any of them reaches a multiple of N.
+    return RetentionCriteria.snapshotEvery(snapshotEvery, 2);
+  }
+
+  @Override
+  public SignalHandler<TrainingState> signalHandler() {
+    return newSignalHandlerBuilder()
+        .onSignal(RecoveryCompleted.instance(), state -> owner.tell(new TrainingActor.JournalRecovered(state, lastSequenceNumber(ctx))))
+        .onSignal(RecoveryFailed.class, (state, f) -> owner.tell(new TrainingActor.JournalFailed(String.valueOf(f.getFailure().getMessage()))))
+        .onSignal(SnapshotCompleted.class, (state, s) -> owner.tell(new TrainingActor.JournalSnapshotted(s.metadata().sequenceNr())))
+        .build();
+  }
+
+  @Override
+  public CommandHandler<Command, TrainingActor.Event, TrainingState> commandHandler() {
+    return newCommandHandlerBuilder()
+        .forAnyState()
+        .onCommand(Write.class, (state, w) -> Effect()
+            .persist(Arrays.asList(w.events()))
+            .thenRun(s -> owner.tell(new TrainingActor.JournalWritten(s.committed(), lastSequenceNumber(ctx)))))
+        .build();
+  }
+
+  @Override
+  public EventHandler<TrainingState, TrainingActor.Event> eventHandler() {
+    return newEventHandlerBuilder()
+        .forAnyState()
+        .onEvent(TrainingActor.RunStarted.class, TrainingState::apply)
+        .onEvent(TrainingActor.StepCommitted.class, TrainingState::apply)
+        .build();
+  }
+}
