@@ -33,9 +33,13 @@ public final class AdminActor extends AbstractBehavior<AdminActor.Command> {
   /** A member of the cluster as this node sees it. */
   public record MemberState(String address, String status, boolean reachable, List<String> roles) {}
 
-  /** The node's whole state; field names are the JSON of {@code parreg status --json}. */
+  /**
+   * The node's whole state; field names are the JSON of {@code parreg status --json}. {@code
+   * address} is the node's own cluster address, as its peers see it.
+   */
   public record Status(
       int participant,
+      String address,
       long committedStep,
       long durableStep,
       long recoveredStep,
@@ -105,7 +109,7 @@ public final class AdminActor extends AbstractBehavior<AdminActor.Command> {
     CompletableFuture.allOf(tf, df, pf)
         .whenComplete((ok, failure) -> {
           if (failure == null) {
-            g.replyTo().tell(compose(tf.join(), df.join(), pf.join(), members));
+            g.replyTo().tell(compose(system.address().toString(), tf.join(), df.join(), pf.join(), members));
           } else {
             getContext().getLog().warn("status query failed: {}", failure.toString());
           }
@@ -113,7 +117,7 @@ public final class AdminActor extends AbstractBehavior<AdminActor.Command> {
     return this;
   }
 
-  static Status compose(TrainingActor.View t, GpuActor.Telemetry d, PeerActor.View p, List<MemberState> members) {
+  static Status compose(String address, TrainingActor.View t, GpuActor.Telemetry d, PeerActor.View p, List<MemberState> members) {
     Map<String, String> device = new LinkedHashMap<>();
     device.put("name", d.info().deviceName());
     device.put("uuid", d.info().deviceUuid());
@@ -140,6 +144,7 @@ public final class AdminActor extends AbstractBehavior<AdminActor.Command> {
     }
     return new Status(
         t.participant(),
+        address,
         t.committedStep(),
         t.durableStep(),
         t.recoveredStep(),

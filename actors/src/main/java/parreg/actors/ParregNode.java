@@ -1,19 +1,94 @@
 package parreg.actors;
 
 import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.AskPattern;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import parreg.device.BackendInfo;
+import parreg.device.BackendUnavailableException;
+import parreg.device.Partition;
+import parreg.device.RunContract;
+import parreg.persistence.JournalRuns;
 
 /**
- * Wires one node: the actor system and its four actors. {@code main} stays thin and calls {@link
- * #start}; the tests call it too.
+ * One node from its deployment inputs to its end: configuration, journal preparation, the actor
+ * system and its four actors, the HTTP endpoint, and waiting for the outcome. {@code parreg node}
+ * parses options and calls {@link #run}; tests call {@link #start} to wire the actors alone.
  */
 public final class ParregNode {
   public static final String SYSTEM_NAME = "parreg";
+
+  /** Bad deployment input (a flag, the config file, the journal): one line, exit code 2. */
+  public static final class BadInput extends RuntimeException {
+    public BadInput(String message) {
+      super(message);
+    }
+  }
+
+  /**
+   * What a node is started with, as given on the command line.
+   *
+   * @param participant this node's id
+   * @param participants how many there are (to know when everyone is done)
+   * @param host the address peers reach this node by (Artery's canonical hostname), or null for
+   *     the configured one
+   * @param bindHost the address the cluster port listens on, or null for {@code host}
+   * @param port cluster port
+   * @param adminHost the HTTP endpoint's address, or null for {@code parreg.admin.host}
+   * @param adminPort HTTP port, or null for port + {@code parreg.admin.port-offset}
+   * @param seedNodes HOST:PORT of the seed nodes
+   * @param insecure allow plain TCP on a non-loopback address
+   * @param tlsKeystore PKCS12 keystore with this node's key and certificate chain, or null for plain TCP
+   * @param tlsTruststore PKCS12 truststore with the cluster CA, or null
+   * @param tlsPasswordFile file whose first line is the stores' password, or null for the
+   *     environment variable {@code PARREG_TLS_PASSWORD}
+   * @param journal directory (embedded H2) or JDBC URL
+   * @param configFile HOCON overlay, or null
+   * @param steps target step
+   * @param backend auto, cpu or cuda
+   * @param device card UUID or ordinal
+   * @param evidence evidence file to create when done, or null
+   * @param exitWhenDone exit once the target step is durable in every participant's journal
+   * @param syncCommit write each step to the journal before the next starts (no journal lag)
+   * @param stepInterval pacing, or null for {@code parreg.step-interval}
+   * @param runNameGiven whether the run name was given ({@code --run-name}): a journal of another
+   *     run then admits this one as a new run ({@link JournalRuns#admit})
+   */
+  public record Deployment(
+      int participant,
+      int participants,
+      String host,
+      String bindHost,
+      int port,
+      String adminHost,
+      Integer adminPort,
+      List<String> seedNodes,
+      boolean insecure,
+      Path tlsKeystore,
+      Path tlsTruststore,
+      Path tlsPasswordFile,
+      String journal,
+      Path configFile,
+      long steps,
+      String backend,
+      String device,
+      Path evidence,
+      boolean exitWhenDone,
+      boolean syncCommit,
+      Duration stepInterval,
+      boolean runNameGiven) {}
 
   /** References to the node's actors, for the admin endpoint and tests. */
   public record Refs(
@@ -31,6 +106,121 @@ public final class ParregNode {
 
   private ParregNode() {}
 
+  /**
+   * Runs the node until its outcome: done (with {@code --exit-when-done}), stopped (SIGTERM or
+   * SIGINT, exit 0), refused, failed, or its actor system gone. Bad input (a flag, the
+   * configuration, a journal of another run, a port in use) is thrown as {@link BadInput} before
+   * anything is written: a refused start leaves no journal behind.
+   */
+  public static NodeLifecycle.Outcome run(Deployment d, RunContract contract, Partition partition) throws Exception {
+    NodeConfig nodeConfig = NodeConfig.parse(d);
+    JournalSetup journalSetup = JournalSetup.open(d.journal());
+    // Reading what the journal holds (an H2 file: engine start, a few queries) and loading the
+    // configuration (every jar's reference.conf) are independent; do them concurrently. Only the
+    // seed-node timeout depends on what the journal holds.
+    CompletableFuture<JournalRuns.Admission> inspected = new CompletableFuture<>();
+    Thread inspector = new Thread(() -> {
+      try {
+        inspected.complete(journalSetup.inspect(contract, d.participant(), partition.info(d.participant()),
+            d.runNameGiven()));
+        StartupTrace.mark("journal inspected");
+      } catch (Throwable t) {
+        inspected.completeExceptionally(t);
+      }
+    }, "parreg-journal-inspect");
+    inspector.setDaemon(true);
+    inspector.start();
+    Config cfg;
+    NodeSettings settings;
+    try {
+      cfg = nodeConfig.complete(journalSetup.config());
+      settings = nodeConfig.settings(cfg, contract, partition, journalSetup.describe());
+    } catch (RuntimeException e) {
+      awaitInspected(inspected, journalSetup); // a journal problem is reported first
+      journalSetup.close();
+      throw e;
+    }
+    StartupTrace.mark("configuration loaded");
+    JournalRuns.Admission admission = awaitInspected(inspected, journalSetup);
+    if (admission instanceof JournalRuns.Refused refused) {
+      journalSetup.close();
+      throw new BadInput(refused.message() + "; nothing was written"
+          + (refused.anotherRun() ? " (a node journal belongs to one run: give --run-name NEW to start another run in it)" : ""));
+    }
+    String clusterHost = NodeConfig.clusterHost(cfg);
+    try {
+      Ports.requireFree(clusterHost, d.port(), "cluster port (--port)");
+      Ports.requireFree(nodeConfig.adminHost(), nodeConfig.adminPort(),
+          "admin port" + (d.adminPort() != null ? " (--admin-port)" : ""));
+      journalSetup.create();
+    } catch (RuntimeException e) {
+      journalSetup.close();
+      throw e;
+    }
+    StartupTrace.mark("journal prepared");
+    if (admission instanceof JournalRuns.Restart) {
+      cfg = ConfigFactory.parseString("pekko.cluster.seed-node-timeout = "
+              + cfg.getDuration("parreg.cluster.rejoin-seed-node-timeout").toMillis() + "ms")
+          .withFallback(cfg);
+    }
+
+    Handle node;
+    try {
+      node = start(cfg, settings);
+    } catch (RuntimeException e) {
+      journalSetup.close();
+      // The port was free a moment ago (checked above) but another process took it since.
+      throw Ports.bindFailure(e, clusterHost, d.port(), "cluster port (--port)").orElseThrow(() -> e);
+    }
+    StartupTrace.mark("actor system created");
+    // SIGTERM (kill, systemd, docker stop) and SIGINT (Ctrl-C) ask the node to stop: it ends like
+    // a finished run, leaving the cluster and closing its journal, and exits 0. (The JVM's default
+    // would run the shutdown hooks and exit 143 or 130.) The same command resumes the run.
+    for (String signal : List.of("TERM", "INT")) {
+      sun.misc.Signal.handle(new sun.misc.Signal(signal), sig -> node.lifecycle().stop("stopped (SIG" + signal + ")"));
+    }
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      node.system().terminate();
+      try {
+        node.system().getWhenTerminated().toCompletableFuture().get(10, TimeUnit.SECONDS);
+      } catch (Exception ignored) {
+        // the JVM is going down anyway
+      }
+    }, "parreg-shutdown"));
+    try {
+      Refs refs = node.refs().get(30, TimeUnit.SECONDS);
+      // The endpoint starts before the backend and the journal are ready: /ready says 503 until they are.
+      NodeHealth health = new NodeHealth(node.system(), node.lifecycle(), node.backend(), refs.training());
+      AdminHttpServer server;
+      try {
+        server = new AdminHttpServer(node.system(), refs.admin(), health, nodeConfig.adminHost(), nodeConfig.adminPort());
+      } catch (java.io.IOException e) {
+        throw Ports.bindFailure(e, nodeConfig.adminHost(), nodeConfig.adminPort(), "admin port").orElseThrow(() -> e);
+      }
+      try (AdminHttpServer http = server) {
+        BackendInfo info;
+        try {
+          info = node.backend().get(120, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+          if (e.getCause() instanceof BackendUnavailableException b) {
+            throw new BadInput(b.getMessage());
+          }
+          throw e;
+        }
+        // The addresses as bound, not as asked for: what peers, operators and health checks use.
+        System.err.printf("parreg node %d: %s (cluster port listening on %s:%d, %s), backend %s (%s), status http://%s:%d/status%n",
+            d.participant(), node.system().address(), nodeConfig.bindHost(), d.port(), nodeConfig.tls() ? "TLS" : "plain TCP",
+            info.backend(), info.deviceName(), http.host(), http.port());
+        return await(d, node, refs, cfg.getDuration("parreg.peer.refusal-grace"));
+      }
+    } finally {
+      node.system().terminate();
+      node.system().getWhenTerminated().toCompletableFuture().get(15, TimeUnit.SECONDS);
+      journalSetup.close();
+    }
+  }
+
+  /** Wires the actor system and its four actors. */
   public static Handle start(Config config, NodeSettings settings) {
     NodeLifecycle lifecycle = new NodeLifecycle();
     CompletableFuture<BackendInfo> backend = new CompletableFuture<>();
@@ -54,5 +244,95 @@ public final class ParregNode {
           refs.complete(new Refs(gpu, peer, training, admin));
           return Behaviors.empty();
         });
+  }
+
+  /**
+   * Polls for the outcome; with --exit-when-done also for the target step being durable in every
+   * participant's journal; every second for a refusal that should end this node ({@link #refusedRun}).
+   */
+  private static NodeLifecycle.Outcome await(Deployment d, Handle node, Refs refs, Duration refusalGrace)
+      throws InterruptedException {
+    NodeLifecycle lc = node.lifecycle();
+    for (long polls = 1; ; polls++) {
+      try {
+        return lc.outcome().get(200, TimeUnit.MILLISECONDS);
+      } catch (TimeoutException e) {
+        // keep polling: done-ness below, or the system going away
+      } catch (ExecutionException e) {
+        return new NodeLifecycle.Outcome(1, String.valueOf(e.getCause()));
+      }
+      if (node.system().whenTerminated().isCompleted()) {
+        return new NodeLifecycle.Outcome(1, "actor system terminated");
+      }
+      if (d.exitWhenDone() && lc.trainingDone().isDone() && everyoneDone(d, peerView(node, refs))) {
+        return new NodeLifecycle.Outcome(0, "");
+      }
+      if (polls % 5 == 0) {
+        Optional<NodeLifecycle.Outcome> refused = refusedRun(d, peerView(node, refs), refusalGrace);
+        if (refused.isPresent()) {
+          return refused.get();
+        }
+      }
+    }
+  }
+
+  /** The peer actor's view, or null when it does not answer in time. */
+  private static PeerActor.View peerView(Handle node, Refs refs) {
+    try {
+      return AskPattern.<PeerActor.Command, PeerActor.View>ask(
+              refs.peer(), PeerActor.GetView::new, Duration.ofSeconds(2), node.system().scheduler())
+          .toCompletableFuture()
+          .get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return null;
+    } catch (Exception e) {
+      return null;
+    }
+  }
+
+  private static boolean everyoneDone(Deployment d, PeerActor.View v) {
+    return v != null && v.peers().size() == d.participants() - 1
+        && v.peers().stream().allMatch(p -> p.lastKnownDurable() >= d.steps());
+  }
+
+  /**
+   * A node that cannot join its run gives up (exit 2, the peer's difference named) instead of
+   * waiting for ever: at once when a refused peer of another run is further along (its run is the
+   * one going on; this node is the newcomer), after {@code grace} when neither is (a cluster
+   * started with mismatched flags). A node further along than the peer it refused keeps waiting
+   * for the right one; so does any node once all its peers are admitted.
+   */
+  private static Optional<NodeLifecycle.Outcome> refusedRun(Deployment d, PeerActor.View v, Duration grace) {
+    if (v == null || v.refusal() == null || v.peers().size() >= d.participants() - 1) {
+      return Optional.empty();
+    }
+    PeerActor.Refusal r = v.refusal();
+    if (r.peerCommitted() > r.committed()) {
+      return Optional.of(new NodeLifecycle.Outcome(2, r.reason() + "; that peer is further along (step "
+          + r.peerCommitted() + ", this node " + r.committed() + "), so this node is not part of its run"));
+    }
+    if (r.peerCommitted() == r.committed() && r.firstMillisAgo() >= grace.toMillis()) {
+      return Optional.of(new NodeLifecycle.Outcome(2, r.reason() + "; no peer of this node's run joined within "
+          + grace.toMillis() / 1000.0 + " s"));
+    }
+    return Optional.empty();
+  }
+
+  /** The outcome of {@link JournalSetup#inspect}, its failure rethrown as it was thrown (after closing the journal). */
+  private static JournalRuns.Admission awaitInspected(
+      CompletableFuture<JournalRuns.Admission> inspected, JournalSetup journalSetup) {
+    try {
+      return inspected.join();
+    } catch (CompletionException e) {
+      journalSetup.close();
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      if (e.getCause() instanceof Error err) {
+        throw err;
+      }
+      throw e;
+    }
   }
 }

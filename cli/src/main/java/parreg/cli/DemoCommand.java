@@ -66,7 +66,7 @@ public final class DemoCommand implements Callable<Integer> {
 
     int[] ports = {NodeProcess.freePort(), NodeProcess.freePort()};
     int[] admin = {NodeProcess.freePort(), NodeProcess.freePort()};
-    String seeds = "127.0.0.1:" + ports[0] + ",127.0.0.1:" + ports[1];
+    String seeds = NodeProcess.LOOPBACK + ":" + ports[0] + "," + NodeProcess.LOOPBACK + ":" + ports[1];
     List<NodeProcess> nodes = new ArrayList<>();
     List<String> failures = new ArrayList<>();
     try {

@@ -23,7 +23,7 @@ public final class Main implements Runnable {
   }
 
   public static void main(String[] args) {
-    StartupTrace.mark("main");
+    parreg.actors.StartupTrace.mark("main");
     int code;
     try {
       code = execute(args);
@@ -53,11 +53,13 @@ public final class Main implements Runnable {
     CommandLine cl = new CommandLine(new Main());
     cl.addSubcommand(new DemoCommand());
     cl.addSubcommand(new NodeCommand());
+    cl.getSubcommands().get("node").setDefaultValueProvider(new EnvironmentDefaults(System.getenv()));
     cl.addSubcommand(new StatusCommand());
     cl.addSubcommand(new PredictCommand());
     cl.addSubcommand(new ExportCommand());
     cl.addSubcommand("generate", new GenerateCommand());
     cl.addSubcommand("convert", new ConvertCommand());
+    cl.addSubcommand("keys", new KeysCommand());
     cl.setExecutionExceptionHandler(
         (ex, cmd, parsed) -> {
           if (ex instanceof UserError) {

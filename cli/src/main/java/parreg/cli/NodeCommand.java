@@ -1,33 +1,19 @@
 package parreg.cli;
 
-import com.typesafe.config.Config;
-import com.typesafe.config.ConfigFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import org.apache.pekko.actor.typed.javadsl.AskPattern;
-import parreg.actors.AdminHttpServer;
 import parreg.actors.NodeLifecycle;
-import parreg.actors.NodeSettings;
 import parreg.actors.ParregNode;
-import parreg.actors.PeerActor;
-import parreg.device.BackendInfo;
-import parreg.device.BackendUnavailableException;
+import parreg.actors.StartupTrace;
 import parreg.device.Partition;
 import parreg.device.RunContract;
-import parreg.persistence.JournalRuns;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code parreg node}: runs one participant until its target step is committed. */
+/** {@code parreg node}: the options of one participant; {@link ParregNode#run} does the rest. */
 @Command(name = "node", mixinStandardHelpOptions = true, description = "Run one node of a training cluster.")
 public final class NodeCommand implements Callable<Integer> {
 
@@ -37,11 +23,32 @@ public final class NodeCommand implements Callable<Integer> {
   @Option(names = "--participants", defaultValue = "2", description = "number of participants (default: ${DEFAULT-VALUE})")
   int participants;
 
-  @Option(names = "--port", required = true, description = "cluster port of this node on 127.0.0.1")
+  @Option(names = "--host", description = "address peers reach this node by (default: loopback, from cluster.conf)")
+  String host;
+
+  @Option(names = "--bind-host", description = "address the cluster port listens on, 0.0.0.0 for all (default: --host)")
+  String bindHost;
+
+  @Option(names = "--port", required = true, description = "cluster port of this node")
   int port;
 
-  @Option(names = "--admin-port", description = "HTTP status port (default: --port + 10000)")
+  @Option(names = "--admin-host", description = "address of the HTTP endpoint (default: parreg.admin.host, loopback)")
+  String adminHost;
+
+  @Option(names = "--admin-port", description = "HTTP port (default: --port + parreg.admin.port-offset, 10000)")
   Integer adminPort;
+
+  @Option(names = "--insecure", description = "allow plain TCP on a non-loopback cluster address")
+  boolean insecure;
+
+  @Option(names = "--tls-keystore", description = "PKCS12 keystore with this node's key (bin/parreg keys): Artery over TLS")
+  Path tlsKeystore;
+
+  @Option(names = "--tls-truststore", description = "PKCS12 truststore with the cluster CA")
+  Path tlsTruststore;
+
+  @Option(names = "--tls-password-file", description = "file holding the stores' password (default: env PARREG_TLS_PASSWORD)")
+  Path tlsPasswordFile;
 
   @Option(names = "--seed-nodes", required = true, split = ",", description = "HOST:PORT of every node, comma-separated")
   List<String> seedNodes;
@@ -106,289 +113,22 @@ public final class NodeCommand implements Callable<Integer> {
     if (evidence != null && Files.exists(evidence)) {
       throw new UserError("evidence file " + evidence + " already exists; evidence is never overwritten");
     }
-    int admin = adminPort != null ? adminPort : port + 10000;
-    if (port < 1 || port > 65535) {
-      throw new UserError("--port " + port + " is not a TCP port");
-    }
-    if (admin < 1 || admin > 65535) {
-      throw new UserError("admin port " + admin + " is not a TCP port; give --admin-port");
-    }
-    if (admin == port) {
-      throw new UserError("--admin-port " + admin + " is the cluster port; give another");
-    }
-    List<String> seeds = seedAddresses();
-    Config user = userConfig();
-    JournalSetup journalSetup = JournalSetup.open(journal);
-    // Reading what the journal holds (an H2 file: engine start, a few queries) and loading the
-    // configuration (every jar's reference.conf) are independent; do them concurrently. Only the
-    // seed-node timeout depends on what the journal holds.
-    CompletableFuture<JournalRuns.Admission> inspected = new CompletableFuture<>();
-    Thread inspector = new Thread(() -> {
-      try {
-        inspected.complete(journalSetup.inspect(spec.contract(), participant, spec.partition().info(participant),
-            runName != null));
-        StartupTrace.mark("journal inspected");
-      } catch (Throwable t) {
-        inspected.completeExceptionally(t);
-      }
-    }, "parreg-journal-inspect");
-    inspector.setDaemon(true);
-    inspector.start();
-    Config cfg;
-    NodeSettings settings;
+    ParregNode.Deployment deployment = new ParregNode.Deployment(participant, participants, host, bindHost, port, adminHost,
+        adminPort, seedNodes, insecure, tlsKeystore, tlsTruststore, tlsPasswordFile, journal, config, steps, backend, device,
+        evidence, exitWhenDone, syncCommit, stepIntervalMs == null ? null : Duration.ofMillis(stepIntervalMs), runName != null);
+    NodeLifecycle.Outcome outcome;
     try {
-      cfg = buildConfig(journalSetup, seeds, user);
-      settings = settings(cfg, spec, journalSetup);
-    } catch (RuntimeException e) {
-      awaitInspected(inspected, journalSetup); // a journal problem is reported first
-      journalSetup.close();
-      throw e;
+      outcome = ParregNode.run(deployment, spec.contract(), spec.partition());
+    } catch (ParregNode.BadInput e) {
+      throw new UserError(e.getMessage());
     }
-    StartupTrace.mark("configuration loaded");
-    JournalRuns.Admission admission = awaitInspected(inspected, journalSetup);
-    if (admission instanceof JournalRuns.Refused refused) {
-      journalSetup.close();
-      throw new UserError(refused.message() + "; nothing was written"
-          + (refused.anotherRun() ? " (a node journal belongs to one run: give --run-name NEW to start another run in it)" : ""));
+    if (outcome.exitCode() == 2) {
+      throw new UserError(outcome.message()); // printed once, as every user error
     }
-    try {
-      Ports.requireFree(clusterHost(cfg), port, "cluster port (--port)");
-      Ports.requireFree(cfg.getString("parreg.admin.host"), admin, "admin port" + (adminPort != null ? " (--admin-port)" : ""));
-      journalSetup.create();
-    } catch (RuntimeException e) {
-      journalSetup.close();
-      throw e;
+    if (!outcome.message().isEmpty()) {
+      System.err.println((outcome.exitCode() == 0 ? "parreg: " : "parreg: error: ") + outcome.message());
     }
-    StartupTrace.mark("journal prepared");
-    if (admission instanceof JournalRuns.Restart) {
-      cfg = ConfigFactory.parseString("pekko.cluster.seed-node-timeout = "
-              + cfg.getDuration("parreg.cluster.rejoin-seed-node-timeout").toMillis() + "ms")
-          .withFallback(cfg);
-    }
-
-    ParregNode.Handle node;
-    try {
-      node = ParregNode.start(cfg, settings);
-    } catch (RuntimeException e) {
-      journalSetup.close();
-      // The port was free a moment ago (checked above) but another process took it since.
-      throw Ports.bindFailure(e, clusterHost(cfg), port, "cluster port (--port)").orElseThrow(() -> e);
-    }
-    StartupTrace.mark("actor system created");
-    // SIGTERM (kill, systemd, docker stop) and SIGINT (Ctrl-C) ask the node to stop: it ends like
-    // a finished run, leaving the cluster and closing its journal, and exits 0. (The JVM's default
-    // would run the shutdown hooks and exit 143 or 130.) The same command resumes the run.
-    for (String signal : List.of("TERM", "INT")) {
-      sun.misc.Signal.handle(new sun.misc.Signal(signal), sig -> node.lifecycle().stop("stopped (SIG" + signal + ")"));
-    }
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      node.system().terminate();
-      try {
-        node.system().getWhenTerminated().toCompletableFuture().get(10, TimeUnit.SECONDS);
-      } catch (Exception ignored) {
-        // the JVM is going down anyway
-      }
-    }, "parreg-shutdown"));
-    try {
-      BackendInfo info;
-      try {
-        info = node.backend().get(120, TimeUnit.SECONDS);
-      } catch (ExecutionException e) {
-        if (e.getCause() instanceof BackendUnavailableException b) {
-          throw new UserError(b.getMessage());
-        }
-        throw e;
-      }
-      ParregNode.Refs refs = node.refs().get(30, TimeUnit.SECONDS);
-      String host = cfg.getString("parreg.admin.host");
-      AdminHttpServer server;
-      try {
-        server = new AdminHttpServer(node.system(), refs.admin(), host, admin);
-      } catch (java.io.IOException e) {
-        throw Ports.bindFailure(e, host, admin, "admin port").orElseThrow(() -> e);
-      }
-      try (AdminHttpServer http = server) {
-        System.err.printf("parreg node %d: pekko://%s@127.0.0.1:%d, backend %s (%s), status http://%s:%d/status%n",
-            participant, ParregNode.SYSTEM_NAME, port, info.backend(), info.deviceName(), host, admin);
-        NodeLifecycle.Outcome outcome = await(node, refs, cfg.getDuration("parreg.peer.refusal-grace"));
-        if (outcome.exitCode() == 2) {
-          throw new UserError(outcome.message());
-        }
-        if (!outcome.message().isEmpty()) {
-          System.err.println((outcome.exitCode() == 0 ? "parreg: " : "parreg: error: ") + outcome.message());
-        }
-        return outcome.exitCode();
-      }
-    } finally {
-      node.system().terminate();
-      node.system().getWhenTerminated().toCompletableFuture().get(15, TimeUnit.SECONDS);
-      journalSetup.close();
-    }
-  }
-
-  private NodeLifecycle.Outcome await(ParregNode.Handle node, ParregNode.Refs refs, Duration refusalGrace)
-      throws Exception {
-    NodeLifecycle lc = node.lifecycle();
-    for (long polls = 1; ; polls++) {
-      try {
-        return lc.outcome().get(200, TimeUnit.MILLISECONDS);
-      } catch (TimeoutException e) {
-        // keep polling: done-ness below, or the system going away
-      }
-      if (node.system().whenTerminated().isCompleted()) {
-        return new NodeLifecycle.Outcome(1, "actor system terminated");
-      }
-      if (exitWhenDone && lc.trainingDone().isDone() && everyoneDone(peerView(node, refs))) {
-        return new NodeLifecycle.Outcome(0, "");
-      }
-      if (polls % 5 == 0) {
-        Optional<NodeLifecycle.Outcome> refused = refusedRun(peerView(node, refs), refusalGrace);
-        if (refused.isPresent()) {
-          return refused.get();
-        }
-      }
-    }
-  }
-
-  /** The peer actor's view, or null when it does not answer in time. */
-  private static PeerActor.View peerView(ParregNode.Handle node, ParregNode.Refs refs) {
-    try {
-      return AskPattern.<PeerActor.Command, PeerActor.View>ask(
-              refs.peer(), PeerActor.GetView::new, Duration.ofSeconds(2), node.system().scheduler())
-          .toCompletableFuture()
-          .get();
-    } catch (Exception e) {
-      return null;
-    }
-  }
-
-  private boolean everyoneDone(PeerActor.View v) {
-    return v != null && v.peers().size() == participants - 1
-        && v.peers().stream().allMatch(p -> p.lastKnownDurable() >= steps);
-  }
-
-  /**
-   * A node that cannot join its run gives up (exit 2, the peer's difference named) instead of
-   * waiting for ever: at once when a refused peer of another run is further along (its run is the
-   * one going on; this node is the newcomer), after {@code grace} when neither is (a cluster
-   * started with mismatched flags). A node further along than the peer it refused keeps waiting
-   * for the right one; so does any node once all its peers are admitted.
-   */
-  private Optional<NodeLifecycle.Outcome> refusedRun(PeerActor.View v, Duration grace) {
-    if (v == null || v.refusal() == null || v.peers().size() >= participants - 1) {
-      return Optional.empty();
-    }
-    PeerActor.Refusal r = v.refusal();
-    if (r.peerCommitted() > r.committed()) {
-      return Optional.of(new NodeLifecycle.Outcome(2, r.reason() + "; that peer is further along (step "
-          + r.peerCommitted() + ", this node " + r.committed() + "), so this node is not part of its run"));
-    }
-    if (r.peerCommitted() == r.committed() && r.firstMillisAgo() >= grace.toMillis()) {
-      return Optional.of(new NodeLifecycle.Outcome(2, r.reason() + "; no peer of this node's run joined within "
-          + grace.toMillis() / 1000.0 + " s"));
-    }
-    return Optional.empty();
-  }
-
-  /** The outcome of {@link JournalSetup#inspect}, its failure rethrown as it was thrown (after closing the journal). */
-  private static JournalRuns.Admission awaitInspected(
-      CompletableFuture<JournalRuns.Admission> inspected, JournalSetup journalSetup) {
-    try {
-      return inspected.join();
-    } catch (java.util.concurrent.CompletionException e) {
-      journalSetup.close();
-      if (e.getCause() instanceof RuntimeException r) {
-        throw r;
-      }
-      if (e.getCause() instanceof Error err) {
-        throw err;
-      }
-      throw e;
-    }
-  }
-
-  /** The seed nodes as Pekko addresses, each checked to be HOST:PORT with a TCP port. */
-  private List<String> seedAddresses() {
-    List<String> seeds = new ArrayList<>();
-    for (String s : seedNodes) {
-      String t = s.strip();
-      if (!t.matches("[A-Za-z0-9.\\-]+:\\d{1,5}")) {
-        throw new UserError("--seed-nodes: '" + t + "' is not HOST:PORT");
-      }
-      int p = Integer.parseInt(t.substring(t.lastIndexOf(':') + 1));
-      if (p < 1 || p > 65535) {
-        throw new UserError("--seed-nodes: '" + t + "': " + p + " is not a TCP port");
-      }
-      seeds.add("\"pekko://" + ParregNode.SYSTEM_NAME + "@" + t + "\"");
-    }
-    return seeds;
-  }
-
-  /** The --config overlay, parsed (not yet resolved against the defaults), or empty. */
-  private Config userConfig() {
-    if (config == null) {
-      return ConfigFactory.empty();
-    }
-    if (!Files.isRegularFile(config)) {
-      throw new UserError("--config " + config + ": no such file");
-    }
-    if (!Files.isReadable(config)) {
-      throw new UserError("--config " + config + ": not readable");
-    }
-    try {
-      return ConfigFactory.parseFile(config.toFile());
-    } catch (com.typesafe.config.ConfigException e) {
-      throw new UserError("--config " + config + ": " + e.getMessage());
-    }
-  }
-
-  private Config buildConfig(JournalSetup journalSetup, List<String> seeds, Config user) {
-    String overlay =
-        "pekko.remote.artery.canonical.port = " + port + "\n"
-            + "pekko.cluster.seed-nodes = [" + String.join(",", seeds) + "]\n";
-    Config base = ConfigFactory.load();
-    // Precedence: command-line flags (port, seeds, --journal's database) > --config > defaults.
-    try {
-      Config cfg = ConfigFactory.parseString(overlay)
-          .withFallback(journalSetup.config())
-          .withFallback(user)
-          .withFallback(base)
-          .resolve();
-      // Settings read by this command itself: a bad value is reported here, not as a trace later.
-      cfg.getString("parreg.admin.host");
-      clusterHost(cfg);
-      cfg.getDuration("parreg.cluster.rejoin-seed-node-timeout");
-      cfg.getDuration("parreg.peer.refusal-grace");
-      return cfg;
-    } catch (com.typesafe.config.ConfigException e) {
-      throw new UserError((config != null ? "--config " + config + ": " : "configuration: ") + e.getMessage());
-    }
-  }
-
-  private NodeSettings settings(Config cfg, RunSpec spec, JournalSetup journalSetup) {
-    try {
-      return NodeSettings.of(
-          cfg,
-          participant,
-          spec.contract(),
-          spec.partition(),
-          steps,
-          backend,
-          device,
-          evidence,
-          exitWhenDone,
-          stepIntervalMs == null ? null : Duration.ofMillis(stepIntervalMs),
-          syncCommit,
-          journalSetup.describe());
-    } catch (com.typesafe.config.ConfigException e) {
-      throw new UserError((config != null ? "--config " + config + ": " : "configuration: ") + e.getMessage());
-    }
-  }
-
-  /** The address the cluster transport binds to: Artery's bind hostname, else its canonical hostname. */
-  private static String clusterHost(Config cfg) {
-    String bind = cfg.getString("pekko.remote.artery.bind.hostname");
-    return bind.isEmpty() ? cfg.getString("pekko.remote.artery.canonical.hostname") : bind;
+    return outcome.exitCode();
   }
 
   /** The contract and partition a node runs with, from its flags and data. */

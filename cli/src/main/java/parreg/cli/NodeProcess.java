@@ -22,20 +22,30 @@ import java.util.concurrent.TimeUnit;
 public final class NodeProcess implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
 
+  /** This machine's loopback address: where the demo's nodes run (and the tests' by default). */
+  public static final String LOOPBACK = java.net.InetAddress.getLoopbackAddress().getHostAddress();
+
   private final List<String> args;
   private final Path log;
+  private final String adminHost;
   private final int adminPort;
   private Process process;
 
-  private NodeProcess(List<String> args, Path log, int adminPort) {
+  private NodeProcess(List<String> args, Path log, String adminHost, int adminPort) {
     this.args = List.copyOf(args);
     this.log = log;
+    this.adminHost = adminHost;
     this.adminPort = adminPort;
   }
 
-  /** Starts {@code parreg ARGS...}; stdout and stderr are appended to {@code log}. */
+  /** Starts {@code parreg ARGS...}; stdout and stderr are appended to {@code log}; its HTTP endpoint is on loopback. */
   public static NodeProcess start(List<String> args, Path log, int adminPort) throws IOException {
-    NodeProcess p = new NodeProcess(args, log, adminPort);
+    return start(args, log, LOOPBACK, adminPort);
+  }
+
+  /** Same, for a node whose HTTP endpoint listens on {@code adminHost}. */
+  public static NodeProcess start(List<String> args, Path log, String adminHost, int adminPort) throws IOException {
+    NodeProcess p = new NodeProcess(args, log, adminHost, adminPort);
     p.launch();
     return p;
   }
@@ -159,7 +169,7 @@ public final class NodeProcess implements AutoCloseable {
   /** The node's status, or empty while it does not answer (starting, killed). */
   public Optional<JsonNode> status() {
     try {
-      String body = StatusCommand.fetch(URI.create("http://127.0.0.1:" + adminPort + "/status"), Duration.ofSeconds(2));
+      String body = StatusCommand.fetch(URI.create("http://" + adminHost + ":" + adminPort + "/status"), Duration.ofSeconds(2));
       return Optional.of(JSON.readTree(body));
     } catch (IOException e) {
       return Optional.empty();
@@ -176,9 +186,14 @@ public final class NodeProcess implements AutoCloseable {
     }
   }
 
-  /** A TCP port that was free a moment ago on 127.0.0.1. */
+  /** A TCP port that was free a moment ago on the loopback address. */
   public static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+    return freePort(LOOPBACK);
+  }
+
+  /** A TCP port that was free a moment ago on {@code host}. */
+  public static int freePort(String host) throws IOException {
+    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getByName(host))) {
       s.setReuseAddress(true);
       return s.getLocalPort();
     }

@@ -12,7 +12,8 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code parreg status --node HOST:PORT [--json]}: asks the node's admin actor through its HTTP
- * status endpoint (port + 10000 unless {@code --admin-port}), which answers in milliseconds.
+ * status endpoint (the cluster port + {@code parreg.admin.port-offset} unless {@code --admin-port}),
+ * which answers in milliseconds.
  */
 @Command(name = "status", mixinStandardHelpOptions = true, description = "Ask a node's admin actor for its state.")
 public final class StatusCommand implements Callable<Integer> {
@@ -20,7 +21,7 @@ public final class StatusCommand implements Callable<Integer> {
   @Option(names = "--node", required = true, description = "HOST:PORT of the node (its cluster port)")
   String node;
 
-  @Option(names = "--admin-port", description = "the node's HTTP status port (default: PORT + 10000)")
+  @Option(names = "--admin-port", description = "the node's HTTP status port (default: PORT + parreg.admin.port-offset, 10000)")
   Integer adminPort;
 
   @Option(names = "--json", description = "print the raw JSON")
@@ -45,10 +46,11 @@ public final class StatusCommand implements Callable<Integer> {
     if (port < 1 || port > 65535) {
       throw new UserError("--node " + node + ": " + port + " is not a TCP port");
     }
-    int admin = adminPort != null ? adminPort : port + 10000;
+    int offset = adminPort != null ? 0 : defaultPortOffset();
+    int admin = adminPort != null ? adminPort : port + offset;
     if (admin < 1 || admin > 65535) {
       throw new UserError("the node's admin port " + admin + " is not a TCP port"
-          + (adminPort != null ? "" : " (PORT + 10000); give --admin-port"));
+          + (adminPort != null ? "" : " (PORT + " + offset + "); give --admin-port"));
     }
     URI uri = URI.create("http://" + host + ":" + admin + "/status");
     Answer answer;
@@ -84,6 +86,15 @@ public final class StatusCommand implements Callable<Integer> {
 
   /** A status code and body. */
   record Answer(int code, String body) {}
+
+  /**
+   * The node's default offset of its HTTP port from its cluster port, from the same parreg.conf
+   * the node reads (only that file: loading every jar's defaults would cost this short-lived
+   * process a few hundred milliseconds).
+   */
+  static int defaultPortOffset() {
+    return com.typesafe.config.ConfigFactory.parseResources("parreg.conf").getInt("parreg.admin.port-offset");
+  }
 
   /**
    * The answer as a parreg status: a JSON object with every {@link #REQUIRED} field (HTTP 200), or
@@ -147,9 +158,10 @@ public final class StatusCommand implements Callable<Integer> {
   /** The human summary; absent fields print empty rather than fail (an older or newer node). */
   static String summary(JsonNode s) {
     StringBuilder b = new StringBuilder();
-    b.append(String.format("participant %d  state %s  step %d/%d (durable %d)  epoch %d  batches %d%n",
-        s.path("participant").asInt(), s.path("state").asText(), s.path("committedStep").asLong(), s.path("targetSteps").asLong(),
-        s.path("durableStep").asLong(), s.path("epoch").asLong(), s.path("batches").asLong()));
+    b.append(String.format("participant %d at %s  state %s  step %d/%d (durable %d)  epoch %d  batches %d%n",
+        s.path("participant").asInt(), s.path("address").asText("?"), s.path("state").asText(),
+        s.path("committedStep").asLong(), s.path("targetSteps").asLong(), s.path("durableStep").asLong(),
+        s.path("epoch").asLong(), s.path("batches").asLong()));
     b.append("weights ").append(s.path("weights")).append("  bits ").append(s.path("weightBits")).append('\n');
     b.append("loss ").append(s.path("loss")).append('\n');
     JsonNode dev = s.path("device");

@@ -1,4 +1,4 @@
-package parreg.cli;
+package parreg.actors;
 
 import com.typesafe.config.Config;
 import java.sql.Connection;
@@ -30,7 +30,7 @@ final class JournalSetup implements AutoCloseable {
     try {
       return new JournalSetup(JournalLocation.parse(value));
     } catch (IllegalArgumentException e) {
-      throw new UserError("--journal: " + e.getMessage());
+      throw new ParregNode.BadInput("--journal: " + e.getMessage());
     }
   }
 
@@ -47,7 +47,7 @@ final class JournalSetup implements AutoCloseable {
    * What this start finds in the journal ({@link JournalRuns#admit}); writes nothing and creates
    * nothing. An embedded journal that does not exist yet holds nothing.
    *
-   * @throws UserError when another process holds the embedded journal
+   * @throws ParregNode.BadInput when another process holds the embedded journal
    * @throws IllegalStateException when the database cannot be read
    */
   JournalRuns.Admission inspect(RunContract contract, int participant, PartitionInfo data, boolean runNameGiven) {
@@ -57,7 +57,7 @@ final class JournalSetup implements AutoCloseable {
       } catch (IllegalArgumentException noJournalYet) {
         return new JournalRuns.Fresh();
       } catch (IllegalStateException inUse) {
-        throw new UserError(inUse.getMessage());
+        throw new ParregNode.BadInput(inUse.getMessage());
       }
       return JournalRuns.of(keeper, KryoCodec.fromRegistrationsResource(), location)
           .admit(contract, participant, data, runNameGiven);
@@ -83,7 +83,7 @@ final class JournalSetup implements AutoCloseable {
         keeper = null;
       }
     } catch (IllegalStateException inUse) {
-      throw new UserError(inUse.getMessage());
+      throw new ParregNode.BadInput(inUse.getMessage());
     } catch (SQLException e) {
       throw new IllegalStateException("cannot prepare the journal at " + location + ": " + e.getMessage(), e);
     }

@@ -1,4 +1,4 @@
-package parreg.cli;
+package parreg.actors;
 
 import java.io.IOException;
 import java.net.BindException;
@@ -15,7 +15,7 @@ final class Ports {
    * the journal's creation and of the actor system, whose own bind failure would come late and
    * as a long trace.
    *
-   * @throws UserError naming {@code what}, the host and the port
+   * @throws ParregNode.BadInput naming {@code what}, the host and the port
    */
   static void requireFree(String host, int port, String what) {
     try (ServerSocket s = new ServerSocket()) {
@@ -24,12 +24,12 @@ final class Ports {
     } catch (BindException e) {
       throw inUse(host, port, what);
     } catch (IOException | IllegalArgumentException | SecurityException e) {
-      throw new UserError(what + " " + host + ":" + port + " cannot be used: " + e.getMessage());
+      throw new ParregNode.BadInput(what + " " + host + ":" + port + " cannot be used: " + e.getMessage());
     }
   }
 
   /** A bind failure anywhere in {@code failure}'s causes, as the one-line error naming the port. */
-  static Optional<UserError> bindFailure(Throwable failure, String host, int port, String what) {
+  static Optional<ParregNode.BadInput> bindFailure(Throwable failure, String host, int port, String what) {
     for (Throwable t = failure; t != null; t = t.getCause()) {
       if (t instanceof BindException || String.valueOf(t.getMessage()).contains("Address already in use")) {
         return Optional.of(inUse(host, port, what));
@@ -38,7 +38,7 @@ final class Ports {
     return Optional.empty();
   }
 
-  private static UserError inUse(String host, int port, String what) {
-    return new UserError(what + " " + port + " on " + host + " is already in use by another process");
+  private static ParregNode.BadInput inUse(String host, int port, String what) {
+    return new ParregNode.BadInput(what + " " + port + " on " + host + " is already in use by another process");
   }
 }
