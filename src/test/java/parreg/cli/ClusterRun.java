@@ -8,31 +8,47 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.IntFunction;
 import java.util.function.Predicate;
 
-/** N real node processes on 127.0.0.1 for the multi-process tests; always cleaned up. */
+/** N real node processes on loopback addresses for the multi-process tests; always cleaned up. */
 final class ClusterRun implements AutoCloseable {
   final List<NodeProcess> nodes = new ArrayList<>();
+  final String[] hosts;
   final int[] ports;
   final int[] admin;
   final String seeds;
 
   /** @param args participant id → that node's extra arguments (data, journal, steps, ...) */
   ClusterRun(int n, Path logs, Function<Integer, List<String>> args) throws Exception {
+    this(n, logs, null, args);
+  }
+
+  /**
+   * @param hosts participant id → the address its cluster port and HTTP endpoint listen on (given
+   *     as {@code --host} and {@code --admin-host}); null: the defaults (loopback)
+   * @param args participant id → that node's extra arguments (data, journal, steps, ...)
+   */
+  ClusterRun(int n, Path logs, IntFunction<String> hosts, Function<Integer, List<String>> args) throws Exception {
+    this.hosts = new String[n];
     ports = new int[n];
     admin = new int[n];
     List<String> s = new ArrayList<>();
     for (int p = 0; p < n; p++) {
-      ports[p] = NodeProcess.freePort();
-      admin[p] = NodeProcess.freePort();
-      s.add("127.0.0.1:" + ports[p]);
+      this.hosts[p] = hosts == null ? NodeProcess.LOOPBACK : hosts.apply(p);
+      ports[p] = NodeProcess.freePort(this.hosts[p]);
+      admin[p] = NodeProcess.freePort(this.hosts[p]);
+      s.add(this.hosts[p] + ":" + ports[p]);
     }
     seeds = String.join(",", s);
     for (int p = 0; p < n; p++) {
       List<String> a = new ArrayList<>(List.of("node", "--participant", "" + p, "--participants", "" + n,
           "--port", "" + ports[p], "--admin-port", "" + admin[p], "--seed-nodes", seeds, "--backend", "cpu"));
+      if (hosts != null) {
+        a.addAll(List.of("--host", this.hosts[p], "--admin-host", this.hosts[p]));
+      }
       a.addAll(args.apply(p));
-      nodes.add(NodeProcess.start(a, logs.resolve("node-" + p + ".log"), admin[p]));
+      nodes.add(NodeProcess.start(a, logs.resolve("node-" + p + ".log"), this.hosts[p], admin[p]));
     }
   }
 
