@@ -173,11 +173,15 @@ public final class ParregNode {
       throw Ports.bindFailure(e, clusterHost, d.port(), "cluster port (--port)").orElseThrow(() -> e);
     }
     StartupTrace.mark("actor system created");
-    // SIGTERM (kill, systemd, docker stop) and SIGINT (Ctrl-C) ask the node to stop: it ends like
-    // a finished run, leaving the cluster and closing its journal, and exits 0. (The JVM's default
-    // would run the shutdown hooks and exit 143 or 130.) The same command resumes the run.
+    // SIGTERM (kill, systemd, docker stop) and SIGINT (Ctrl-C) ask the node to stop: it starts no
+    // more steps, writes what it committed (the journal runs behind the step), then ends like a
+    // finished run, leaving the cluster and closing its journal, and exits 0. (The JVM's default
+    // would run the shutdown hooks and exit 143 or 130.) The same command resumes the run exactly there.
     for (String signal : List.of("TERM", "INT")) {
-      sun.misc.Signal.handle(new sun.misc.Signal(signal), sig -> node.lifecycle().stop("stopped (SIG" + signal + ")"));
+      sun.misc.Signal.handle(new sun.misc.Signal(signal), sig -> {
+        String durable = flush(node);
+        node.lifecycle().stop("stopped (SIG" + signal + ")" + durable);
+      });
     }
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       node.system().terminate();
@@ -333,6 +337,23 @@ public final class ParregNode {
         throw err;
       }
       throw e;
+    }
+  }
+
+  /** Asks the training actor to write everything committed; says up to which step it is durable. */
+  private static String flush(Handle node) {
+    try {
+      Refs refs = node.refs().getNow(null);
+      if (refs == null) {
+        return "";
+      }
+      Long durable = org.apache.pekko.actor.typed.javadsl.AskPattern.<TrainingActor.Command, Long>ask(
+              refs.training(), TrainingActor.Flush::new, java.time.Duration.ofSeconds(10), node.system().scheduler())
+          .toCompletableFuture()
+          .get(11, TimeUnit.SECONDS);
+      return "; journal durable at step " + durable;
+    } catch (Exception e) {
+      return "; the journal could not be flushed in time (" + e.getClass().getSimpleName() + "): the next start resumes from its last durable step";
     }
   }
 }
