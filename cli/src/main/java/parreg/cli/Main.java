@@ -55,6 +55,7 @@ public final class Main implements Runnable {
     cl.addSubcommand(new NodeCommand());
     cl.addSubcommand(new StatusCommand());
     cl.addSubcommand(new PredictCommand());
+    cl.addSubcommand(new EvaluateCommand());
     cl.addSubcommand(new ExportCommand());
     cl.addSubcommand("generate", new GenerateCommand());
     cl.addSubcommand("convert", new ConvertCommand());
