@@ -40,6 +40,21 @@ record Checkpoint(RunContract contract, int participant, long committedStep, dou
 
   /** Reads participant {@code p}'s model from its journal (a fresh process: plain JDBC). */
   static Checkpoint fromJournal(String journal, int participant, String runName) {
+    return fromJournal(journal, participant, runName, null);
+  }
+
+  /** Sees each committed step as the journal is replayed, with its row (write time). */
+  @FunctionalInterface
+  interface StepVisitor {
+    void step(JournalRows.EventRow row, TrainingActor.StepCommitted step);
+  }
+
+  /**
+   * Same, showing every step to {@code visitor} (when not null): then the journal is replayed from
+   * its first event rather than from the latest snapshot, with the same checks, so that what the
+   * visitor sees (a loss history) has passed them.
+   */
+  static Checkpoint fromJournal(String journal, int participant, String runName, StepVisitor visitor) {
     JournalLocation location;
     try {
       location = JournalLocation.parse(journal);
@@ -61,21 +76,26 @@ record Checkpoint(RunContract contract, int participant, long committedStep, dou
       String pid = persistenceId(c, codec, location, participant, runName);
       TrainingState state = TrainingState.empty();
       long after = 0;
-      Optional<JournalRows.SnapshotRow> snap = rows.latestSnapshot(pid);
+      Optional<JournalRows.SnapshotRow> snap = visitor == null ? rows.latestSnapshot(pid) : Optional.empty();
       if (snap.isPresent()) {
         state = (TrainingState) snap.get().snapshot();
         after = snap.get().sequenceNr();
       }
-      for (JournalRows.EventRow e : rows.eventsAfter(pid, after)) {
+      TrainingState[] replayed = {state};
+      rows.forEachEventAfter(pid, after, false, e -> {
         Object ev = e.event();
         if (ev instanceof TrainingActor.RunStarted rs) {
-          state = TrainingActor.replay(state, rs);
+          replayed[0] = TrainingActor.replay(replayed[0], rs);
         } else if (ev instanceof TrainingActor.StepCommitted sc) {
-          state = TrainingActor.replay(state, sc);
+          replayed[0] = TrainingActor.replay(replayed[0], sc);
+          if (visitor != null) {
+            visitor.step(e, sc);
+          }
         } else {
           throw new IllegalStateException("journal " + journal + " holds an unknown event " + ev.getClass().getName());
         }
-      }
+      });
+      state = replayed[0];
       if (!state.started()) {
         throw new UserError("journal " + journal + " holds no started run for participant " + participant);
       }
