@@ -33,7 +33,13 @@ public final class AdminActor extends AbstractBehavior<AdminActor.Command> {
   /** A member of the cluster as this node sees it. */
   public record MemberState(String address, String status, boolean reachable, List<String> roles) {}
 
-  /** The node's whole state; field names are the JSON of {@code parreg status --json}. */
+  /**
+   * The node's whole state; field names are the JSON of {@code parreg status --json}. {@code
+   * startedAt}: when this node (this incarnation) started training, ISO-8601 UTC; {@code
+   * stepsPerSecond}: committed steps per second over the last rate interval ({@code
+   * parreg.progress-interval}), null before the first; {@code etaSeconds}: time to the target at
+   * that rate, 0 once reached, null while unknown (no rate yet, or no step in the last interval).
+   */
   public record Status(
       int participant,
       long committedStep,
@@ -48,6 +54,9 @@ public final class AdminActor extends AbstractBehavior<AdminActor.Command> {
       Double loss,
       String lossBits,
       String state,
+      String startedAt,
+      Double stepsPerSecond,
+      Double etaSeconds,
       String backend,
       Map<String, String> device,
       Map<String, Object> launches,
@@ -152,6 +161,9 @@ public final class AdminActor extends AbstractBehavior<AdminActor.Command> {
         Double.isNaN(t.loss()) ? null : t.loss(),
         Double.isNaN(t.loss()) ? null : Bits.hex(t.loss()),
         state,
+        java.time.Instant.ofEpochMilli(t.startedAtMillis()).toString(),
+        Double.isNaN(t.stepsPerSecond()) ? null : t.stepsPerSecond(),
+        Double.isNaN(t.etaSeconds()) ? null : t.etaSeconds(),
         d.info().backend(),
         device,
         launches,
