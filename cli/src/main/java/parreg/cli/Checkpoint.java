@@ -184,6 +184,23 @@ record Checkpoint(RunContract contract, int participant, long committedStep, dou
   }
 
   /**
+   * The coefficients as CSV for other tools ({@code export --format csv}): a header {@code
+   * name,value,bits}, one line per weight {@code w1..wd}, then {@code intercept} (0.0 for a model
+   * without a bias, which is what it predicts with). Values in shortest round-trip form, which
+   * reads back to the same binary64, and the bits beside them.
+   */
+  byte[] toCoefficientsCsv() {
+    StringBuilder sb = new StringBuilder("name,value,bits\n");
+    int d = contract.features();
+    for (int j = 0; j < d; j++) {
+      sb.append('w').append(j + 1).append(',').append(parameters[j]).append(',').append(Bits.hex(parameters[j])).append('\n');
+    }
+    double b = contract.bias() ? parameters[d] : 0.0;
+    sb.append("intercept,").append(b).append(',').append(Bits.hex(b)).append('\n');
+    return sb.toString().getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+  }
+
+  /**
    * Writes the checkpoint atomically and never over an existing file: a temporary file in the
    * same directory, flushed to disk, then hard-linked to the final name (which fails if that name
    * exists, unlike a rename), the temporary removed and the directory flushed.
