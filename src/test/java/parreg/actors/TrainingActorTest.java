@@ -179,7 +179,8 @@ class TrainingActorTest {
   void viewReportsStartRateAndEta() throws Exception {
     long before = System.currentTimeMillis();
     Node n = spawn(settings(SEED, SeedData.partition(0), 20, 8, Duration.ofMillis(200)));
-    n.peer().expectMessageClass(PeerActor.Attach.class);
+    // The first journal of the JVM may take seconds to open on a loaded machine.
+    n.peer().expectMessageClass(PeerActor.Attach.class, Duration.ofSeconds(30));
     n.training().tell(new TrainingActor.RosterComplete(ROSTER));
     double[] w = drive(n, 1, 10, new double[] {3.0});
     TrainingActor.View v = view(n);

@@ -35,7 +35,7 @@ public final class AdminActor extends AbstractBehavior<AdminActor.Command> {
 
   /**
    * The node's whole state; field names are the JSON of {@code parreg status --json}. {@code
-   * startedAt}: when this node (this incarnation) started training, ISO-8601 UTC; {@code
+   * startedAt}: when this node (this incarnation) started, its journal replayed, ISO-8601 UTC; {@code
    * stepsPerSecond}: committed steps per second over the last rate interval ({@code
    * parreg.progress-interval}), null before the first; {@code etaSeconds}: time to the target at
    * that rate, 0 once reached, null while unknown (no rate yet, or no step in the last interval).

@@ -167,7 +167,7 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
   private long ownStep = -1;
   private long lastStepStartNanos;
   private boolean doneReported;
-  /** When this incarnation started training (after recovery), and its rate since. */
+  /** When this incarnation started (its journal replayed), and its rate over the last interval. */
   private final long startedAtMillis = System.currentTimeMillis();
   private final ProgressMeter progress;
 
