@@ -46,7 +46,7 @@ class NodeHealthTest {
     ActorRef<TrainingActor.Command> training = kit.spawn(Behaviors.receiveMessage(m -> {
       if (m instanceof TrainingActor.GetState g && recovered.isDone()) {
         g.replyTo().tell(new TrainingActor.View(0, 0, 0, 0, 0, 0, 0, 1, new double[0], Double.NaN, TrainingActor.Phase.STARTING,
-            null, null, 0, 0, 0, 0, "test"));
+            null, null, 0, 0, 0, 0, "test", 0L, Double.NaN, Double.NaN));
       }
       return Behaviors.same();
     }));

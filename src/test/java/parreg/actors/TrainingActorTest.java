@@ -69,8 +69,12 @@ class TrainingActorTest {
   }
 
   NodeSettings settings(RunContract contract, Partition partition, long target, int maxLagSteps) {
+    return settings(contract, partition, target, maxLagSteps, Duration.ZERO);
+  }
+
+  NodeSettings settings(RunContract contract, Partition partition, long target, int maxLagSteps, Duration progress) {
     return new NodeSettings(0, contract, partition, target, "cpu", "0", null, false, 20, Duration.ZERO, 1024,
-        Duration.ofMillis(100), Duration.ofSeconds(1), maxLagSteps, Duration.ofSeconds(5), 2, Duration.ofMillis(20), dir.toString());
+        Duration.ofMillis(100), Duration.ofSeconds(1), maxLagSteps, Duration.ofSeconds(5), 2, Duration.ofMillis(20), dir.toString(), progress);
   }
 
   record Node(ActorRef<TrainingActor.Command> training, TestProbe<PeerActor.Command> peer, NodeLifecycle lifecycle) {}
@@ -169,6 +173,30 @@ class TrainingActorTest {
     assertEquals(150, v2.recoveredStep());
     assertEquals(0x3690000000000000L, Double.doubleToRawLongBits(v2.parameters()[0]));
     assertEquals(201, rows(), "each step exactly once");
+  }
+
+  @Test
+  void viewReportsStartRateAndEta() throws Exception {
+    long before = System.currentTimeMillis();
+    Node n = spawn(settings(SEED, SeedData.partition(0), 20, 8, Duration.ofMillis(200)));
+    // The first journal of the JVM may take seconds to open on a loaded machine.
+    n.peer().expectMessageClass(PeerActor.Attach.class, Duration.ofSeconds(30));
+    n.training().tell(new TrainingActor.RosterComplete(ROSTER));
+    double[] w = drive(n, 1, 10, new double[] {3.0});
+    TrainingActor.View v = view(n);
+    assertTrue(v.startedAtMillis() >= before && v.startedAtMillis() <= System.currentTimeMillis(), "started during the test");
+    // Step 11 waits for participant 1 (this test plays it and does not answer): an interval with
+    // no committed step gives a rate of 0 and no ETA.
+    long deadline = System.nanoTime() + 5_000_000_000L;
+    while (!(v.stepsPerSecond() == 0.0) && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+      v = view(n);
+    }
+    assertEquals(0.0, v.stepsPerSecond(), "a measured interval without steps");
+    assertTrue(Double.isNaN(v.etaSeconds()), "no progress, no ETA");
+    drive(n, 11, 20, w);
+    n.lifecycle().trainingDone().get(5, TimeUnit.SECONDS);
+    assertEquals(0.0, view(n).etaSeconds(), "nothing left once the target is reached");
   }
 
   @Test

@@ -35,7 +35,11 @@ public final class AdminActor extends AbstractBehavior<AdminActor.Command> {
 
   /**
    * The node's whole state; field names are the JSON of {@code parreg status --json}. {@code
-   * address} is the node's own cluster address, as its peers see it.
+   * address} is the node's own cluster address, as its peers see it. {@code
+   * startedAt}: when this node (this incarnation) started, its journal replayed, ISO-8601 UTC; {@code
+   * stepsPerSecond}: committed steps per second over the last rate interval ({@code
+   * parreg.progress-interval}), null before the first; {@code etaSeconds}: time to the target at
+   * that rate, 0 once reached, null while unknown (no rate yet, or no step in the last interval).
    */
   public record Status(
       int participant,
@@ -52,6 +56,9 @@ public final class AdminActor extends AbstractBehavior<AdminActor.Command> {
       Double loss,
       String lossBits,
       String state,
+      String startedAt,
+      Double stepsPerSecond,
+      Double etaSeconds,
       String backend,
       Map<String, String> device,
       Map<String, Object> launches,
@@ -157,6 +164,9 @@ public final class AdminActor extends AbstractBehavior<AdminActor.Command> {
         Double.isNaN(t.loss()) ? null : t.loss(),
         Double.isNaN(t.loss()) ? null : Bits.hex(t.loss()),
         state,
+        java.time.Instant.ofEpochMilli(t.startedAtMillis()).toString(),
+        Double.isNaN(t.stepsPerSecond()) ? null : t.stepsPerSecond(),
+        Double.isNaN(t.etaSeconds()) ? null : t.etaSeconds(),
         d.info().backend(),
         device,
         launches,

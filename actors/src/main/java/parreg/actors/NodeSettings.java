@@ -31,6 +31,7 @@ import parreg.device.RunContract;
  *     every step must be durable before the next)
  * @param groupDelay ... or once the oldest of them has waited this long
  * @param journalDescription where the journal lives, for status
+ * @param progressInterval how often the node logs its progress line (zero: never)
  */
 public record NodeSettings(
     int participant,
@@ -50,7 +51,8 @@ public record NodeSettings(
     Duration maxLag,
     int groupSteps,
     Duration groupDelay,
-    String journalDescription) {
+    String journalDescription,
+    Duration progressInterval) {
 
   public NodeSettings {
     // A restarted node's peers serve the steps it lacks from memory while they are in the window;
@@ -64,6 +66,9 @@ public record NodeSettings(
     }
     // A group larger than the lag allows would never fill: training stops at the lag bound first.
     groupSteps = Math.min(groupSteps, Math.max(1, maxLagSteps));
+    if (progressInterval.isNegative()) {
+      throw new IllegalArgumentException("parreg.progress-interval = " + progressInterval + " must not be negative (0 = off)");
+    }
   }
 
   /** Reads the {@code parreg} namespace for the tunables; the rest comes from the caller. */
@@ -99,7 +104,8 @@ public record NodeSettings(
         Duration.ofMillis(c.getLong("journal.max-lag-ms")),
         c.getInt("journal.group-steps"),
         Duration.ofMillis(c.getLong("journal.group-ms")),
-        journalDescription);
+        journalDescription,
+        c.getDuration("progress-interval"));
   }
 
   /** The journal's persistence id: unique per run name and participant, stable across restarts. */

@@ -94,7 +94,10 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
       long lastSnapshot,
       int journalLag,
       long journalWrites,
-      String journal) {}
+      String journal,
+      long startedAtMillis,
+      double stepsPerSecond,
+      double etaSeconds) {}
 
   // ---- from the journal child (StepJournal) ----
 
@@ -116,6 +119,11 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
     INSTANCE
   }
 
+  /** Time to measure the rate (and log the progress line, when enabled). */
+  private enum Progress implements Command {
+    INSTANCE
+  }
+
   /** The oldest event waiting for the journal has waited {@code group-ms}: write now. */
   private enum GroupDue implements Command {
     INSTANCE
@@ -132,6 +140,9 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
 
   /** An event committed in memory and not yet acknowledged by the journal. */
   private record Pending(Event event, long committedAtNanos) {}
+
+  /** How often the rate is measured when {@code parreg.progress-interval} = 0 (no progress line). */
+  private static final Duration DEFAULT_RATE_INTERVAL = Duration.ofSeconds(5);
 
   private final NodeSettings settings;
   private final NodeLifecycle lifecycle;
@@ -164,6 +175,9 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
   private long ownStep = -1;
   private long lastStepStartNanos;
   private boolean doneReported;
+  /** When this incarnation started (its journal replayed), and its rate over the last interval. */
+  private final long startedAtMillis = System.currentTimeMillis();
+  private final ProgressMeter progress;
 
   public static Behavior<Command> create(
       NodeSettings settings, NodeLifecycle lifecycle, ActorRef<GpuActor.Command> gpu, ActorRef<PeerActor.Command> peer) {
@@ -251,6 +265,10 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
     this.durable = state.committed();
     this.recoveredStep = state.committed();
     this.journalPosition = recovered.sequenceNr();
+    this.progress = new ProgressMeter(state.committed(), System.nanoTime());
+    // The rate (status: stepsPerSecond, etaSeconds) is measured even when the line is off.
+    Duration every = settings.progressInterval().isZero() ? DEFAULT_RATE_INTERVAL : settings.progressInterval();
+    timers.startTimerAtFixedRate(Progress.INSTANCE, Progress.INSTANCE, every);
     if (state.started()) {
       ctx.getLog().info("recovered {} at step {} (w={})", settings.persistenceId(), state.committed(), Bits.hexList(state.parameters()));
     } else {
@@ -281,6 +299,7 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
           return this;
         })
         .onMessage(EvidenceDone.class, this::onEvidenceDone)
+        .onMessage(Progress.class, p -> onProgress())
         .onMessage(GetState.class, this::onGetState)
         .onMessage(Flush.class, this::onFlush)
         .build();
@@ -511,17 +530,29 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
     return this;
   }
 
-  private Behavior<Command> onGetState(GetState g) {
-    Phase phase;
-    if (!state.started() || !rosterComplete) {
-      phase = Phase.STARTING;
-    } else if (state.committed() >= settings.targetSteps() && durable >= settings.targetSteps()) {
-      phase = Phase.DONE;
-    } else if (inFlight >= 0 && System.nanoTime() - lastStepStartNanos > settings.waitingAfter().toNanos()) {
-      phase = Phase.WAITING;
-    } else {
-      phase = Phase.TRAINING;
+  /** Ends a rate interval; logs the progress line while training, when enabled. */
+  private Behavior<Command> onProgress() {
+    progress.sample(state.committed(), System.nanoTime());
+    Phase phase = phase();
+    if (!settings.progressInterval().isZero() && (phase == Phase.TRAINING || phase == Phase.WAITING)) {
+      ctx().getLog().info(progress.line(state.committed(), settings.targetSteps(), state.loss(), durable, phase == Phase.WAITING));
     }
+    return this;
+  }
+
+  private Phase phase() {
+    if (!state.started() || !rosterComplete) {
+      return Phase.STARTING;
+    } else if (state.committed() >= settings.targetSteps() && durable >= settings.targetSteps()) {
+      return Phase.DONE;
+    } else if (inFlight >= 0 && System.nanoTime() - lastStepStartNanos > settings.waitingAfter().toNanos()) {
+      return Phase.WAITING;
+    }
+    return Phase.TRAINING;
+  }
+
+  private Behavior<Command> onGetState(GetState g) {
+    Phase phase = phase();
     double[] params = state.started() ? state.parameters() : settings.contract().initialWeights();
     g.replyTo().tell(new View(
         settings.participant(),
@@ -541,7 +572,10 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
         lastSnapshot,
         pendingSteps(),
         journalWrites,
-        settings.journalDescription()));
+        settings.journalDescription(),
+        startedAtMillis,
+        progress.stepsPerSecond(),
+        progress.etaSeconds(state.committed(), settings.targetSteps())));
     return this;
   }
 

@@ -40,6 +40,21 @@ record Checkpoint(RunContract contract, int participant, long committedStep, dou
 
   /** Reads participant {@code p}'s model from its journal (a fresh process: plain JDBC). */
   static Checkpoint fromJournal(String journal, int participant, String runName) {
+    return fromJournal(journal, participant, runName, null);
+  }
+
+  /** Sees each committed step as the journal is replayed, with its row (write time). */
+  @FunctionalInterface
+  interface StepVisitor {
+    void step(JournalRows.EventRow row, TrainingActor.StepCommitted step);
+  }
+
+  /**
+   * Same, showing every step to {@code visitor} (when not null): then the journal is replayed from
+   * its first event rather than from the latest snapshot, with the same checks, so that what the
+   * visitor sees (a loss history) has passed them.
+   */
+  static Checkpoint fromJournal(String journal, int participant, String runName, StepVisitor visitor) {
     JournalLocation location;
     try {
       location = JournalLocation.parse(journal);
@@ -61,21 +76,26 @@ record Checkpoint(RunContract contract, int participant, long committedStep, dou
       String pid = persistenceId(c, codec, location, participant, runName);
       TrainingState state = TrainingState.empty();
       long after = 0;
-      Optional<JournalRows.SnapshotRow> snap = rows.latestSnapshot(pid);
+      Optional<JournalRows.SnapshotRow> snap = visitor == null ? rows.latestSnapshot(pid) : Optional.empty();
       if (snap.isPresent()) {
         state = (TrainingState) snap.get().snapshot();
         after = snap.get().sequenceNr();
       }
-      for (JournalRows.EventRow e : rows.eventsAfter(pid, after)) {
+      TrainingState[] replayed = {state};
+      rows.forEachEventAfter(pid, after, false, e -> {
         Object ev = e.event();
         if (ev instanceof TrainingActor.RunStarted rs) {
-          state = TrainingActor.replay(state, rs);
+          replayed[0] = TrainingActor.replay(replayed[0], rs);
         } else if (ev instanceof TrainingActor.StepCommitted sc) {
-          state = TrainingActor.replay(state, sc);
+          replayed[0] = TrainingActor.replay(replayed[0], sc);
+          if (visitor != null) {
+            visitor.step(e, sc);
+          }
         } else {
           throw new IllegalStateException("journal " + journal + " holds an unknown event " + ev.getClass().getName());
         }
-      }
+      });
+      state = replayed[0];
       if (!state.started()) {
         throw new UserError("journal " + journal + " holds no started run for participant " + participant);
       }
@@ -161,6 +181,23 @@ record Checkpoint(RunContract contract, int participant, long committedStep, dou
       root.put("lossBits", Bits.hex(loss));
     }
     return JSON.writeValueAsBytes(root);
+  }
+
+  /**
+   * The coefficients as CSV for other tools ({@code export --format csv}): a header {@code
+   * name,value,bits}, one line per weight {@code w1..wd}, then {@code intercept} (0.0 for a model
+   * without a bias, which is what it predicts with). Values in shortest round-trip form, which
+   * reads back to the same binary64, and the bits beside them.
+   */
+  byte[] toCoefficientsCsv() {
+    StringBuilder sb = new StringBuilder("name,value,bits\n");
+    int d = contract.features();
+    for (int j = 0; j < d; j++) {
+      sb.append('w').append(j + 1).append(',').append(parameters[j]).append(',').append(Bits.hex(parameters[j])).append('\n');
+    }
+    double b = contract.bias() ? parameters[d] : 0.0;
+    sb.append("intercept,").append(b).append(',').append(Bits.hex(b)).append('\n');
+    return sb.toString().getBytes(java.nio.charset.StandardCharsets.US_ASCII);
   }
 
   /**

@@ -135,6 +135,14 @@ public final class DemoCommand implements Callable<Integer> {
       if (pred.exitCode() != 0 || !GOLDEN_PREDICTION.equals(last)) {
         failures.add("prediction was '" + predicted + "' (exit " + pred.exitCode() + "), expected " + GOLDEN_PREDICTION);
       }
+      Path chart = work.resolve("loss-node-1.png");
+      try {
+        HistoryCommand.writePlot(LossHistory.read(work.resolve("node-1").toString(), 1, null), chart, 1000, 600);
+        out.printf("  loss chart of node 1's journal: %s  (also: parreg history --journal %s --participant 1)%n",
+            chart, work.resolve("node-1"));
+      } catch (UserError e) {
+        failures.add("loss chart: " + e.getMessage());
+      }
     }
 
     if (evidence) {

@@ -56,6 +56,8 @@ public final class Main implements Runnable {
     cl.getSubcommands().get("node").setDefaultValueProvider(new EnvironmentDefaults(System.getenv()));
     cl.addSubcommand(new StatusCommand());
     cl.addSubcommand(new PredictCommand());
+    cl.addSubcommand(new EvaluateCommand());
+    cl.addSubcommand(new HistoryCommand());
     cl.addSubcommand(new ExportCommand());
     cl.addSubcommand("generate", new GenerateCommand());
     cl.addSubcommand("convert", new ConvertCommand());

@@ -23,6 +23,34 @@ public final class PredictCommand implements Callable<Integer> {
 
     @Option(names = "--checkpoint", description = "an exported checkpoint file")
     Path checkpoint;
+
+    /**
+     * Reads the model under the contract checks, refusing one this version cannot compute with
+     * (another numerical policy) or one with a NaN or infinite parameter (a run that diverged
+     * predicts NaN or infinity for every input). Shared by {@code predict} and {@code evaluate}.
+     */
+    Checkpoint load() {
+      Checkpoint cp = checkpoint != null
+          ? Checkpoint.fromFile(checkpoint)
+          : Checkpoint.fromJournal(journal.journal, journal.participant, journal.runName);
+      if (!RunContract.SCHEMA.equals(cp.contract().schema())) {
+        throw new UserError("the model's numerical policy " + cp.contract().schema() + " is not supported");
+      }
+      double[] w = cp.parameters();
+      for (int j = 0; j < w.length; j++) {
+        if (!Double.isFinite(w[j])) {
+          throw new UserError(describe() + ": the model at step " + cp.committedStep() + " has a non-finite parameter "
+              + (cp.contract().bias() && j == w.length - 1 ? "b" : "w" + (j + 1)) + " = " + w[j] + " (bits "
+              + parreg.device.Bits.hex(w[j]) + "); it cannot predict");
+        }
+      }
+      return cp;
+    }
+
+    /** "checkpoint FILE" or "journal DIR", for messages. */
+    String describe() {
+      return checkpoint != null ? "checkpoint " + checkpoint : "journal " + journal.journal;
+    }
   }
 
   static final class JournalSource {
@@ -52,22 +80,7 @@ public final class PredictCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Checkpoint cp = source.checkpoint != null
-        ? Checkpoint.fromFile(source.checkpoint)
-        : Checkpoint.fromJournal(source.journal.journal, source.journal.participant, source.journal.runName);
-    if (!RunContract.SCHEMA.equals(cp.contract().schema())) {
-      throw new UserError("the model's numerical policy " + cp.contract().schema() + " is not supported");
-    }
-    String model = source.checkpoint != null ? "checkpoint " + source.checkpoint : "journal " + source.journal.journal;
-    double[] w = cp.parameters();
-    for (int j = 0; j < w.length; j++) {
-      if (!Double.isFinite(w[j])) {
-        // A NaN or infinite parameter (a run that diverged) predicts NaN or infinity for every input.
-        throw new UserError(model + ": the model at step " + cp.committedStep() + " has a non-finite parameter "
-            + (cp.contract().bias() && j == w.length - 1 ? "b" : "w" + (j + 1)) + " = " + w[j] + " (bits "
-            + parreg.device.Bits.hex(w[j]) + "); it cannot predict");
-      }
-    }
+    Checkpoint cp = source.load();
     int d = cp.contract().features();
     if (input.x != null) {
       double[] v = parse(input.x, "--x", d);

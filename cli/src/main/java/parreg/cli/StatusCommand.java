@@ -164,6 +164,9 @@ public final class StatusCommand implements Callable<Integer> {
         s.path("epoch").asLong(), s.path("batches").asLong()));
     b.append("weights ").append(s.path("weights")).append("  bits ").append(s.path("weightBits")).append('\n');
     b.append("loss ").append(s.path("loss")).append('\n');
+    b.append(String.format("started %s  %s steps/s  ETA %s%n", s.path("startedAt").asText("?"),
+        s.path("stepsPerSecond").isNumber() ? String.format(java.util.Locale.ROOT, "%.1f", s.path("stepsPerSecond").asDouble()) : "?",
+        s.path("etaSeconds").isNumber() ? String.format(java.util.Locale.ROOT, "%.1f s", s.path("etaSeconds").asDouble()) : "?"));
     JsonNode dev = s.path("device");
     b.append(String.format("backend %s  device %s (%s)  launches %s issued / %s retired%n",
         s.path("backend").asText(), dev.path("name").asText(), dev.path("uuid").asText(),

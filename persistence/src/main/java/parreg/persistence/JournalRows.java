@@ -15,7 +15,8 @@ import java.util.Optional;
 /**
  * Reads what pekko-persistence-jdbc 1.1.1 wrote, with plain JDBC and no ActorSystem: a persistence
  * id's latest snapshot and its events, decoded through {@link KryoCodec}. For the CLI ({@code
- * predict}, {@code export}) and for tests (each step journaled exactly once).
+ * predict}, {@code export}, {@code evaluate}, {@code history}) and for tests (each step journaled
+ * exactly once).
  *
  * <p>The plugin stores each event's and snapshot's own serialized bytes (not a wrapper): {@code
  * event_journal(event_payload, event_ser_id, event_ser_manifest, sequence_number, deleted, …)} and
@@ -89,13 +90,27 @@ public final class JournalRows {
    */
   public List<EventRow> eventsAfter(
       String persistenceId, long afterSequenceNr, boolean includeDeleted) throws SQLException {
+    List<EventRow> rows = new ArrayList<>();
+    forEachEventAfter(persistenceId, afterSequenceNr, includeDeleted, rows::add);
+    return rows;
+  }
+
+  /**
+   * The same events as {@link #eventsAfter(String, long, boolean)}, handed to {@code each} one at
+   * a time as they are decoded, so that a reader of a long run ({@code history}) keeps only what
+   * it needs of each event instead of every event at once.
+   *
+   * @throws JournalReadException when a row was written by another serializer or does not decode
+   */
+  public void forEachEventAfter(
+      String persistenceId, long afterSequenceNr, boolean includeDeleted, java.util.function.Consumer<EventRow> each)
+      throws SQLException {
     String sql =
         "SELECT \"sequence_number\", \"ordering\", \"deleted\", \"write_timestamp\","
             + " \"event_ser_id\", \"event_ser_manifest\", \"event_payload\" FROM \"event_journal\""
             + " WHERE \"persistence_id\" = ? AND \"sequence_number\" > ?"
             + (includeDeleted ? "" : " AND \"deleted\" = FALSE")
             + " ORDER BY \"sequence_number\"";
-    List<EventRow> rows = new ArrayList<>();
     try (PreparedStatement s = connection.prepareStatement(sql)) {
       s.setString(1, persistenceId);
       s.setLong(2, afterSequenceNr);
@@ -104,12 +119,11 @@ public final class JournalRows {
           long seq = rs.getLong(1);
           Object event =
               decode("event", persistenceId, seq, rs.getInt(5), rs.getString(6), rs.getBytes(7));
-          rows.add(
+          each.accept(
               new EventRow(persistenceId, seq, rs.getLong(2), rs.getBoolean(3), rs.getLong(4), event));
         }
       }
     }
-    return rows;
   }
 
   /** The number of event rows of {@code persistenceId}, deleted ones included. */

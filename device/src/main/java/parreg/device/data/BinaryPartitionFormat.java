@@ -50,6 +50,8 @@ public final class BinaryPartitionFormat {
   public static final int HEADER_BYTES = 64;
   public static final int BLOCK_BYTES = 1 << 20;
   public static final String EXTENSION = ".prb";
+  /** Bytes mapped at a time by {@link #stream} (a multiple of the block size and of 4). */
+  private static final long WINDOW = 256L * BLOCK_BYTES;
   static final byte[] MAGIC = {(byte) 0x89, 'P', 'R', 'B', 0x0D, 0x0A, 0x1A, 0x0A};
   /** Blocks one read task maps, checks and copies (16 MiB: many tasks per thread, few mappings). */
   static final int CHUNK_BLOCKS = 16;
@@ -262,6 +264,153 @@ public final class BinaryPartitionFormat {
     }
     return -1;
   }
+
+  /** Checks the CRC32C of every block of a mapped window that starts {@code done} bytes into the payload. */
+  private static void checkBlocks(Path file, MappedByteBuffer m, long done, long len, ByteBuffer table, CRC32C crc)
+      throws DataFormatException {
+    for (long b = 0; b < len; b += BLOCK_BYTES) {
+      int bl = (int) Math.min(BLOCK_BYTES, len - b);
+      long blockIndex = (done + b) / BLOCK_BYTES;
+      crc.reset();
+      crc.update(m.slice((int) b, bl));
+      int stored = table.getInt((int) (4 * blockIndex));
+      if ((int) crc.getValue() != stored) {
+        long from = HEADER_BYTES + done + b;
+        throw DataFormatException.atByte(
+            file, from, "payload checksum mismatch in block " + blockIndex + " (bytes " + from + ".." + (from + bl - 1) + ")");
+      }
+    }
+  }
+
+  /**
+   * Streams a binary partition's rows to {@code sink} in row order, with the checks of {@link
+   * #read}: first every block's checksum (one sequential pass over the mapped payload, nothing
+   * copied), then the rows, a chunk of rows at a time, each column's slice of the chunk read at
+   * its offset. Memory stays at one chunk (about 4 MiB), whatever the file's size.
+   *
+   * @param expectedFeatures the d the file must have, or 0 to accept the file's d
+   * @return the number of rows
+   */
+  public static long stream(Path file, int expectedFeatures, RowSink sink) throws IOException, DataFormatException {
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+      Layout layout = layout(file, ch, expectedFeatures);
+      long n = layout.n();
+      int d = (int) layout.d();
+      CRC32C crc = new CRC32C();
+      for (long done = 0; done < layout.payload(); ) {
+        long len = Math.min(WINDOW, layout.payload() - done);
+        MappedByteBuffer m = ch.map(FileChannel.MapMode.READ_ONLY, HEADER_BYTES + done, len);
+        checkBlocks(file, m, done, len, layout.table(), crc);
+        done += len;
+      }
+      sink.begin(d);
+      int chunk = (int) Math.min(n, Math.max(1, (4 << 20) / (4 * (d + 1))));
+      float[][] columns = new float[d + 1][chunk];
+      ByteBuffer buf = ByteBuffer.allocate(4 * chunk).order(ByteOrder.LITTLE_ENDIAN);
+      float[] x = new float[d];
+      long[] at = {0};
+      RowSink.Where where = () -> file + " row " + (at[0] + 1);
+      for (long r0 = 0; r0 < n; r0 += chunk) {
+        int rows = (int) Math.min(chunk, n - r0);
+        for (int j = 0; j <= d; j++) {
+          buf.clear().limit(4 * rows);
+          long pos = HEADER_BYTES + 4 * ((long) j * n + r0);
+          while (buf.hasRemaining()) {
+            if (ch.read(buf, pos + buf.position()) < 0) {
+              throw DataFormatException.atByte(file, pos + buf.position(), "the file changed while it was read (truncated)");
+            }
+          }
+          buf.flip();
+          buf.asFloatBuffer().get(columns[j], 0, rows);
+        }
+        for (int i = 0; i < rows; i++) {
+          long r = r0 + i;
+          for (int j = 0; j <= d; j++) {
+            float v = columns[j][i];
+            if (!Float.isFinite(v)) {
+              throw DataFormatException.atByte(file, HEADER_BYTES + 4 * ((long) j * n + r),
+                  (j < d ? "x" + (j + 1) : "y") + " of row " + (r + 1) + " is " + v + ", not a finite number");
+            }
+            if (j < d) {
+              x[j] = v;
+            }
+          }
+          at[0] = r;
+          sink.row(r, x, columns[d][i], where);
+        }
+      }
+      return n;
+    }
+  }
+
+  /** What the header announces, checked against the file's length, with the block checksum table. */
+  private record Layout(long d, long n, long payload, ByteBuffer table) {}
+
+  /** Reads and checks the header, the length and the block table (not the payload blocks). */
+  private static Layout layout(Path file, FileChannel ch, int expectedFeatures) throws IOException, DataFormatException {
+    long size = ch.size();
+    if (size < HEADER_BYTES) {
+      if (size >= MAGIC.length && !hasMagic(readBytes(ch, 0, MAGIC.length))) {
+        throw DataFormatException.atByte(file, 0, "not a parreg binary partition (bad magic)");
+      }
+      throw DataFormatException.atByte(file, size, "truncated: the file ends inside the " + HEADER_BYTES + "-byte header");
+    }
+    ByteBuffer h = ByteBuffer.wrap(readBytes(ch, 0, HEADER_BYTES)).order(ByteOrder.LITTLE_ENDIAN);
+    if (!hasMagic(h.array())) {
+      throw DataFormatException.atByte(file, 0, "not a parreg binary partition (bad magic)");
+    }
+    CRC32C hc = new CRC32C();
+    hc.update(h.array(), 0, 60);
+    int headerCrc = h.getInt(60);
+    if ((int) hc.getValue() != headerCrc) {
+      throw DataFormatException.atByte(
+          file, 60, String.format("header checksum mismatch (stored 0x%08x, computed 0x%08x)", headerCrc, (int) hc.getValue()));
+    }
+    int version = h.getInt(8);
+    if (version != VERSION) {
+      throw DataFormatException.atByte(file, 8, "unsupported version " + Integer.toUnsignedString(version) + " (this build reads " + VERSION + ")");
+    }
+    long d = Integer.toUnsignedLong(h.getInt(12));
+    long n = h.getLong(16);
+    int block = h.getInt(24);
+    long payload = h.getLong(32);
+    if (d < 1 || d > Integer.MAX_VALUE) {
+      throw DataFormatException.atByte(file, 12, "bad feature count d=" + d);
+    }
+    if (n < 1) {
+      throw DataFormatException.atByte(file, 16, n == 0 ? "no samples (an empty partition)" : "bad sample count " + Long.toUnsignedString(n));
+    }
+    if (n > Integer.MAX_VALUE || n * d > Integer.MAX_VALUE - 8) {
+      throw DataFormatException.atByte(file, 16, n + " samples of d=" + d + " exceed one partition's limit");
+    }
+    if (block != BLOCK_BYTES) {
+      throw DataFormatException.atByte(file, 24, "unsupported block size " + block);
+    }
+    if (payload != 4 * (d + 1) * n) {
+      throw DataFormatException.atByte(file, 32, "payload size " + payload + " does not match d=" + d + ", N=" + n);
+    }
+    if (expectedFeatures > 0 && d != expectedFeatures) {
+      throw DataFormatException.atByte(file, 12, "expected d=" + expectedFeatures + " features, the file has d=" + d);
+    }
+    long blocks = (payload + BLOCK_BYTES - 1) / BLOCK_BYTES;
+    long tableAt = HEADER_BYTES + payload;
+    long expectedSize = tableAt + 4 * (blocks + 1);
+    if (size < expectedSize) {
+      throw DataFormatException.atByte(file, size, "truncated: the header announces " + expectedSize + " bytes (d=" + d + ", N=" + n + "), the file ends here");
+    }
+    if (size > expectedSize) {
+      throw DataFormatException.atByte(file, expectedSize, (size - expectedSize) + " unexpected bytes after the end of the partition");
+    }
+    ByteBuffer table = ByteBuffer.wrap(readBytes(ch, tableAt, (int) (4 * (blocks + 1)))).order(ByteOrder.LITTLE_ENDIAN);
+    CRC32C tc = new CRC32C();
+    tc.update(table.array(), 0, (int) (4 * blocks));
+    if ((int) tc.getValue() != table.getInt((int) (4 * blocks))) {
+      throw DataFormatException.atByte(file, tableAt, "block checksum table is corrupt (its own checksum does not match)");
+    }
+    return new Layout(d, n, payload, table);
+  }
+
+
 
   /** Writes a partition in this format, atomically, refusing to overwrite; returns its key. */
   public static Key write(Partition p, Path file) throws IOException {

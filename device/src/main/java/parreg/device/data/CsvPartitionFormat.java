@@ -45,6 +45,52 @@ public final class CsvPartitionFormat {
    */
   public static Partition read(Path file, int expectedFeatures) throws IOException, DataFormatException {
     long rows = countRows(file);
+    // The rows are counted first (a byte scan) so that the arrays are allocated once, at size.
+    class Fill implements RowSink {
+      int n;
+      int d;
+      float[] x;
+      float[] y;
+
+      @Override
+      public void begin(int features) throws DataFormatException {
+        d = features;
+        if (rows * d > Integer.MAX_VALUE - 8) {
+          throw DataFormatException.inFile(file, rows + " rows of d=" + d + " exceed one partition's limit of " + (Integer.MAX_VALUE - 8) + " values");
+        }
+        n = (int) rows;
+        x = new float[n * d];
+        y = new float[n];
+      }
+
+      @Override
+      public void row(long i, float[] v, float target, Where where) throws DataFormatException {
+        if (i >= n) {
+          throw new DataFormatException(where.describe() + ": the file changed while it was read");
+        }
+        for (int j = 0; j < d; j++) {
+          x[j * n + (int) i] = v[j];
+        }
+        y[(int) i] = target;
+      }
+    }
+    Fill fill = new Fill();
+    long got = stream(file, expectedFeatures, fill);
+    if (got != fill.n) {
+      throw DataFormatException.inFile(file, "the file changed while it was read");
+    }
+    return new Partition(fill.n, fill.d, fill.x, fill.y);
+  }
+
+  /**
+   * Streams a CSV partition's rows to {@code sink} in file order, with the checks of {@link
+   * #read} (header, ragged rows, non-numbers, non-finite values, blank lines inside, no rows);
+   * memory stays at one line, whatever the file's length.
+   *
+   * @param expectedFeatures the d the header must have, or 0 to accept the header's d
+   * @return the number of rows
+   */
+  public static long stream(Path file, int expectedFeatures, RowSink sink) throws IOException, DataFormatException {
     try (BufferedReader in =
         new BufferedReader(new java.io.InputStreamReader(Files.newInputStream(file), StandardCharsets.UTF_8), BUFFER)) {
       String header = in.readLine();
@@ -55,48 +101,40 @@ public final class CsvPartitionFormat {
         header = header.substring(1);
       }
       int d = parseHeader(file, header, expectedFeatures);
-      if (rows <= 0) {
-        throw DataFormatException.inFile(file, "no data rows after the header (an empty partition)");
-      }
-      if (rows * d > Integer.MAX_VALUE - 8) {
-        throw DataFormatException.inFile(file, rows + " rows of d=" + d + " exceed one partition's limit of " + (Integer.MAX_VALUE - 8) + " values");
-      }
-      int n = (int) rows;
-      float[] x = new float[n * d];
-      float[] y = new float[n];
+      sink.begin(d);
+      float[] x = new float[d];
       String expect = "expected " + (d + 1) + " values (" + (d == 1 ? "x1" : "x1..x" + d) + ",y), found ";
-      long lineNo = 1;
+      long[] lineNo = {1};
+      RowSink.Where where = () -> file + " line " + lineNo[0];
       long blankAt = 0;
-      int i = 0;
+      long i = 0;
       String line;
       while ((line = in.readLine()) != null) {
-        lineNo++;
+        lineNo[0]++;
         if (isBlank(line)) {
           if (blankAt == 0) {
-            blankAt = lineNo;
+            blankAt = lineNo[0];
           }
           continue;
         }
         if (blankAt != 0) {
           throw DataFormatException.atLine(file, blankAt, "blank line inside the data (only trailing blank lines are allowed)");
         }
-        if (i >= n) {
-          throw DataFormatException.atLine(file, lineNo, "the file changed while it was read");
-        }
         int pos = 0;
         int field = 0;
         int len = line.length();
+        float y = 0f;
         while (true) {
           int comma = line.indexOf(',', pos);
           int end = comma < 0 ? len : comma;
           if (field > d) {
-            throw DataFormatException.atLine(file, lineNo, expect + countFields(line));
+            throw DataFormatException.atLine(file, lineNo[0], expect + countFields(line));
           }
-          float v = parseValue(file, lineNo, field, d, line, pos, end);
+          float v = parseValue(file, lineNo[0], field, d, line, pos, end);
           if (field < d) {
-            x[field * n + i] = v;
+            x[field] = v;
           } else {
-            y[i] = v;
+            y = v;
           }
           field++;
           if (comma < 0) {
@@ -105,14 +143,15 @@ public final class CsvPartitionFormat {
           pos = comma + 1;
         }
         if (field != d + 1) {
-          throw DataFormatException.atLine(file, lineNo, expect + field);
+          throw DataFormatException.atLine(file, lineNo[0], expect + field);
         }
+        sink.row(i, x, y, where);
         i++;
       }
-      if (i != n) {
-        throw DataFormatException.atLine(file, lineNo, "the file changed while it was read");
+      if (i == 0) {
+        throw DataFormatException.inFile(file, "no data rows after the header (an empty partition)");
       }
-      return new Partition(n, d, x, y);
+      return i;
     }
   }
 

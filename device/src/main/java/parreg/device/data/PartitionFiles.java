@@ -42,6 +42,28 @@ public final class PartitionFiles {
    * @param expectedFeatures the d the file must have, or 0 to accept the file's d
    */
   public static Partition read(Path file, int expectedFeatures) throws IOException, DataFormatException {
+    if (isBinary(file)) {
+      return readBinary(file, expectedFeatures, Workers.defaultThreads());
+    }
+    return CsvPartitionFormat.read(file, expectedFeatures);
+  }
+
+  /**
+   * Streams a partition file's rows to {@code sink} in file order (the format chosen as by {@link
+   * #read}), with the same checks, without holding the partition in memory.
+   *
+   * @param expectedFeatures the d the file must have, or 0 to accept the file's d
+   * @return the number of rows
+   */
+  public static long stream(Path file, int expectedFeatures, RowSink sink) throws IOException, DataFormatException {
+    if (isBinary(file)) {
+      return BinaryPartitionFormat.stream(file, expectedFeatures, sink);
+    }
+    return CsvPartitionFormat.stream(file, expectedFeatures, sink);
+  }
+
+  /** Whether the file is read as binary: its magic, or (failing with the reason) a .prb name. */
+  private static boolean isBinary(Path file) throws IOException, DataFormatException {
     if (!Files.isRegularFile(file)) {
       if (!Files.exists(file)) {
         throw new NoSuchFileException(file.toString(), null, "no such file");
@@ -54,7 +76,7 @@ public final class PartitionFiles {
       got = in.readNBytes(first, 0, first.length);
     }
     if (got == first.length && BinaryPartitionFormat.hasMagic(first)) {
-      return readBinary(file, expectedFeatures, Workers.defaultThreads());
+      return true;
     }
     if (formatOf(file) == Format.BINARY) {
       if (got < first.length) {
@@ -62,7 +84,7 @@ public final class PartitionFiles {
       }
       throw DataFormatException.atByte(file, 0, "not a parreg binary partition (bad magic)");
     }
-    return CsvPartitionFormat.read(file, expectedFeatures);
+    return false;
   }
 
   /**
