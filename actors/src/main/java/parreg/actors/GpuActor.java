@@ -42,12 +42,16 @@ public final class GpuActor extends AbstractBehavior<GpuActor.Command> {
 
   /**
    * Where the actor runs: its own pinned thread wherever a CUDA context may be opened (a context is
-   * current per thread); with {@code --backend cpu} on the node's default dispatcher, since there
-   * is no context to pin and a step then costs two thread hand-offs less (~50-100 us of CPU per
-   * step on the seed run, BENCHMARKS.md). Launches stay serialised either way: one actor.
+   * current per thread); on the node's default dispatcher where none can be, since there is no
+   * context to pin and a step then costs two thread hand-offs less (~50-100 us of CPU per step on
+   * the seed run, BENCHMARKS.md): with {@code --backend cpu}, and with {@code auto} on a machine
+   * without the NVIDIA kernel driver (no {@code /proc/driver/nvidia/version}; auto then picks the
+   * CPU backend anyway). Launches stay serialised either way: one actor.
    */
   public static DispatcherSelector dispatcher(String backendKind) {
-    return "cpu".equals(backendKind) ? DispatcherSelector.defaultDispatcher() : DispatcherSelector.fromConfig(DISPATCHER);
+    boolean noCuda = "cpu".equals(backendKind)
+        || ("auto".equals(backendKind) && !java.nio.file.Files.exists(java.nio.file.Path.of("/proc/driver/nvidia/version")));
+    return noCuda ? DispatcherSelector.defaultDispatcher() : DispatcherSelector.fromConfig(DISPATCHER);
   }
 
   public interface Command {}
