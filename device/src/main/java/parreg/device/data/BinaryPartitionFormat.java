@@ -69,71 +69,19 @@ public final class BinaryPartitionFormat {
 
   /**
    * Reads a binary partition on {@code threads} threads (the bits and the first error reported
-   * do not depend on the thread count).
+   * do not depend on the thread count). The header, length and block table are checked as by
+   * {@link #stream} ({@code layout}).
    *
    * @param expectedFeatures the d the file must have, or 0 to accept the file's d
    */
   public static Loaded read(Path file, int expectedFeatures, int threads) throws IOException, DataFormatException {
     try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-      long size = ch.size();
-      if (size < HEADER_BYTES) {
-        if (size >= MAGIC.length && !hasMagic(readBytes(ch, 0, MAGIC.length))) {
-          throw DataFormatException.atByte(file, 0, "not a parreg binary partition (bad magic)");
-        }
-        throw DataFormatException.atByte(file, size, "truncated: the file ends inside the " + HEADER_BYTES + "-byte header");
-      }
-      ByteBuffer h = ByteBuffer.wrap(readBytes(ch, 0, HEADER_BYTES)).order(ByteOrder.LITTLE_ENDIAN);
-      if (!hasMagic(h.array())) {
-        throw DataFormatException.atByte(file, 0, "not a parreg binary partition (bad magic)");
-      }
-      CRC32C hc = new CRC32C();
-      hc.update(h.array(), 0, 60);
-      int headerCrc = h.getInt(60);
-      if ((int) hc.getValue() != headerCrc) {
-        throw DataFormatException.atByte(
-            file, 60, String.format("header checksum mismatch (stored 0x%08x, computed 0x%08x)", headerCrc, (int) hc.getValue()));
-      }
-      int version = h.getInt(8);
-      if (version != VERSION) {
-        throw DataFormatException.atByte(file, 8, "unsupported version " + Integer.toUnsignedString(version) + " (this build reads " + VERSION + ")");
-      }
-      long d = Integer.toUnsignedLong(h.getInt(12));
-      long n = h.getLong(16);
-      int block = h.getInt(24);
-      long payload = h.getLong(32);
-      if (d < 1 || d > Integer.MAX_VALUE) {
-        throw DataFormatException.atByte(file, 12, "bad feature count d=" + d);
-      }
-      if (n < 1) {
-        throw DataFormatException.atByte(file, 16, n == 0 ? "no samples (an empty partition)" : "bad sample count " + Long.toUnsignedString(n));
-      }
-      if (n > Integer.MAX_VALUE || n * d > Integer.MAX_VALUE - 8) {
-        throw DataFormatException.atByte(file, 16, n + " samples of d=" + d + " exceed one partition's limit");
-      }
-      if (block != BLOCK_BYTES) {
-        throw DataFormatException.atByte(file, 24, "unsupported block size " + block);
-      }
-      if (payload != 4 * (d + 1) * n) {
-        throw DataFormatException.atByte(file, 32, "payload size " + payload + " does not match d=" + d + ", N=" + n);
-      }
-      if (expectedFeatures > 0 && d != expectedFeatures) {
-        throw DataFormatException.atByte(file, 12, "expected d=" + expectedFeatures + " features, the file has d=" + d);
-      }
+      Layout layout = layout(file, ch, expectedFeatures);
+      long n = layout.n();
+      long d = layout.d();
+      long payload = layout.payload();
+      ByteBuffer table = layout.table();
       long blocks = (payload + BLOCK_BYTES - 1) / BLOCK_BYTES;
-      long tableAt = HEADER_BYTES + payload;
-      long expectedSize = tableAt + 4 * (blocks + 1);
-      if (size < expectedSize) {
-        throw DataFormatException.atByte(file, size, "truncated: the header announces " + expectedSize + " bytes (d=" + d + ", N=" + n + "), the file ends here");
-      }
-      if (size > expectedSize) {
-        throw DataFormatException.atByte(file, expectedSize, (size - expectedSize) + " unexpected bytes after the end of the partition");
-      }
-      ByteBuffer table = ByteBuffer.wrap(readBytes(ch, tableAt, (int) (4 * (blocks + 1)))).order(ByteOrder.LITTLE_ENDIAN);
-      CRC32C tc = new CRC32C();
-      tc.update(table.array(), 0, (int) (4 * blocks));
-      if ((int) tc.getValue() != table.getInt((int) (4 * blocks))) {
-        throw DataFormatException.atByte(file, tableAt, "block checksum table is corrupt (its own checksum does not match)");
-      }
 
       int ni = (int) n;
       int di = (int) d;
@@ -162,7 +110,7 @@ public final class BinaryPartitionFormat {
         throw DataFormatException.atByte(
             file, HEADER_BYTES + 4 * bad, col + " of row " + (row + 1) + " is " + v + ", not a finite number");
       }
-      Key key = new Key(h.getInt(60), table.getInt((int) (4 * blocks)));
+      Key key = new Key(layout.headerCrc(), table.getInt((int) (4 * blocks)));
       return new Loaded(new Partition(ni, di, x, y), key);
     }
   }
@@ -344,7 +292,7 @@ public final class BinaryPartitionFormat {
   }
 
   /** What the header announces, checked against the file's length, with the block checksum table. */
-  private record Layout(long d, long n, long payload, ByteBuffer table) {}
+  private record Layout(long d, long n, long payload, ByteBuffer table, int headerCrc) {}
 
   /** Reads and checks the header, the length and the block table (not the payload blocks). */
   private static Layout layout(Path file, FileChannel ch, int expectedFeatures) throws IOException, DataFormatException {
@@ -407,7 +355,7 @@ public final class BinaryPartitionFormat {
     if ((int) tc.getValue() != table.getInt((int) (4 * blocks))) {
       throw DataFormatException.atByte(file, tableAt, "block checksum table is corrupt (its own checksum does not match)");
     }
-    return new Layout(d, n, payload, table);
+    return new Layout(d, n, payload, table, headerCrc);
   }
 
 
