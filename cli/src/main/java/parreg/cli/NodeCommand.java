@@ -154,7 +154,8 @@ public final class NodeCommand implements Callable<Integer> {
     try {
       Ports.requireFree(clusterHost(cfg), port, "cluster port (--port)");
       Ports.requireFree(cfg.getString("parreg.admin.host"), admin, "admin port" + (adminPort != null ? " (--admin-port)" : ""));
-      journalSetup.create();
+      journalSetup.create(cfg.getDuration("parreg.journal.h2-compaction.interval"),
+          cfg.getBytes("parreg.journal.h2-compaction.write-bytes").intValue());
     } catch (RuntimeException e) {
       journalSetup.close();
       throw e;
@@ -359,6 +360,8 @@ public final class NodeCommand implements Callable<Integer> {
       clusterHost(cfg);
       cfg.getDuration("parreg.cluster.rejoin-seed-node-timeout");
       cfg.getDuration("parreg.peer.refusal-grace");
+      cfg.getDuration("parreg.journal.h2-compaction.interval");
+      cfg.getBytes("parreg.journal.h2-compaction.write-bytes");
       return cfg;
     } catch (com.typesafe.config.ConfigException e) {
       throw new UserError((config != null ? "--config " + config + ": " : "configuration: ") + e.getMessage());
