@@ -35,9 +35,13 @@ import java.util.regex.Pattern;
  *       size"): compressed pages (LZF; the rows repeat their persistence id, writer and manifests)
  *       store a row in fewer bytes than its raw columns, and each commit's chunk is smaller. The
  *       rewriting of partly dead chunks is {@link H2Compaction}'s. H2's {@code RETENTION_TIME}
- *       (45 s: how long a dead chunk is kept before its space is reused) stays as it is: with 0 or
- *       1000 ms, acknowledged commits were lost on kill -9 (1 to 3 of a few hundred, in 8 of 16
- *       trials; none in 11 trials with the default).
+ *       (45 s: how long a dead chunk is kept before its space is reused) stays as it is. Once H2
+ *       writes commits into reused space, a kill -9 can lose the last acknowledged commits: with
+ *       a retention of 0 or 1000 ms, 1 to 3 of a few hundred in 8 of 16 trials of 4 s; with the
+ *       default retention none in 11 such trials, but after 60 s of commits (space reused) 11 and
+ *       20 with this URL before compression and compaction, 1 and 0 with them (BENCHMARKS.md,
+ *       "Journal size"). A node that comes back behind is served the missing steps by its peers
+ *       (SPEC section 3), but a shorter retention would make that more frequent.
  *       {@code DB_CLOSE_ON_EXIT=FALSE}: H2 would otherwise close the database in its own JVM
  *       shutdown hook while the node's orderly shutdown (SIGTERM) still persists its last step.
  *   <li>{@code jdbc:postgresql://HOST[:PORT]/DB[?user=U&password=X&...]}: PostgreSQL; user from
