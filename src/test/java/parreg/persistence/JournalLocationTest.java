@@ -21,7 +21,8 @@ class JournalLocationTest {
     Path dir = tmp.resolve("node-1/journal-dir");
     JournalLocation loc = JournalLocation.parse(dir.toString());
     assertEquals(JournalDialect.H2, loc.dialect());
-    assertEquals("jdbc:h2:file:" + dir.resolve("journal") + ";WRITE_DELAY=0;DB_CLOSE_ON_EXIT=FALSE", loc.jdbcUrl());
+    assertEquals("jdbc:h2:file:" + dir.resolve("journal") + ";WRITE_DELAY=0;COMPRESS=TRUE;DB_CLOSE_ON_EXIT=FALSE",
+        loc.jdbcUrl());
     assertEquals("sa", loc.user());
     assertEquals(dir, loc.directory().orElseThrow());
     assertFalse(Files.exists(dir), "parse has no side effect");
@@ -65,11 +66,11 @@ class JournalLocationTest {
   }
 
   @Test
-  void explicitH2UrlKeepsItsWriteDelay() {
+  void explicitH2UrlKeepsItsOwnSettings() {
     JournalLocation added = JournalLocation.parse("jdbc:h2:file:" + tmp.resolve("j"));
-    assertTrue(added.jdbcUrl().endsWith(";WRITE_DELAY=0"), added.jdbcUrl());
-    JournalLocation kept = JournalLocation.parse("jdbc:h2:file:" + tmp.resolve("j") + ";WRITE_DELAY=500");
-    assertTrue(kept.jdbcUrl().endsWith(";WRITE_DELAY=500"), kept.jdbcUrl());
+    assertTrue(added.jdbcUrl().endsWith(";WRITE_DELAY=0;COMPRESS=TRUE"), added.jdbcUrl());
+    JournalLocation kept = JournalLocation.parse("jdbc:h2:file:" + tmp.resolve("j") + ";WRITE_DELAY=500;compress=false");
+    assertTrue(kept.jdbcUrl().endsWith(";WRITE_DELAY=500;compress=false"), kept.jdbcUrl());
   }
 
   @Test

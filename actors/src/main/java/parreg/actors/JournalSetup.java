@@ -3,8 +3,10 @@ package parreg.actors;
 import com.typesafe.config.Config;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import parreg.device.PartitionInfo;
 import parreg.device.RunContract;
+import parreg.persistence.H2Compaction;
 import parreg.persistence.JournalDialect;
 import parreg.persistence.JournalLocation;
 import parreg.persistence.JournalReadException;
@@ -21,6 +23,7 @@ import parreg.persistence.KryoCodec;
 final class JournalSetup implements AutoCloseable {
   private final JournalLocation location;
   private Connection keeper;
+  private H2Compaction compaction;
 
   private JournalSetup(JournalLocation location) {
     this.location = location;
@@ -70,9 +73,10 @@ final class JournalSetup implements AutoCloseable {
    * Creates the journal when missing and its tables (a failure such as a permission problem or an
    * unreachable server is reported). For an embedded H2 database the connection stays open until
    * {@link #close}: the database then stays open in this process, so the journal plugin's own
-   * connections do not pay for opening the file again.
+   * connections do not pay for opening the file again, and {@link H2Compaction} keeps its file
+   * bounded, every {@code compactionInterval} rewriting at most {@code compactionBytes}.
    */
-  void create() {
+  void create(Duration compactionInterval, int compactionBytes) {
     try {
       if (keeper == null) {
         keeper = location.openConnection();
@@ -81,6 +85,8 @@ final class JournalSetup implements AutoCloseable {
       if (location.dialect() != JournalDialect.H2) {
         keeper.close();
         keeper = null;
+      } else {
+        compaction = H2Compaction.start(keeper, compactionInterval, compactionBytes);
       }
     } catch (IllegalStateException inUse) {
       throw new ParregNode.BadInput(inUse.getMessage());
@@ -91,6 +97,10 @@ final class JournalSetup implements AutoCloseable {
 
   @Override
   public void close() {
+    if (compaction != null) {
+      compaction.close();
+      compaction = null;
+    }
     if (keeper != null) {
       try {
         keeper.close();

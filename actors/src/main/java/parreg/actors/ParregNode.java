@@ -152,7 +152,8 @@ public final class ParregNode {
       Ports.requireFree(clusterHost, d.port(), "cluster port (--port)");
       Ports.requireFree(nodeConfig.adminHost(), nodeConfig.adminPort(),
           "admin port" + (d.adminPort() != null ? " (--admin-port)" : ""));
-      journalSetup.create();
+      journalSetup.create(cfg.getDuration("parreg.journal.h2-compaction.interval"),
+          cfg.getBytes("parreg.journal.h2-compaction.write-bytes").intValue());
     } catch (RuntimeException e) {
       journalSetup.close();
       throw e;

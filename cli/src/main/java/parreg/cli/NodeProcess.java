@@ -128,6 +128,11 @@ public final class NodeProcess implements AutoCloseable {
     launch();
   }
 
+  /** The running process's id, for signals other than a kill (SIGSTOP/SIGCONT in the chaos soak). */
+  public long pid() {
+    return process.pid();
+  }
+
   public boolean isAlive() {
     return process != null && process.isAlive();
   }

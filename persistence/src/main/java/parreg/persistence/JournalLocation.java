@@ -25,18 +25,31 @@ import java.util.regex.Pattern;
  *
  * <ul>
  *   <li>A directory (existing, or creatable): an embedded H2 file database {@code
- *       DIR/journal.mv.db}, URL {@code jdbc:h2:file:DIR/journal;WRITE_DELAY=0;DB_CLOSE_ON_EXIT=FALSE}, user {@code sa}.
- *       {@code WRITE_DELAY=0} because H2's MVStore otherwise writes committed transactions to the
- *       file in the background about once a second, and a {@code kill -9} loses what was
+ *       DIR/journal.mv.db}, URL {@code
+ *       jdbc:h2:file:DIR/journal;WRITE_DELAY=0;COMPRESS=TRUE;DB_CLOSE_ON_EXIT=FALSE}, user {@code
+ *       sa}. {@code WRITE_DELAY=0} because H2's MVStore otherwise writes committed transactions to
+ *       the file in the background about once a second, and a {@code kill -9} loses what was
  *       acknowledged in that second (measured: about 750 of 266,000 committed rows lost; none with
  *       {@code WRITE_DELAY=0}, see STACK.md). SPEC section 3 needs an acknowledged write to be on
- *       disk. {@code DB_CLOSE_ON_EXIT=FALSE}: H2 would otherwise close the database in its own JVM
+ *       disk. {@code COMPRESS=TRUE} keeps the file small (issue 13 item 6; BENCHMARKS.md, "Journal
+ *       size"): compressed pages (LZF; the rows repeat their persistence id, writer and manifests)
+ *       store a row in fewer bytes than its raw columns, and each commit's chunk is smaller. The
+ *       rewriting of partly dead chunks is {@link H2Compaction}'s. H2's {@code RETENTION_TIME}
+ *       (45 s: how long a dead chunk is kept before its space is reused) stays as it is. Once H2
+ *       writes commits into reused space, a kill -9 can lose the last acknowledged commits: with
+ *       a retention of 0 or 1000 ms, 1 to 3 of a few hundred in 8 of 16 trials of 4 s; with the
+ *       default retention none in 11 such trials, but after 60 s of commits (space reused) 11 and
+ *       20 with this URL before compression and compaction, 1 and 0 with them (BENCHMARKS.md,
+ *       "Journal size"). A node that comes back behind is served the missing steps by its peers
+ *       (SPEC section 3), but a shorter retention would make that more frequent.
+ *       {@code DB_CLOSE_ON_EXIT=FALSE}: H2 would otherwise close the database in its own JVM
  *       shutdown hook while the node's orderly shutdown (SIGTERM) still persists its last step.
  *   <li>{@code jdbc:postgresql://HOST[:PORT]/DB[?user=U&password=X&...]}: PostgreSQL; user from
  *       the URL's {@code user} parameter, else {@code postgres}.
- *   <li>{@code jdbc:h2:file:PATH[;...]}: H2 at an explicit path; {@code ;WRITE_DELAY=0} is
- *       appended unless the URL sets {@code WRITE_DELAY} itself (then it is respected: a test may
- *       want delayed durability on purpose); user from {@code ;USER=}, else {@code sa}.
+ *   <li>{@code jdbc:h2:file:PATH[;...]}: H2 at an explicit path; {@code ;WRITE_DELAY=0} and {@code
+ *       ;COMPRESS=TRUE} are appended unless the URL sets them itself
+ *       (then they are respected: a test may want delayed durability on purpose); user from {@code
+ *       ;USER=}, else {@code sa}.
  * </ul>
  *
  * Anything else is an {@link IllegalArgumentException} whose message names the problem.
@@ -54,6 +67,14 @@ public final class JournalLocation {
 
   /** The classpath resource with the static persistence configuration. */
   public static final String PERSISTENCE_CONF = "persistence.conf";
+
+  /** The H2 settings every embedded journal gets (see the class comment), by name. */
+  private static final Map<String, String> H2_SETTINGS = new LinkedHashMap<>();
+
+  static {
+    H2_SETTINGS.put("WRITE_DELAY", "WRITE_DELAY=0");
+    H2_SETTINGS.put("COMPRESS", "COMPRESS=TRUE");
+  }
 
   private static final String SLICK = "pekko-persistence-jdbc.shared-databases.slick";
   private static final Pattern URL_LIKE = Pattern.compile("^[A-Za-z][A-Za-z0-9+.-]*:(//)?.*");
@@ -146,7 +167,8 @@ public final class JournalLocation {
                 + (ancestor == null ? "" : " (" + ancestor + " is not a writable directory)"));
       }
     }
-    String url = "jdbc:h2:file:" + dir.resolve(H2_DATABASE_NAME) + ";WRITE_DELAY=0;DB_CLOSE_ON_EXIT=FALSE";
+    String url = "jdbc:h2:file:" + dir.resolve(H2_DATABASE_NAME) + ";" + String.join(";", H2_SETTINGS.values())
+        + ";DB_CLOSE_ON_EXIT=FALSE";
     return new JournalLocation(v, JournalDialect.H2, url, "sa", "", dir);
   }
 
@@ -164,10 +186,15 @@ public final class JournalLocation {
         settings.put(parts[i].substring(0, eq).strip().toUpperCase(Locale.ROOT), parts[i].substring(eq + 1));
       }
     }
-    String url = settings.containsKey("WRITE_DELAY") ? v : v + ";WRITE_DELAY=0";
+    StringBuilder url = new StringBuilder(v);
+    H2_SETTINGS.forEach((key, setting) -> {
+      if (!settings.containsKey(key)) {
+        url.append(';').append(setting);
+      }
+    });
     String user = settings.getOrDefault("USER", "sa");
     String password = settings.getOrDefault("PASSWORD", "");
-    return new JournalLocation(v, JournalDialect.H2, url, user, password, null);
+    return new JournalLocation(v, JournalDialect.H2, url.toString(), user, password, null);
   }
 
   private static JournalLocation postgres(String v) {
