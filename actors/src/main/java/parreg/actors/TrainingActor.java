@@ -152,7 +152,6 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
   private final ActorRef<StepJournal.Command> journal;
   private final ActorRef<GpuActor.Computed> computedAdapter;
   private final Batching batching;
-  private final double rate;
   private final long maxLagNanos;
 
   /** Committed state: agreed by every participant, durable up to {@link #durable}. */
@@ -259,7 +258,6 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
     this.journal = journal;
     this.computedAdapter = ctx.messageAdapter(GpuActor.Computed.class, c -> new Computed(c.step(), c.sums()));
     this.batching = new Batching(settings.partition().samples(), settings.contract().batchSize());
-    this.rate = settings.contract().rate().value();
     this.maxLagNanos = settings.maxLag().toNanos();
     this.state = recovered.state();
     this.durable = state.committed();
@@ -405,9 +403,8 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
       return this;
     }
     StepTrace.stamp(7, step);
-    UpdateRule.Outcome o = UpdateRule.apply(state.parameters(), r.contributions(), rate);
-    StepCommitted event = new StepCommitted(step, r.contributions(), o.parameters(), o.loss());
-    state = state.apply(event);
+    state = state.next(step, r.contributions()); // the update, computed once (the journal child re-checks it)
+    StepCommitted event = new StepCommitted(step, r.contributions(), state.parameters(), state.loss());
     commit(event);
     if (step == recoveredStep + 1) {
       // Operators (and scripts/bench-restart.sh) read the restart latency from this line.

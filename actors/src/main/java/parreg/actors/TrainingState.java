@@ -31,22 +31,32 @@ public record TrainingState(RunContract contract, PartitionInfo[] roster, long c
     return new TrainingState(e.contract(), e.roster(), 0, e.contract().initialWeights(), Double.NaN);
   }
 
-  TrainingState apply(TrainingActor.StepCommitted e) {
+  /**
+   * The state after step {@code step} with these contributions (SPEC section 2's combination and
+   * update, {@link UpdateRule}): how the training actor commits a step, and what replay checks a
+   * recorded step against.
+   */
+  TrainingState next(long step, parreg.device.LocalSums[] contributions) {
     if (!started()) {
-      throw new IllegalStateException("journal holds step " + e.step() + " before the run's RunStarted event");
+      throw new IllegalStateException("journal holds step " + step + " before the run's RunStarted event");
     }
-    if (e.step() != committed + 1) {
-      throw new IllegalStateException("journal is not contiguous: step " + e.step() + " follows step " + committed);
+    if (step != committed + 1) {
+      throw new IllegalStateException("journal is not contiguous: step " + step + " follows step " + committed);
     }
-    if (e.contributions().length != contract.participants()) {
-      throw new IllegalStateException("journal step " + e.step() + " holds " + e.contributions().length
+    if (contributions.length != contract.participants()) {
+      throw new IllegalStateException("journal step " + step + " holds " + contributions.length
           + " contributions, the run has " + contract.participants() + " participants");
     }
-    UpdateRule.Outcome o = UpdateRule.apply(parameters, e.contributions(), contract.rate().value());
-    if (!Bits.sameBits(o.parameters(), e.parameters())
-        || Double.doubleToRawLongBits(o.loss()) != Double.doubleToRawLongBits(e.loss())) {
+    UpdateRule.Outcome o = UpdateRule.apply(parameters, contributions, contract.rate().value());
+    return new TrainingState(contract, roster, step, o.parameters(), o.loss());
+  }
+
+  TrainingState apply(TrainingActor.StepCommitted e) {
+    TrainingState recomputed = next(e.step(), e.contributions());
+    if (!Bits.sameBits(recomputed.parameters(), e.parameters())
+        || Double.doubleToRawLongBits(recomputed.loss()) != Double.doubleToRawLongBits(e.loss())) {
       throw new IllegalStateException("journal step " + e.step() + " does not recompute: recorded parameters "
-          + Bits.hexList(e.parameters()) + ", recomputed " + Bits.hexList(o.parameters()));
+          + Bits.hexList(e.parameters()) + ", recomputed " + Bits.hexList(recomputed.parameters()));
     }
     return new TrainingState(contract, roster, e.step(), e.parameters(), e.loss());
   }
