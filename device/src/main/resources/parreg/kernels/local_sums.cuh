@@ -1006,7 +1006,10 @@ __device__ __forceinline__ float quad_terms_w(float r, float4 w, float4 v) {
   return __fadd_rn(r, __fmul_rn(w.w, v.w));
 }
 
-template <int Q, int C, int A, int D>
+// LAG (the widep kernels): the chain lanes load the quads and weights of group i from the slot
+// before they add the terms of group i - 1 (kept in registers), so that the shared-memory
+// latency overlaps the additions; the same terms in the same order.
+template <int Q, int C, int A, int D, bool LAG = false>
 __device__ __forceinline__ void wide_body(const float* __restrict__ x, const float* __restrict__ y, int d, i64 start,
                                           int len, const float* __restrict__ params, int bias,
                                           double* __restrict__ out, int tiles) {
@@ -1063,17 +1066,37 @@ __device__ __forceinline__ void wide_body(const float* __restrict__ x, const flo
       const float yn = y_of(an, more);
       if (k >= C) named_bar_sync(1 + C + w, NB);  // the accumulators are done with sub-slice k - C
       float r = 0.0f;
+      float4 px[LAG ? 4 : 1], pw[LAG ? 4 : 1];  // LAG: the quads and weights of group i - 1
 #pragma unroll
-      for (int i = 0; i < Q / 4; ++i) {
+      for (int i = 0; i < Q / 4 + (LAG ? 1 : 0); ++i) {
         const int e = i % D;
-        slot[32 * i] = buf[e];
-        __syncwarp();
+        if (i < Q / 4) {
+          slot[32 * i] = buf[e];
+          __syncwarp();
+        }
         if (lane < GROUP_LANES) {
           const float4* q4 = slot + 32 * i - lane;  // quads 4 i .. 4 i + 3 of the 8 samples
+          if (LAG) {
+            float4 nx[4], nw[4];
 #pragma unroll
-          for (int u = 0; u < 4; ++u) r = quad_terms_w(r, ws4[4 * i + u], q4[8 * u + lane]);
+            for (int u = 0; u < 4; ++u) {
+              if (i < Q / 4) {
+                nx[u] = q4[8 * u + lane];
+                nw[u] = ws4[4 * i + u];
+              }
+            }
+#pragma unroll
+            for (int u = 0; u < 4; ++u) {
+              if (i > 0) r = quad_terms_w(r, pw[u], px[u]);
+              px[u] = nx[u];
+              pw[u] = nw[u];
+            }
+          } else {
+#pragma unroll
+            for (int u = 0; u < 4; ++u) r = quad_terms_w(r, ws4[4 * i + u], q4[8 * u + lane]);
+          }
         }
-        buf[e] = i + D < Q / 4 ? src[32 * (i + D)] : srcn[32 * (i + D - Q / 4)];
+        if (i < Q / 4) buf[e] = i + D < Q / 4 ? src[32 * (i + D)] : srcn[32 * (i + D - Q / 4)];
       }
       if (bias) r = __fadd_rn(r, b);
       r = __fsub_rn(r, yv);
@@ -1141,10 +1164,10 @@ __device__ __forceinline__ void wide_body(const float* __restrict__ x, const flo
 
 // Parameters: those of the other kernels (the weights are read from params into shared memory).
 // One shape per slice width 4 Q (384 .. 1,024 features, steps of 128): 6 chain warps, 8
-// accumulating warps, a ring of D vectors a chain lane (D divides Q / 4).
-#define WIDE_KERNEL(NAME, Q, D)                                                                    \
+// accumulating warps, a ring of D vectors a chain lane (D divides Q / 4); LAG: see wide_body.
+#define WIDE_KERNEL(NAME, Q, D, LAG)                                                               \
   extern "C" __global__ void __launch_bounds__(32 * 14, 1) NAME(SMALL_ARGS, const float* __restrict__ unused) { \
-    wide_body<Q, 6, 8, D>(x, y, d, start, len, params, bias, out, tiles);                          \
+    wide_body<Q, 6, 8, D, LAG>(x, y, d, start, len, params, bias, out, tiles);                     \
   }
 
 // ---------------------------------------------------------------------------------------------

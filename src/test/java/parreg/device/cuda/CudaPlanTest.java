@@ -79,6 +79,10 @@ class CudaPlanTest {
     assertEquals("grad8_o", wide.grad());
     assertEquals(384, wide.sliceFeatures());
     assertEquals(32 * 14, wide.block());
+    CudaPlan widep = CudaPlan.choose(1000, 1000, H200_SMEM, FREE, true, "widep");
+    assertEquals("widep-1024", widep.name());
+    assertEquals("widep_o_1024", widep.main());
+    assertEquals("wide", widep.family());
     CudaPlan two = CudaPlan.choose(300, 1000, H200_SMEM, FREE, true, "twopass");
     assertEquals("resid_o", two.main());
     assertEquals("grad_o", two.grad());

@@ -44,7 +44,7 @@ record CudaPlan(
    * @param ordered false: the benchmark's unordered (atomic) kernels of the same plan
    * @param forced a plan name to use instead of the ladder's choice ("small", "large1",
    *     "large2", "pipe1", "pipe2", "flow1", "flow2", "quad2", "spec", "spec64", "spec128",
-   *     "spec192", "spec256", "wide", "twopass"), or null
+   *     "spec192", "spec256", "wide", "widep", "twopass"), or null
    * @throws IllegalArgumentException a forced plan that does not fit d on this card
    */
   static CudaPlan choose(int d, long slices, int smemOptin, long freeBytes, boolean ordered, String forced) {
@@ -100,13 +100,14 @@ record CudaPlan(
         return new CudaPlan("spec-" + width, "spec", "spec" + pfx + width, "pipes" + pfx + width / 32 + "_2", null,
             32 * (SPEC_CHAIN_WARPS + (width == 192 ? 12 : 8)), specSmem(d, width), width, true);
       }
-      case "wide" -> {
+      case "wide", "widep" -> {
+        // widep: the same plan with the chain's shared-memory loads one group ahead (LAG)
         int width = wideWidth(d);
         if (d <= 256 || d > 1024 || !ordered || wideSmem(width) > smemOptin) {
-          throw new IllegalArgumentException("plan wide does not fit d=" + d + " on this card"
+          throw new IllegalArgumentException("plan " + want + " does not fit d=" + d + " on this card"
               + (ordered ? " (needs 256 < d <= 1024)" : " (it has no unordered variant)"));
         }
-        return new CudaPlan("wide-" + width, "wide", "wide_o_" + width, "resid8_o", "grad8_o",
+        return new CudaPlan(want + "-" + width, "wide", want + "_o_" + width, "resid8_o", "grad8_o",
             32 * (WIDE_CHAIN_WARPS + WIDE_ACC_WARPS), wideSmem(width), width, true);
       }
       case "twopass" -> {
