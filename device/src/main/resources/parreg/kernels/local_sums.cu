@@ -52,12 +52,6 @@ WIDE_KERNEL(wide_o_640, 160, 8, false)
 WIDE_KERNEL(wide_o_768, 192, 16, false)
 WIDE_KERNEL(wide_o_896, 224, 8, false)
 WIDE_KERNEL(wide_o_1024, 256, 16, false)
-WIDE_KERNEL(widep_o_384, 96, 8, true)
-WIDE_KERNEL(widep_o_512, 128, 8, true)
-WIDE_KERNEL(widep_o_640, 160, 8, true)
-WIDE_KERNEL(widep_o_768, 192, 8, true)
-WIDE_KERNEL(widep_o_896, 224, 8, true)
-WIDE_KERNEL(widep_o_1024, 256, 8, true)
 extern "C" __global__ void __launch_bounds__(256) resid_o(SMALL_ARGS, float* __restrict__ rbuf) {
   resid_body<true>(SMALL_PASS, rbuf);
 }

@@ -12,7 +12,7 @@ package parreg.device.cuda;
  * large1} (d &le; 256, by shared memory), {@code wide} (256 &lt; d &le; 1,024, ordered, where its
  * slots fit and x padded to its slice width fits in free memory), {@code twopass} (any d). docs/GPU.md describes each;
  * local_sums.cu holds their kernels. The benchmark and the parity tests may force a plan by name,
- * including {@code large2}, whose kernels only the comparison module has.
+ * including {@code large2} and {@code widep}, whose kernels only the comparison module has.
  *
  * @param name the plan as reported ("spec-64", "quad-8x2", "small-16", "twopass", ...)
  * @param family small, large, pipe, flow, quad, spec, wide or twopass: how the backend launches it
@@ -101,7 +101,8 @@ record CudaPlan(
             32 * (SPEC_CHAIN_WARPS + (width == 192 ? 12 : 8)), specSmem(d, width), width, true);
       }
       case "wide", "widep" -> {
-        // widep: the same plan with the chain's shared-memory loads one group ahead (LAG)
+        // widep: the same plan with the chain's shared-memory loads one group ahead (LAG; its
+        // kernels are in the comparison module only: slower than wide on an H200)
         int width = wideWidth(d);
         if (d <= 256 || d > 1024 || !ordered || wideSmem(width) > smemOptin) {
           throw new IllegalArgumentException("plan " + want + " does not fit d=" + d + " on this card"
