@@ -78,7 +78,7 @@ class TrainingStateTest {
   void aStepThatIsNotFiniteIsNotCommittedAndNamesTheStep() {
     // The seed data with a rate of 1e300: step 1 gives w = 3 - 1e300 * 6, finite; step 2 rounds it
     // to a binary32 infinity, so the gradient, the update and the loss are not finite.
-    RunContract big = new RunContract("diverging", C.schema(), C.checkpointContract(), C.loss(), "1e300",
+    RunContract big = new RunContract("diverging", C.schema(), C.checkpointContract(), RunContract.LOSS, "1e300",
         C.initialWeights(), 1, false, 2, C.dataset(), 0, C.reductionOrder());
     TrainingState s = TrainingState.empty().apply(new TrainingActor.RunStarted(big, ROSTER));
     TrainingState one = s.next(1, contributions(s.parameters()));

@@ -156,9 +156,7 @@ public final class NodeCommand implements Callable<Integer> {
         }
         RunContract seed = RunContract.seed(2, c.batchSize);
         if (c.runName != null) {
-          seed = new RunContract(c.runName, seed.schema(), seed.checkpointContract(), seed.loss(), seed.learningRate(),
-              seed.initialWeights(), seed.features(), seed.bias(), seed.participants(), seed.dataset(), seed.batchSize(),
-              seed.reductionOrder());
+          seed = seed.withRunName(c.runName);
         }
         return new RunSpec(seed, parreg.device.SeedData.partition(c.participant));
       }
