@@ -109,7 +109,8 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
 
   record JournalSnapshotted(long sequenceNr) implements Command {}
 
-  record JournalFailed(String reason) implements Command {}
+  /** The journal failed; {@code diskFull} when its cause was a full disk (see {@link parreg.persistence.JournalErrors}). */
+  record JournalFailed(String reason, boolean diskFull) implements Command {}
 
   private record Computed(long step, LocalSums sums) implements Command {}
 
@@ -208,7 +209,9 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
       ActorRef<StepJournal.Command> journal) {
     return Behaviors.receive(Command.class)
         .onMessage(JournalFailed.class, f -> {
-          lifecycle.fail("journal " + settings.journalDescription() + " could not be replayed: " + f.reason());
+          lifecycle.fail(f.diskFull()
+              ? "journal disk full at start: " + settings.journalDescription() + " (no space left on device); free space and restart"
+              : "journal " + settings.journalDescription() + " could not be replayed: " + f.reason());
           return Behaviors.stopped();
         })
         .onMessage(JournalRecovered.class, r -> {
@@ -300,7 +303,7 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
           return this;
         })
         .onMessage(JournalFailed.class, f -> {
-          lifecycle.fail("journal " + settings.journalDescription() + " failed: " + f.reason());
+          lifecycle.fail(f.diskFull() ? diskFull() : "journal " + settings.journalDescription() + " failed: " + f.reason());
           return this;
         })
         .onMessage(EvidenceDone.class, this::onEvidenceDone)
@@ -452,6 +455,12 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
     if (diverged != null && pending.isEmpty() && !timers.isTimerActive(DivergedEnd.INSTANCE)) {
       timers.startSingleTimer(DivergedEnd.INSTANCE, settings.retryInterval().multipliedBy(5));
     }
+  }
+
+  /** The one line of a journal write that failed for want of space: the first step it could not write. */
+  private String diskFull() {
+    return "journal disk full at step " + (durable + 1) + ": " + settings.journalDescription()
+        + " (no space left on device); the journal ends at step " + durable + ": free space and restart the node to resume";
   }
 
   /** Queues a committed event for the journal; writes when the group is full (see the class comment). */
