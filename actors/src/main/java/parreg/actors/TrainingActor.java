@@ -500,6 +500,7 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
     peer.tell(new PeerActor.Durable(durable));
     if (diverged != null) {
       write();
+      answerFlushes();
       endIfDiverged();
       return this;
     }
