@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  * every node stops at that same step with exit 3 and one line naming it, and each journal ends at
  * the last finite step, which export and predict read.
  */
-@Timeout(value = 120, unit = TimeUnit.SECONDS)
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
 class DivergenceTest {
   @TempDir Path dir;
 
@@ -34,7 +34,7 @@ class DivergenceTest {
       long[] stopped = new long[2];
       for (int p = 0; p < 2; p++) {
         NodeProcess n = run.node(p);
-        assertEquals(3, n.waitFor(Duration.ofSeconds(90)), "node " + p + " exits 3: " + Files.readString(n.log()));
+        assertEquals(3, n.waitFor(Duration.ofSeconds(120)), "node " + p + " exits 3: " + Files.readString(n.log()));
         String log = Files.readString(n.log());
         Matcher m = Pattern.compile("parreg: error: training diverged at step (\\d+): parameter w1 = -?Infinity \\(not "
             + "finite\\); the step was not committed; the journal ends at step (\\d+), the last finite one").matcher(log);
