@@ -46,9 +46,13 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
 
   // ---- wire protocol (between nodes) ----
 
-  /** Handshake: who I am, what run I am in, how far I am. */
-  public record Hello(RunContract contract, PartitionInfo info, long committed, ActorRef<Command> from, boolean wantsReply)
-      implements Command, KryoSerializable {}
+  /**
+   * Handshake: who I am, what run I am in, how far I am. {@code target} (the node's {@code
+   * --steps}) is agreed like the contract: a node that stopped at a lower target would leave its
+   * peers waiting for a step it never computes.
+   */
+  public record Hello(RunContract contract, PartitionInfo info, long committed, long target, ActorRef<Command> from,
+      boolean wantsReply) implements Command, KryoSerializable {}
 
   /**
    * One participant's contribution to a step. {@code committedSet}, when not null, is the full set
@@ -204,7 +208,7 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
   }
 
   private Hello hello(boolean wantsReply) {
-    return new Hello(settings.contract(), ownInfo, committed, getContext().getSelf(), wantsReply);
+    return new Hello(settings.contract(), ownInfo, committed, settings.targetSteps(), getContext().getSelf(), wantsReply);
   }
 
   private Behavior<Command> onListing(ListingChanged l) {
@@ -225,6 +229,11 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
     Optional<String> diff = settings.contract().firstDifference(h.contract());
     if (diff.isPresent()) {
       refuseRun("peer " + who + " refused: contract differs in " + diff.get(), h.committed());
+      return this;
+    }
+    if (h.target() != settings.targetSteps()) {
+      refuseRun("peer " + who + " refused: contract differs in targetSteps: expected '" + settings.targetSteps()
+          + "' but found '" + h.target() + "' (every node of a run is started with the same --steps)", h.committed());
       return this;
     }
     int p = h.info().participant();
