@@ -273,7 +273,8 @@ public final class ParregNode {
         return new NodeLifecycle.Outcome(0, "");
       }
       if (polls % 5 == 0) {
-        Optional<NodeLifecycle.Outcome> refused = refusedRun(d, peerView(node, refs), refusalGrace);
+        PeerActor.View v = peerView(node, refs);
+        Optional<NodeLifecycle.Outcome> refused = secondHolder(d, v).or(() -> refusedRun(d, v, refusalGrace));
         if (refused.isPresent()) {
           return refused.get();
         }
@@ -299,6 +300,16 @@ public final class ParregNode {
   private static boolean everyoneDone(Deployment d, PeerActor.View v) {
     return v != null && v.peers().size() == d.participants() - 1
         && v.peers().stream().allMatch(p -> p.lastKnownDurable() >= d.steps());
+  }
+
+  /** A second live node with this participant id gives up: the one Up in the cluster before it keeps the id. */
+  private static Optional<NodeLifecycle.Outcome> secondHolder(Deployment d, PeerActor.View v) {
+    if (v == null || v.heldBy() == null) {
+      return Optional.empty();
+    }
+    return Optional.of(new NodeLifecycle.Outcome(2, "participant " + d.participant() + " is already held by "
+        + v.heldBy() + ", a live node that joined the cluster before this one (one node per participant id):"
+        + " stop that node first, or give this one its own --participant"));
   }
 
   /**

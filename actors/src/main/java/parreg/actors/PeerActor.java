@@ -90,11 +90,13 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
 
   /**
    * What this node knows of its peers; {@code refusal} is the latest peer refused for another
-   * contract or other data (null: none), by which the node decides whether to give up.
+   * contract or other data (null: none), by which the node decides whether to give up;
+   * {@code heldBy} the address of an older live node that claims this node's participant id (null:
+   * none), in which case this node is the second one and gives up.
    */
   public record View(
       List<PeerState> peers, long awaitingStep, List<Integer> waitingFor, long waitingMillis, List<String> refused,
-      Refusal refusal) {}
+      Refusal refusal, String heldBy) {}
 
   /** A peer of another run: why, its committed step and ours then, how long ago the first such refusal was. */
   public record Refusal(String reason, long peerCommitted, long committed, long firstMillisAgo) {}
@@ -130,6 +132,8 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
   private final List<String> refused = new ArrayList<>();
   private Refusal refusal;
   private long firstRefusalAt;
+  private final ParticipantClaims claims;
+  private String heldBy;
   private long committed;
   private long durable;
   private long awaitingStep = -1;
@@ -175,6 +179,7 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
     this.recordedRoster = a.roster();
     this.committed = a.committed();
     this.durable = a.committed();
+    this.claims = new ParticipantClaims(ctx.getSystem());
     maybeRosterComplete();
   }
 
@@ -238,6 +243,11 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
     }
     int p = h.info().participant();
     if (p == me) {
+      if (claims.holdsBeforeSelf(h.from().path().address())) {
+        heldBy = who; // this node is the second one with its id: it gives up (ParregNode)
+      } else if (h.wantsReply()) {
+        h.from().tell(hello(false)); // tell the second node who holds its id
+      }
       refuse("peer " + who + " refused: it claims participant " + p + ", which is this node");
       return this;
     }
@@ -248,6 +258,15 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
     if (recordedRoster != null && !recordedRoster[p].equals(h.info())) {
       refuseRun("peer " + who + " refused: participant " + p + "'s partition differs from the roster in the journal: recorded "
           + recordedRoster[p].describe() + ", offered " + h.info().describe(), h.committed());
+      return this;
+    }
+    Peer held = peers.get(p);
+    if (held != null && !held.ref.path().address().equals(h.from().path().address())
+        && claims.isLive(held.ref.path().address())) {
+      // A second node with a participant id whose holder is alive: keep the holder. (A restart
+      // under the same address, or under another while the old one is unreachable, takes over.)
+      refuse("peer " + who + " refused: participant " + p + " is held by " + held.ref.path().address()
+          + ", a live member of the cluster");
       return this;
     }
     Peer peer = peers.computeIfAbsent(p, k -> new Peer());
@@ -290,8 +309,8 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
   }
 
   private void maybeRosterComplete() {
-    if (rosterSent || peers.size() < participants - 1) {
-      return;
+    if (rosterSent || peers.size() < participants - 1 || claims.olderClaimant(me).isPresent()) {
+      return; // (an older live node with this node's id: start nothing; the tick checks again)
     }
     PartitionInfo[] roster = new PartitionInfo[participants];
     roster[me] = ownInfo;
@@ -485,7 +504,8 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
     long every = Math.max(1, 1000 / Math.max(1, settings.retryInterval().toMillis()));
     if (ticks % every == 0) {
       sendProgress();
-      if (peers.size() < participants - 1) {
+      maybeRosterComplete();
+      if (!rosterSent) {
         getContext().getSystem().receptionist().tell(Receptionist.find(SERVICE_KEY,
             getContext().messageAdapter(Receptionist.Listing.class, ListingChanged::new)));
       }
@@ -503,7 +523,7 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
     long waited = awaitingStep > 0 ? (now - awaitingSince) / 1_000_000 : 0;
     Refusal r = refusal == null ? null
         : new Refusal(refusal.reason(), refusal.peerCommitted(), committed, (now - firstRefusalAt) / 1_000_000);
-    g.replyTo().tell(new View(states, awaitingStep, missing(), waited, List.copyOf(refused), r));
+    g.replyTo().tell(new View(states, awaitingStep, missing(), waited, List.copyOf(refused), r, heldBy));
     return this;
   }
 }
