@@ -8,8 +8,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -18,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * bits with node 0 still its participant 0. (Before: node 1 switched to the newcomer.)
  */
 @Tag("multiprocess")
+@Timeout(value = 240, unit = TimeUnit.SECONDS)
 class DuplicateParticipantTest {
   static final int STEPS = 1500;
 
@@ -31,6 +34,7 @@ class DuplicateParticipantTest {
       List<String> second = new ArrayList<>(List.of("node", "--participant", "0", "--port", "" + NodeProcess.freePort(),
           "--admin-port", "" + NodeProcess.freePort(), "--seed-nodes", c.seeds, "--backend", "cpu"));
       second.addAll(run(dir.resolve("second")));
+      second.add("--exit-when-done"); // (before the check, it took over participant 0, finished and exited 0)
       NodeProcess.Result r = NodeProcess.run(second, Duration.ofSeconds(90));
       assertEquals(2, r.exitCode(), r.output());
       assertTrue(r.output().contains("participant 0 is already held by " + holder), r.output());

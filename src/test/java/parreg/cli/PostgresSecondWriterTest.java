@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import parreg.persistence.PostgresTestDatabase;
 
@@ -17,6 +19,7 @@ import parreg.persistence.PostgresTestDatabase;
  * start, naming the first, and the first keeps its run. Skipped, with the reason, without PostgreSQL.
  */
 @Tag("multiprocess")
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
 class PostgresSecondWriterTest {
   @TempDir Path dir;
 
