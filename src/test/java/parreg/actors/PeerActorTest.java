@@ -3,6 +3,7 @@ package parreg.actors;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.typesafe.config.ConfigFactory;
 import java.time.Duration;
@@ -17,7 +18,8 @@ import parreg.device.SeedData;
 
 /**
  * The peer actor in one JVM, with a probe as the other participant: a node restarted one step
- * behind is answered at once, and an answer is never answered.
+ * behind is answered at once, and an answer is never answered; a peer started with another
+ * {@code --steps} is refused like one of another contract.
  */
 class PeerActorTest {
   ActorTestKit kit;
@@ -33,11 +35,34 @@ class PeerActorTest {
     kit.shutdownTestKit();
   }
 
+  /** Participant 0 with target step 100; retry interval one minute: any answer within a test comes from what it sent. */
+  static NodeSettings settings() {
+    return new NodeSettings(0, TrainingActorTest.SEED, SeedData.partition(0), 100, "cpu", "0", null, false,
+        20, Duration.ZERO, 1024, Duration.ofMinutes(1), Duration.ofSeconds(1), 8, Duration.ofMillis(250), 4, Duration.ofMillis(20), "test", Duration.ZERO);
+  }
+
+  @Test
+  void aPeerWithAnotherTargetStepIsRefusedNamingTheTarget() {
+    TestProbe<TrainingActor.Command> training = kit.createTestProbe();
+    TestProbe<PeerActor.Command> other = kit.createTestProbe();
+    ActorRef<PeerActor.Command> peer = kit.spawn(PeerActor.create(settings()));
+    peer.tell(new PeerActor.Attach(training.getRef(), null, 0));
+
+    // same contract and data, but started with --steps 50: it would stop at 50 and leave us waiting
+    peer.tell(new PeerActor.Hello(TrainingActorTest.SEED, TrainingActorTest.ROSTER[1], 0, 50, other.getRef(), true));
+    other.expectNoMessage(Duration.ofMillis(200)); // not admitted: no reply
+    TestProbe<PeerActor.View> view = kit.createTestProbe();
+    peer.tell(new PeerActor.GetView(view.getRef()));
+    PeerActor.View v = view.receiveMessage();
+    assertTrue(v.peers().isEmpty(), "nobody admitted");
+    assertTrue(v.refusal().reason().contains("targetSteps: expected '100' but found '50'"), v.refusal().reason());
+    assertEquals(v.refusal().reason(), v.refused().get(0));
+    training.expectNoMessage(Duration.ofMillis(50)); // no roster: no step starts
+  }
+
   @Test
   void aContributionToAStepAlreadyDurableHereIsAnsweredAtOnceButAnAnswerIsNot() {
-    // retry interval one minute: any answer within the test comes from the contribution itself
-    NodeSettings s = new NodeSettings(0, TrainingActorTest.SEED, SeedData.partition(0), 100, "cpu", "0", null, false,
-        20, Duration.ZERO, 1024, Duration.ofMinutes(1), Duration.ofSeconds(1), 8, Duration.ofMillis(250), 4, Duration.ofMillis(20), "test", Duration.ZERO);
+    NodeSettings s = settings();
     TestProbe<TrainingActor.Command> training = kit.createTestProbe();
     TestProbe<PeerActor.Command> other = kit.createTestProbe();
     ActorRef<PeerActor.Command> peer = kit.spawn(PeerActor.create(s));
@@ -45,7 +70,7 @@ class PeerActorTest {
     String run = TrainingActorTest.SEED.digest();
 
     // participant 1 comes back from its journal at step 4 and introduces itself
-    peer.tell(new PeerActor.Hello(TrainingActorTest.SEED, TrainingActorTest.ROSTER[1], 4, other.getRef(), true));
+    peer.tell(new PeerActor.Hello(TrainingActorTest.SEED, TrainingActorTest.ROSTER[1], 4, 100, other.getRef(), true));
     PeerActor.Hello reply = other.expectMessageClass(PeerActor.Hello.class);
     assertEquals(5, reply.committed());
 

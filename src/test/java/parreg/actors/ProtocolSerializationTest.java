@@ -57,7 +57,7 @@ class ProtocolSerializationTest {
         TrainingState.empty(),
         new TrainingActor.RunStarted(C, ROSTER),
         new TrainingActor.StepCommitted(7, new LocalSums[] {A, B}, new double[] {0.5}, 0.25),
-        new PeerActor.Hello(C, ROSTER[1], 12, probe.getRef(), true),
+        new PeerActor.Hello(C, ROSTER[1], 12, 400, probe.getRef(), true),
         new PeerActor.Contribution(C.digest(), 8, 1, B, null),
         new PeerActor.Contribution(C.digest(), 8, 1, B, new LocalSums[] {A, B}),
         new PeerActor.ContributionRequest(C.digest(), 8, 0, probe.getRef()),

@@ -19,7 +19,9 @@ import org.junit.jupiter.api.io.TempDir;
  * A peer started with another contract is refused, and the refusal ends (issue 13 item 2): each
  * node names the differing field in its status; when neither is further along both exit 2 after
  * the grace period (parreg.peer.refusal-grace, 5 s) without a step in either journal; a newcomer
- * refused by a peer that is further along exits 2 at once while that peer keeps waiting.
+ * refused by a peer that is further along exits 2 at once while that peer keeps waiting. The
+ * target step ({@code --steps}) is agreed like the contract: a node with a lower target would
+ * otherwise finish and leave its peer waiting for ever.
  */
 @Tag("multiprocess")
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
@@ -47,6 +49,19 @@ class PeerContractTest {
       CommandLineTest.Run r = CommandLineTest.run("predict", "--journal", dir.resolve("node-" + p).toString(),
           "--participant", "" + p, "--x", "1");
       CommandLineTest.assertUserError(r, "holds no run");
+    }
+  }
+
+  @Test
+  void peersWithAnotherTargetStepRefuseEachOtherAndBothGiveUp() throws Exception {
+    try (ClusterRun c = new ClusterRun(2, dir, p -> List.of("--data", "seed", "--journal", dir.resolve("node-" + p).toString(),
+        "--steps", p == 0 ? "20" : "40", "--exit-when-done"))) {
+      for (int p = 0; p < 2; p++) {
+        assertEquals(2, c.node(p).waitFor(Duration.ofSeconds(90)), "node " + p + " gives up");
+        String log = Files.readString(c.node(p).log());
+        String expected = p == 0 ? "targetSteps: expected '20' but found '40'" : "targetSteps: expected '40' but found '20'";
+        assertTrue(log.contains(expected) && log.contains("no peer of this node's run joined within 5.0 s"), log);
+      }
     }
   }
 

@@ -12,6 +12,7 @@ import parreg.persistence.JournalLocation;
 import parreg.persistence.JournalReadException;
 import parreg.persistence.JournalRuns;
 import parreg.persistence.JournalSchema;
+import parreg.persistence.JournalWriterLock;
 import parreg.persistence.KryoCodec;
 
 /**
@@ -22,19 +23,36 @@ import parreg.persistence.KryoCodec;
  */
 final class JournalSetup implements AutoCloseable {
   private final JournalLocation location;
+  private final String writerName;
   private Connection keeper;
   private H2Compaction compaction;
+  private JournalWriterLock writerLock;
 
-  private JournalSetup(JournalLocation location) {
+  private JournalSetup(JournalLocation location, String writerName) {
     this.location = location;
+    this.writerName = writerName;
   }
 
-  static JournalSetup open(String value) {
+  /** @param writerName how this node is named to another that finds the shared journal's writer lock taken */
+  static JournalSetup open(String value, String writerName) {
     try {
-      return new JournalSetup(JournalLocation.parse(value));
+      return new JournalSetup(JournalLocation.parse(value), writerName);
     } catch (IllegalArgumentException e) {
       throw new ParregNode.BadInput("--journal: " + e.getMessage());
     }
+  }
+
+  /** "parreg participant P, port N on HOST": how a node names itself in a shared journal's writer lock. */
+  static String writerName(ParregNode.Deployment d) {
+    String host = d.host();
+    if (host == null) {
+      try {
+        host = java.net.InetAddress.getLocalHost().getHostName();
+      } catch (java.io.IOException e) {
+        host = "this machine";
+      }
+    }
+    return "parreg participant " + d.participant() + ", port " + d.port() + " on " + host;
   }
 
   JournalLocation location() {
@@ -48,13 +66,24 @@ final class JournalSetup implements AutoCloseable {
 
   /**
    * What this start finds in the journal ({@link JournalRuns#admit}); writes nothing and creates
-   * nothing. An embedded journal that does not exist yet holds nothing.
+   * nothing. An embedded journal that does not exist yet holds nothing. In a shared database this
+   * node first becomes the one writer of its persistence id ({@link JournalWriterLock}, held until
+   * {@link #close}).
    *
-   * @throws ParregNode.BadInput when another process holds the embedded journal
+   * @throws ParregNode.BadInput when another process holds the embedded journal, or another node
+   *     writes this persistence id in the shared one
    * @throws IllegalStateException when the database cannot be read
    */
   JournalRuns.Admission inspect(RunContract contract, int participant, PartitionInfo data, boolean runNameGiven) {
     try {
+      if (location.dialect() == JournalDialect.POSTGRES) {
+        try {
+          writerLock = JournalWriterLock.acquire(location, JournalRuns.persistenceId(contract.runName(), participant),
+              writerName);
+        } catch (JournalWriterLock.HeldException held) {
+          throw new ParregNode.BadInput(held.getMessage());
+        }
+      }
       try {
         keeper = location.openExistingConnection();
       } catch (IllegalArgumentException noJournalYet) {
@@ -97,6 +126,10 @@ final class JournalSetup implements AutoCloseable {
 
   @Override
   public void close() {
+    if (writerLock != null) {
+      writerLock.close();
+      writerLock = null;
+    }
     if (compaction != null) {
       compaction.close();
       compaction = null;

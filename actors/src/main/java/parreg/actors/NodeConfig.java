@@ -66,7 +66,9 @@ final class NodeConfig {
     }
     StringBuilder overlay = new StringBuilder()
         .append("pekko.remote.artery.canonical.port = ").append(d.port()).append('\n')
-        .append("pekko.cluster.seed-nodes = [").append(String.join(",", seeds)).append("]\n");
+        .append("pekko.cluster.seed-nodes = [").append(String.join(",", seeds)).append("]\n")
+        // the participant id in the membership: a second live node with it is refused (ParticipantClaims)
+        .append("pekko.cluster.roles = [").append(quote(ParticipantClaims.role(d.participant()))).append("]\n");
     if (d.host() != null) {
       checkHost("--host", d.host());
       overlay.append("pekko.remote.artery.canonical.hostname = ").append(quote(d.host())).append('\n');

@@ -115,7 +115,7 @@ public final class ParregNode {
    */
   public static NodeLifecycle.Outcome run(Deployment d, RunContract contract, Partition partition) throws Exception {
     NodeConfig nodeConfig = NodeConfig.parse(d);
-    JournalSetup journalSetup = JournalSetup.open(d.journal());
+    JournalSetup journalSetup = JournalSetup.open(d.journal(), JournalSetup.writerName(d));
     // Reading what the journal holds (an H2 file: engine start, a few queries) and loading the
     // configuration (every jar's reference.conf) are independent; do them concurrently. Only the
     // seed-node timeout depends on what the journal holds.
@@ -305,7 +305,8 @@ public final class ParregNode {
         return new NodeLifecycle.Outcome(0, "");
       }
       if (polls % 5 == 0) {
-        Optional<NodeLifecycle.Outcome> refused = refusedRun(d, peerView(node, refs), refusalGrace);
+        PeerActor.View v = peerView(node, refs);
+        Optional<NodeLifecycle.Outcome> refused = secondHolder(d, v).or(() -> refusedRun(d, v, refusalGrace));
         if (refused.isPresent()) {
           return refused.get();
         }
@@ -331,6 +332,16 @@ public final class ParregNode {
   private static boolean everyoneDone(Deployment d, PeerActor.View v) {
     return v != null && v.peers().size() == d.participants() - 1
         && v.peers().stream().allMatch(p -> p.lastKnownDurable() >= d.steps());
+  }
+
+  /** A second live node with this participant id gives up: the one Up in the cluster before it keeps the id. */
+  private static Optional<NodeLifecycle.Outcome> secondHolder(Deployment d, PeerActor.View v) {
+    if (v == null || v.heldBy() == null) {
+      return Optional.empty();
+    }
+    return Optional.of(new NodeLifecycle.Outcome(2, "participant " + d.participant() + " is already held by "
+        + v.heldBy() + ", a live node that joined the cluster before this one (one node per participant id):"
+        + " stop that node first, or give this one its own --participant"));
   }
 
   /**

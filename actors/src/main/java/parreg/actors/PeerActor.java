@@ -46,9 +46,13 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
 
   // ---- wire protocol (between nodes) ----
 
-  /** Handshake: who I am, what run I am in, how far I am. */
-  public record Hello(RunContract contract, PartitionInfo info, long committed, ActorRef<Command> from, boolean wantsReply)
-      implements Command, KryoSerializable {}
+  /**
+   * Handshake: who I am, what run I am in, how far I am. {@code target} (the node's {@code
+   * --steps}) is agreed like the contract: a node that stopped at a lower target would leave its
+   * peers waiting for a step it never computes.
+   */
+  public record Hello(RunContract contract, PartitionInfo info, long committed, long target, ActorRef<Command> from,
+      boolean wantsReply) implements Command, KryoSerializable {}
 
   /**
    * One participant's contribution to a step. {@code committedSet}, when not null, is the full set
@@ -86,11 +90,13 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
 
   /**
    * What this node knows of its peers; {@code refusal} is the latest peer refused for another
-   * contract or other data (null: none), by which the node decides whether to give up.
+   * contract or other data (null: none), by which the node decides whether to give up;
+   * {@code heldBy} the address of an older live node that claims this node's participant id (null:
+   * none), in which case this node is the second one and gives up.
    */
   public record View(
       List<PeerState> peers, long awaitingStep, List<Integer> waitingFor, long waitingMillis, List<String> refused,
-      Refusal refusal) {}
+      Refusal refusal, String heldBy) {}
 
   /** A peer of another run: why, its committed step and ours then, how long ago the first such refusal was. */
   public record Refusal(String reason, long peerCommitted, long committed, long firstMillisAgo) {}
@@ -126,6 +132,8 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
   private final List<String> refused = new ArrayList<>();
   private Refusal refusal;
   private long firstRefusalAt;
+  private final ParticipantClaims claims;
+  private String heldBy;
   private long committed;
   private long durable;
   private long awaitingStep = -1;
@@ -171,6 +179,7 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
     this.recordedRoster = a.roster();
     this.committed = a.committed();
     this.durable = a.committed();
+    this.claims = new ParticipantClaims(ctx.getSystem());
     maybeRosterComplete();
   }
 
@@ -204,7 +213,7 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
   }
 
   private Hello hello(boolean wantsReply) {
-    return new Hello(settings.contract(), ownInfo, committed, getContext().getSelf(), wantsReply);
+    return new Hello(settings.contract(), ownInfo, committed, settings.targetSteps(), getContext().getSelf(), wantsReply);
   }
 
   private Behavior<Command> onListing(ListingChanged l) {
@@ -227,8 +236,18 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
       refuseRun("peer " + who + " refused: contract differs in " + diff.get(), h.committed());
       return this;
     }
+    if (h.target() != settings.targetSteps()) {
+      refuseRun("peer " + who + " refused: contract differs in targetSteps: expected '" + settings.targetSteps()
+          + "' but found '" + h.target() + "' (every node of a run is started with the same --steps)", h.committed());
+      return this;
+    }
     int p = h.info().participant();
     if (p == me) {
+      if (claims.holdsBeforeSelf(h.from().path().address())) {
+        heldBy = who; // this node is the second one with its id: it gives up (ParregNode)
+      } else if (h.wantsReply()) {
+        h.from().tell(hello(false)); // tell the second node who holds its id
+      }
       refuse("peer " + who + " refused: it claims participant " + p + ", which is this node");
       return this;
     }
@@ -239,6 +258,15 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
     if (recordedRoster != null && !recordedRoster[p].equals(h.info())) {
       refuseRun("peer " + who + " refused: participant " + p + "'s partition differs from the roster in the journal: recorded "
           + recordedRoster[p].describe() + ", offered " + h.info().describe(), h.committed());
+      return this;
+    }
+    Peer held = peers.get(p);
+    if (held != null && !held.ref.path().address().equals(h.from().path().address())
+        && claims.isLive(held.ref.path().address())) {
+      // A second node with a participant id whose holder is alive: keep the holder. (A restart
+      // under the same address, or under another while the old one is unreachable, takes over.)
+      refuse("peer " + who + " refused: participant " + p + " is held by " + held.ref.path().address()
+          + ", a live member of the cluster");
       return this;
     }
     Peer peer = peers.computeIfAbsent(p, k -> new Peer());
@@ -281,8 +309,8 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
   }
 
   private void maybeRosterComplete() {
-    if (rosterSent || peers.size() < participants - 1) {
-      return;
+    if (rosterSent || peers.size() < participants - 1 || claims.olderClaimant(me).isPresent()) {
+      return; // (an older live node with this node's id: start nothing; the tick checks again)
     }
     PartitionInfo[] roster = new PartitionInfo[participants];
     roster[me] = ownInfo;
@@ -476,7 +504,8 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
     long every = Math.max(1, 1000 / Math.max(1, settings.retryInterval().toMillis()));
     if (ticks % every == 0) {
       sendProgress();
-      if (peers.size() < participants - 1) {
+      maybeRosterComplete();
+      if (!rosterSent) {
         getContext().getSystem().receptionist().tell(Receptionist.find(SERVICE_KEY,
             getContext().messageAdapter(Receptionist.Listing.class, ListingChanged::new)));
       }
@@ -494,7 +523,7 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
     long waited = awaitingStep > 0 ? (now - awaitingSince) / 1_000_000 : 0;
     Refusal r = refusal == null ? null
         : new Refusal(refusal.reason(), refusal.peerCommitted(), committed, (now - firstRefusalAt) / 1_000_000);
-    g.replyTo().tell(new View(states, awaitingStep, missing(), waited, List.copyOf(refused), r));
+    g.replyTo().tell(new View(states, awaitingStep, missing(), waited, List.copyOf(refused), r, heldBy));
     return this;
   }
 }
