@@ -186,8 +186,20 @@ class JournalVerifyTest {
     try (var in = getClass().getResourceAsStream("/golden-journal-v1/node-1/journal.mv.db")) {
       Files.copy(in, j.resolve("journal.mv.db"));
     }
-    CommandLineTest.Run r = verify(j.toString());
+    StringBuilder out = new StringBuilder();
+    java.io.PrintStream saved = System.out;
+    java.io.ByteArrayOutputStream buffer = new java.io.ByteArrayOutputStream();
+    System.setOut(new java.io.PrintStream(buffer, true));
+    CommandLineTest.Run r;
+    try {
+      r = verify(j.toString());
+    } finally {
+      System.setOut(saved);
+    }
     assertEquals(0, r.code(), r.err());
+    out.append(buffer);
+    assertTrue(out.toString().contains("201 events (RunStarted, steps 1..200), 2 snapshots; no checksums"), out.toString());
+    assertEquals(1, out.toString().strip().lines().count(), out.toString());
   }
 
   @Test
