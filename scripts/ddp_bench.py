@@ -47,6 +47,9 @@ def main():
     ap.add_argument("--steps", type=int, default=500)
     ap.add_argument("--lr", type=float, default=0.25)
     ap.add_argument("--manual", action="store_true", help="hand-written gradient and all_reduce instead of DDP(nn.Linear)")
+    ap.add_argument("--batch-size", type=int, default=0,
+                    help="samples per rank and step, consecutive, batch (k-1) mod batches-per-epoch at step k, as parreg's "
+                         "--batch-size (default 0: the whole partition)")
     ap.add_argument("--out", default=None, help="where rank 0 saves the final model (default: DATA/ddp-model.pt)")
     a = ap.parse_args()
 
@@ -74,18 +77,32 @@ def main():
 
     w = torch.zeros(d + 1, device=dev)  # manual form: weights, bias last
 
+    # Batches as parreg cuts them: consecutive rows, the last one possibly shorter; step k uses
+    # batch (k-1) mod batches. Views of the resident rows, made once (no copy per step).
+    bs = a.batch_size if 0 < a.batch_size < n else n
+    batches = [(X[s:s + bs], Y[s:s + bs]) for s in range(0, n, bs)]
+    k = [0]
+
+    def next_batch():
+        b = batches[k[0] % len(batches)]
+        k[0] += 1
+        return b
+
     def manual_step():
-        r = torch.addmv(w[d:].expand(n), X, w[:d]) - Y
+        xb, yb = next_batch()
+        m = yb.shape[0]
+        r = torch.addmv(w[d:].expand(m), xb, w[:d]) - yb
         g = torch.empty(d + 1, device=dev)
-        torch.mv(X.t(), r, out=g[:d])
+        torch.mv(xb.t(), r, out=g[:d])
         g[d] = r.sum()
         dist.all_reduce(g)
-        w.sub_(g, alpha=a.lr / (n * world))
+        w.sub_(g, alpha=a.lr / (m * world))
         return (r * r).mean() * 0.5
 
     def step():
+        xb, yb = next_batch()
         opt.zero_grad(set_to_none=True)
-        r = ddp(X).squeeze(1) - Y
+        r = ddp(xb).squeeze(1) - yb
         loss = (r * r).mean() * 0.5
         loss.backward()  # DDP all-reduces (averages) the gradient over the ranks here
         opt.step()
@@ -107,7 +124,7 @@ def main():
         torch.save(w if a.manual else model.state_dict(), a.out or os.path.join(a.data, "ddp-model.pt"))
     dist.barrier()
     if rank == 0:
-        print(f"{'manual' if a.manual else 'ddp'} world={world} rows/rank={n} d={d} steps={a.steps} load_s={load_s:.2f} "
+        print(f"{'manual' if a.manual else 'ddp'} world={world} rows/rank={n} batch={bs} d={d} steps={a.steps} load_s={load_s:.2f} "
               f"ms_per_step={per_step_ms:.3f} steps_per_s={1000 / per_step_ms:.0f} "
               f"time_to_solution_s={time.time() - T0:.2f} loss={final_loss:.6g}", flush=True)
     dist.destroy_process_group()

@@ -233,12 +233,14 @@ class TrainingActorTest {
   void anotherContractIsRefusedAndNothingIsWritten() throws Exception {
     trainAFewSteps();
     long before = rows();
-    RunContract other = new RunContract(SEED.runName(), SEED.schema(), SEED.checkpointContract(), SEED.loss(), "1/8",
-        SEED.initialWeights(), 1, false, 2, SEED.dataset(), 0, SEED.reductionOrder());
+    // The seed's loss term restates the rate: another rate is another loss term too.
+    RunContract other = new RunContract(SEED.runName(), SEED.schema(), SEED.checkpointContract(),
+        SEED.loss().replace("rate=1/4", "rate=1/8"), "1/8", SEED.initialWeights(), SEED.initialization(), 1, false, 2,
+        SEED.dataset(), 0, SEED.reductionOrder());
     Node n = spawn(settings(other, SeedData.partition(0), 10));
     NodeLifecycle.Outcome o = n.lifecycle().outcome().get(10, TimeUnit.SECONDS);
     assertEquals(2, o.exitCode());
-    assertTrue(o.message().contains("learningRate"), o.message());
+    assertTrue(o.message().contains("rate=1/8"), o.message());
     n.peer().expectNoMessage(Duration.ofMillis(300));
     assertEquals(before, rows(), "nothing written");
   }

@@ -64,4 +64,34 @@ class TrainingStateTest {
     TrainingState s = TrainingState.empty().apply(new TrainingActor.RunStarted(C, ROSTER));
     assertThrows(IllegalStateException.class, () -> s.apply(new TrainingActor.RunStarted(C, ROSTER)));
   }
+
+  static LocalSums[] contributions(double[] w) {
+    LocalSums[] set = new LocalSums[2];
+    for (int p = 0; p < 2; p++) {
+      Partition part = SeedData.partition(p);
+      set[p] = ReferenceKernel.compute(part, 0, part.samples(), w, false);
+    }
+    return set;
+  }
+
+  @Test
+  void aStepThatIsNotFiniteIsNotCommittedAndNamesTheStep() {
+    // The seed data with a rate of 1e300: step 1 gives w = 3 - 1e300 * 6, finite; step 2 rounds it
+    // to a binary32 infinity, so the gradient, the update and the loss are not finite.
+    RunContract big = new RunContract("diverging", C.schema(), C.checkpointContract(), RunContract.LOSS, "1e300",
+        C.initialWeights(), 1, false, 2, C.dataset(), 0, C.reductionOrder());
+    TrainingState s = TrainingState.empty().apply(new TrainingActor.RunStarted(big, ROSTER));
+    TrainingState one = s.next(1, contributions(s.parameters()));
+    assertTrue(Double.isFinite(one.parameters()[0]) && Double.isFinite(one.loss()));
+    TrainingState.NonFinite e =
+        assertThrows(TrainingState.NonFinite.class, () -> one.next(2, contributions(one.parameters())));
+    assertEquals(2, e.step());
+    assertTrue(e.getMessage().startsWith("training diverged at step 2: parameter w1 = "), e.getMessage());
+    // Replaying such a step (a journal of a version before the check) is reported, not accepted.
+    LocalSums[] set = contributions(one.parameters());
+    UpdateRule.Outcome o = UpdateRule.apply(one.parameters(), set, 1e300);
+    IllegalStateException r = assertThrows(IllegalStateException.class,
+        () -> one.apply(new TrainingActor.StepCommitted(2, set, o.parameters(), o.loss())));
+    assertTrue(r.getMessage().contains("journal step 2 holds a non-finite update"), r.getMessage());
+  }
 }

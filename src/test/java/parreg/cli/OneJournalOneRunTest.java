@@ -79,7 +79,8 @@ class OneJournalOneRunTest {
   @Test
   void seedDataOnAFileRunsJournalIsRefused() throws Exception {
     // The seed run has another default run name: before, a second run started in this journal.
-    assertRefused("initialWeights", "--data", "seed", "--participants", "2", "--seed-nodes", "127.0.0.1:25101,127.0.0.1:25102");
+    // (The first field that differs: the seed contract's loss term is the seed's own bytes.)
+    assertRefused("differs in loss", "--data", "seed", "--participants", "2", "--seed-nodes", "127.0.0.1:25101,127.0.0.1:25102");
     assertEquals(Map.of("parreg|parreg-run|p0", 4L), rows());
   }
 

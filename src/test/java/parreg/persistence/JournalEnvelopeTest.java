@@ -110,6 +110,10 @@ class JournalEnvelopeTest {
     check.next(3, next);
     Chained wrong = JournalEnvelope.seal(CODEC, part(3), v1a.hash());
     assertEquals(4, assertThrows(JournalReadException.class, () -> check.next(4, wrong)).sequenceNr());
+    // the first checksummed event after version-1 ones starts the chain, whatever it links to
+    ChainCheck resumed = ChainCheck.fromStart("pid");
+    resumed.next(1, v1a);
+    resumed.next(2, JournalEnvelope.seal(CODEC, part(2), JournalEnvelope.GENESIS));
   }
 
   @Test

@@ -2,11 +2,8 @@ package parreg.actors;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -29,6 +26,7 @@ import parreg.device.Bits;
 import parreg.device.KernelBackend;
 import parreg.device.LocalSums;
 import parreg.device.Partition;
+import parreg.device.data.AtomicFiles;
 
 /**
  * Owns the device: opens the backend on its own thread (a CUDA context is current per thread, so
@@ -225,10 +223,17 @@ public final class GpuActor extends AbstractBehavior<GpuActor.Command> {
     doc.put("finalResultBits", t.lastResultBits());
     doc.put("lastFences", t.recentFences());
     String error = null;
-    // CREATE_NEW: the evidence is a record of what happened, never replaced by a later run.
-    try (OutputStream out = Files.newOutputStream(w.file(), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-      out.write(JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(doc));
-      out.flush();
+    // The evidence is a record of what happened, never replaced by a later run; it is on disk (the
+    // file and its directory entry fsynced) before the node reports done, and a reader sees all of
+    // it or nothing (AtomicFiles).
+    try {
+      byte[] bytes = JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(doc);
+      AtomicFiles.writeNew(w.file(), ch -> {
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(bytes);
+        while (b.hasRemaining()) {
+          ch.write(b);
+        }
+      });
     } catch (FileAlreadyExistsException e) {
       error = "evidence file " + w.file() + " already exists; it is never overwritten";
     } catch (IOException e) {

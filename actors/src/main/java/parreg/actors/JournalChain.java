@@ -18,10 +18,10 @@ import parreg.persistence.KryoCodec;
  * the event.
  *
  * <p>Pekko calls {@code toJournal} for the events of a write in order, and saves a snapshot only
- * after the write it follows and before the next command, so {@link #head} is then the hash of the
- * snapshot's event. Journals of format version 1 (no envelope) replay as before; events appended
- * to them are linked to the last event replayed (re-encoded: the encoding is deterministic), or to
- * {@link JournalEnvelope#GENESIS} after a version-1 snapshot with no event after it.
+ * after the write it follows and before the next command, so the chain's head is then the hash
+ * of the snapshot's event. Journals of format version 1 (no envelope) replay as before; the chain
+ * starts at the first event appended to them (its link to the version-1 event before it is not
+ * checked: see {@link ChainCheck}).
  */
 final class JournalChain {
   private final String persistenceId;
@@ -78,7 +78,7 @@ final class JournalChain {
         }
       };
 
-  /** A version-1 event or snapshot, as the serializer returns it: no link, hash of its re-encoding. */
+  /** A version-1 event or snapshot, as the serializer returns it: no link (its hash is not relied on). */
   private Chained versionOne(Object value) {
     byte[] bytes = codec.encode(value);
     return new Chained(KryoCodec.FORMAT_VERSION, value, JournalEnvelope.GENESIS, JournalEnvelope.chainHash(bytes), bytes);

@@ -30,6 +30,14 @@ public final class NodeLifecycle {
     outcome.complete(new Outcome(1, message));
   }
 
+  /** Exit code of a run stopped because a step's update or loss was not finite (README). */
+  public static final int DIVERGED = 3;
+
+  /** Training diverged: the journal holds every finite step, the non-finite one was not committed. */
+  public void diverge(String message) {
+    outcome.complete(new Outcome(DIVERGED, message));
+  }
+
   /** A request to stop (SIGTERM): the node ends as if done, exit code 0. */
   public void stop(String message) {
     outcome.complete(new Outcome(0, message));

@@ -17,6 +17,7 @@ import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AskPattern;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import parreg.device.BackendInfo;
+import parreg.device.Backends;
 import parreg.device.BackendUnavailableException;
 import parreg.device.Partition;
 import parreg.device.RunContract;
@@ -148,13 +149,21 @@ public final class ParregNode {
           + (refused.anotherRun() ? " (a node journal belongs to one run: give --run-name NEW to start another run in it)" : ""));
     }
     String clusterHost = NodeConfig.clusterHost(cfg);
+    Backends.Selection device;
     try {
       Ports.requireFree(clusterHost, d.port(), "cluster port (--port)");
       Ports.requireFree(nodeConfig.adminHost(), nodeConfig.adminPort(),
           "admin port" + (d.adminPort() != null ? " (--admin-port)" : ""));
+      device = openDevice(settings);
+    } catch (RuntimeException e) {
+      journalSetup.close();
+      throw e;
+    }
+    try {
       journalSetup.create(cfg.getDuration("parreg.journal.h2-compaction.interval"),
           cfg.getBytes("parreg.journal.h2-compaction.write-bytes").intValue());
     } catch (RuntimeException e) {
+      device.backend().close();
       journalSetup.close();
       throw e;
     }
@@ -167,8 +176,9 @@ public final class ParregNode {
 
     Handle node;
     try {
-      node = start(cfg, settings);
+      node = start(cfg, settings, () -> device);
     } catch (RuntimeException e) {
+      device.backend().close();
       journalSetup.close();
       // The port was free a moment ago (checked above) but another process took it since.
       throw Ports.bindFailure(e, clusterHost, d.port(), "cluster port (--port)").orElseThrow(() -> e);
@@ -225,22 +235,44 @@ public final class ParregNode {
     }
   }
 
-  /** Wires the actor system and its four actors. */
+  /**
+   * Opens the device before the journal is created, so that a card that is not there (a wrong
+   * {@code --device}, {@code --backend cuda} without one) is refused with nothing written. The
+   * GPU actor takes the open backend over (the CUDA backend makes its context current on the
+   * actor's thread before every call).
+   */
+  private static Backends.Selection openDevice(NodeSettings s) {
+    try {
+      return Backends.select(s.backend(), s.device());
+    } catch (BackendUnavailableException e) {
+      throw new BadInput(e.getMessage() + "; nothing was written");
+    }
+  }
+
+  /** Wires the actor system and its four actors; the GPU actor opens the backend itself. */
   public static Handle start(Config config, NodeSettings settings) {
+    return start(config, settings, null);
+  }
+
+  /** Wires the actor system and its four actors; {@code device} gives the backend, already open (or null). */
+  static Handle start(Config config, NodeSettings settings, java.util.function.Supplier<Backends.Selection> device) {
     NodeLifecycle lifecycle = new NodeLifecycle();
     CompletableFuture<BackendInfo> backend = new CompletableFuture<>();
     CompletableFuture<Refs> refs = new CompletableFuture<>();
-    ActorSystem<Void> system = ActorSystem.create(guardian(settings, lifecycle, backend, refs), SYSTEM_NAME, config);
+    ActorSystem<Void> system = ActorSystem.create(guardian(settings, lifecycle, backend, refs, device), SYSTEM_NAME, config);
     return new Handle(system, lifecycle, backend, refs);
   }
 
   static Behavior<Void> guardian(
-      NodeSettings s, NodeLifecycle lifecycle, CompletableFuture<BackendInfo> backend, CompletableFuture<Refs> refs) {
+      NodeSettings s, NodeLifecycle lifecycle, CompletableFuture<BackendInfo> backend, CompletableFuture<Refs> refs,
+      java.util.function.Supplier<Backends.Selection> device) {
     return Behaviors.setup(
         ctx -> {
           ActorRef<GpuActor.Command> gpu =
               ctx.spawn(
-                  GpuActor.create(s.backend(), s.device(), s.partition(), s.contract().bias(), backend),
+                  device != null
+                      ? GpuActor.create(device, s.partition(), s.contract().bias(), backend)
+                      : GpuActor.create(s.backend(), s.device(), s.partition(), s.contract().bias(), backend),
                   "gpu",
                   GpuActor.dispatcher(s.backend()));
           ActorRef<PeerActor.Command> peer = ctx.spawn(PeerActor.create(s), "peer");

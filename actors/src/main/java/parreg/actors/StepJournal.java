@@ -94,7 +94,10 @@ final class StepJournal extends EventSourcedBehavior<StepJournal.Command, Traini
   public SignalHandler<TrainingState> signalHandler() {
     return newSignalHandlerBuilder()
         .onSignal(RecoveryCompleted.instance(), state -> owner.tell(new TrainingActor.JournalRecovered(state, lastSequenceNumber(ctx))))
-        .onSignal(RecoveryFailed.class, (state, f) -> owner.tell(new TrainingActor.JournalFailed(String.valueOf(f.getFailure().getMessage()))))
+        // After a failed write the journal child restarts and recovers; on H2 a full disk closes the
+        // database, so that recovery fails, and its cause chain still holds "No space left on device".
+        .onSignal(RecoveryFailed.class, (state, f) -> owner.tell(new TrainingActor.JournalFailed(
+            String.valueOf(f.getFailure().getMessage()), parreg.persistence.JournalErrors.isDiskFull(f.getFailure()))))
         .onSignal(SnapshotCompleted.class, (state, s) -> owner.tell(new TrainingActor.JournalSnapshotted(s.metadata().sequenceNr())))
         .build();
   }

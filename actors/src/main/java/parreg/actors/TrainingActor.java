@@ -109,11 +109,17 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
 
   record JournalSnapshotted(long sequenceNr) implements Command {}
 
-  record JournalFailed(String reason) implements Command {}
+  /** The journal failed; {@code diskFull} when its cause was a full disk (see {@link parreg.persistence.JournalErrors}). */
+  record JournalFailed(String reason, boolean diskFull) implements Command {}
 
   private record Computed(long step, LocalSums sums) implements Command {}
 
   private record EvidenceDone(String error) implements Command {}
+
+  /** The diverged run's last finite step is durable and its peers had time to fetch our contribution. */
+  private enum DivergedEnd implements Command {
+    INSTANCE
+  }
 
   private enum Next implements Command {
     INSTANCE
@@ -174,6 +180,8 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
   private long ownStep = -1;
   private long lastStepStartNanos;
   private boolean doneReported;
+  /** Why training stopped at a non-finite step (null: it did not). */
+  private String diverged;
   /** When this incarnation started (its journal replayed), and its rate over the last interval. */
   private final long startedAtMillis = System.currentTimeMillis();
   private final ProgressMeter progress;
@@ -201,7 +209,9 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
       ActorRef<StepJournal.Command> journal) {
     return Behaviors.receive(Command.class)
         .onMessage(JournalFailed.class, f -> {
-          lifecycle.fail("journal " + settings.journalDescription() + " could not be replayed: " + f.reason());
+          lifecycle.fail(f.diskFull()
+              ? "journal disk full at start: " + settings.journalDescription() + " (no space left on device); free space and restart"
+              : "journal " + settings.journalDescription() + " could not be replayed: " + f.reason());
           return Behaviors.stopped();
         })
         .onMessage(JournalRecovered.class, r -> {
@@ -293,11 +303,15 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
           return this;
         })
         .onMessage(JournalFailed.class, f -> {
-          lifecycle.fail("journal " + settings.journalDescription() + " failed: " + f.reason());
+          lifecycle.fail(f.diskFull() ? diskFull() : "journal " + settings.journalDescription() + " failed: " + f.reason());
           return this;
         })
         .onMessage(EvidenceDone.class, this::onEvidenceDone)
         .onMessage(Progress.class, p -> onProgress())
+        .onMessage(DivergedEnd.class, d -> {
+          lifecycle.diverge(diverged + "; the journal ends at step " + durable + ", the last finite one");
+          return this;
+        })
         .onMessage(GetState.class, this::onGetState)
         .onMessage(Flush.class, this::onFlush)
         .build();
@@ -403,7 +417,11 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
       return this;
     }
     StepTrace.stamp(7, step);
-    state = state.next(step, r.contributions()); // the update, computed once (the journal child re-checks it)
+    try {
+      state = state.next(step, r.contributions()); // the update, computed once (the journal child re-checks it)
+    } catch (TrainingState.NonFinite e) {
+      return onDiverged(e);
+    }
     StepCommitted event = new StepCommitted(step, r.contributions(), state.parameters(), state.loss());
     commit(event);
     if (step == recoveredStep + 1) {
@@ -416,6 +434,33 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
     ownStep = -1;
     peer.tell(new PeerActor.Committed(step, r.contributions()));
     return startNextStep();
+  }
+
+  /**
+   * A step whose update is not finite is not committed. Every participant computes the same update
+   * from the same set, so each stops here at the same step on its own; this node writes what it
+   * committed, then keeps its peer actor serving for a moment (a peer may still be asking for our
+   * contribution to this step, and needs it to reach the same verdict) before the node ends.
+   */
+  private Behavior<Command> onDiverged(TrainingState.NonFinite e) {
+    ctx().getLog().error(e.getMessage());
+    stopped = true;
+    diverged = e.getMessage();
+    write();
+    endIfDiverged();
+    return this;
+  }
+
+  private void endIfDiverged() {
+    if (diverged != null && pending.isEmpty() && !timers.isTimerActive(DivergedEnd.INSTANCE)) {
+      timers.startSingleTimer(DivergedEnd.INSTANCE, settings.retryInterval().multipliedBy(5));
+    }
+  }
+
+  /** The one line of a journal write that failed for want of space: the first step it could not write. */
+  private String diskFull() {
+    return "journal disk full at step " + (durable + 1) + ": " + settings.journalDescription()
+        + " (no space left on device); the journal ends at step " + durable + ": free space and restart the node to resume";
   }
 
   /** Queues a committed event for the journal; writes when the group is full (see the class comment). */
@@ -453,6 +498,12 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
     durable = w.durableStep();
     journalPosition = w.sequenceNr();
     peer.tell(new PeerActor.Durable(durable));
+    if (diverged != null) {
+      write();
+      answerFlushes();
+      endIfDiverged();
+      return this;
+    }
     if (flushing) {
       write();
       answerFlushes();

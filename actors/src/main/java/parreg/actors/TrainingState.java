@@ -48,11 +48,50 @@ public record TrainingState(RunContract contract, PartitionInfo[] roster, long c
           + " contributions, the run has " + contract.participants() + " participants");
     }
     UpdateRule.Outcome o = UpdateRule.apply(parameters, contributions, contract.rate().value());
-    return new TrainingState(contract, roster, step, o.parameters(), o.loss());
+    double[] w = o.parameters();
+    for (int j = 0; j < w.length; j++) {
+      if (!Double.isFinite(w[j])) {
+        throw new NonFinite(step, "parameter " + parameterName(j) + " = " + w[j]);
+      }
+    }
+    if (!Double.isFinite(o.loss())) {
+      throw new NonFinite(step, "loss = " + o.loss());
+    }
+    return new TrainingState(contract, roster, step, w, o.loss());
+  }
+
+  /**
+   * A step whose update or loss is not finite (a diverging run: the learning rate too large for
+   * the data). It is never committed: every participant computes the same update from the same
+   * set, so all of them stop at the same step, and the journal ends at the last finite step.
+   */
+  public static final class NonFinite extends RuntimeException {
+    private final long step;
+    private final String what;
+
+    NonFinite(long step, String what) {
+      super("training diverged at step " + step + ": " + what + " (not finite); the step was not committed");
+      this.step = step;
+      this.what = what;
+    }
+
+    public long step() {
+      return step;
+    }
+  }
+
+  private String parameterName(int j) {
+    return contract.bias() && j == parameters.length - 1 ? "b" : "w" + (j + 1);
   }
 
   TrainingState apply(TrainingActor.StepCommitted e) {
-    TrainingState recomputed = next(e.step(), e.contributions());
+    TrainingState recomputed;
+    try {
+      recomputed = next(e.step(), e.contributions());
+    } catch (NonFinite n) {
+      // Only a version before the check committed such a step (a journal of a diverged run).
+      throw new IllegalStateException("journal step " + e.step() + " holds a non-finite update: " + n.what);
+    }
     if (!Bits.sameBits(recomputed.parameters(), e.parameters())
         || Double.doubleToRawLongBits(recomputed.loss()) != Double.doubleToRawLongBits(e.loss())) {
       throw new IllegalStateException("journal step " + e.step() + " does not recompute: recorded parameters "

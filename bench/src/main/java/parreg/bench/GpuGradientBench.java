@@ -91,6 +91,9 @@ public final class GpuGradientBench {
           planList.add("pipe2");
           planList.add("large2");
         }
+        if (d > 256 && d <= 1024) {
+          planList.add("wide");
+        }
         planList.add("twopass");
       }
       List<String> seen = new ArrayList<>();

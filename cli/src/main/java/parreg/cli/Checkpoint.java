@@ -148,6 +148,10 @@ record Checkpoint(RunContract contract, int participant, long committedStep, dou
     }
     Map<String, String> fields = new LinkedHashMap<>();
     root.path("contract").fields().forEachRemaining(e -> fields.put(e.getKey(), e.getValue().asText()));
+    // The digest first: an altered file is reported as such, whatever field was changed.
+    if (!RunContract.digestOf(fields).equals(root.path("contractDigest").asText())) {
+      throw new UserError("checkpoint " + file + ": contract digest does not match its fields (file altered?)");
+    }
     RunContract contract;
     try {
       contract = RunContract.fromFields(fields);
@@ -155,7 +159,7 @@ record Checkpoint(RunContract contract, int participant, long committedStep, dou
       throw new UserError("checkpoint " + file + ": " + e.getMessage());
     }
     if (!contract.digest().equals(root.path("contractDigest").asText())) {
-      throw new UserError("checkpoint " + file + ": contract digest does not match its fields (file altered?)");
+      throw new UserError("checkpoint " + file + ": contract fields are not in canonical form (file altered?)");
     }
     if (!RunContract.CHECKPOINT_CONTRACT.equals(contract.checkpointContract())) {
       throw new UserError("checkpoint " + file + ": checkpoint contract " + contract.checkpointContract()

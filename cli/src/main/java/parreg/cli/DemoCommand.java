@@ -38,7 +38,8 @@ public final class DemoCommand implements Callable<Integer> {
       description = "pace steps so the kill lands mid-run (default: ${DEFAULT-VALUE})")
   long stepIntervalMs;
 
-  @Option(names = "--backend", defaultValue = "cpu", description = "backend of both nodes: cpu, cuda or auto (default: ${DEFAULT-VALUE})")
+  @Option(names = "--backend", defaultValue = "auto",
+      description = "backend of both nodes: auto (a card where one answers, else the CPU), cpu or cuda (default: ${DEFAULT-VALUE})")
   String backend;
 
   @Option(names = "--evidence", description = "have each node write its device evidence record (evidence-node-P.json) into the working directory")
@@ -76,6 +77,7 @@ public final class DemoCommand implements Callable<Integer> {
       out.println("  started node 0 and node 1 (logs: node-0.log, node-1.log)");
 
       JsonNode s1 = awaitStatus(nodes.get(1), "node 1 to commit step " + kill, j -> j.get("committedStep").asLong() >= kill, true);
+      out.printf("  node 1 says: %s (%s)%n", s1.get("device").get("selection").asText(), s1.get("device").get("name").asText());
       nodes.get(1).kill9();
       long killedAt = s1.get("committedStep").asLong();
       out.printf("  killed node 1 with SIGKILL at committed step %d%n", killedAt);

@@ -68,7 +68,8 @@ public final class NodeCommand implements Callable<Integer> {
   @Option(names = "--backend", defaultValue = "auto", description = "auto, cpu or cuda (default: ${DEFAULT-VALUE})")
   String backend;
 
-  @Option(names = "--device", defaultValue = "0", description = "CUDA card UUID or ordinal (default: ${DEFAULT-VALUE})")
+  @Option(names = "--device", description = "CUDA card UUID or ordinal; binds exactly, under --backend auto too "
+      + "(default: card 0 for cuda; auto picks card 0 where one answers, else the CPU)")
   String device;
 
   @Option(names = "--evidence", description = "write the device evidence record here when the run completes (must not exist)")
@@ -140,8 +141,8 @@ public final class NodeCommand implements Callable<Integer> {
       if (c.participant < 0 || c.participant >= c.participants) {
         throw new UserError("--participant " + c.participant + " is outside 0.." + (c.participants - 1));
       }
-      if (c.steps < 0) {
-        throw new UserError("--steps must be >= 0");
+      if (c.steps < 1) {
+        throw new UserError("--steps must be >= 1 (a run trains at least one step), got " + c.steps);
       }
       if (c.batchSize < 0) {
         throw new UserError("--batch-size must be >= 0 (0 = whole partition)");
@@ -155,9 +156,7 @@ public final class NodeCommand implements Callable<Integer> {
         }
         RunContract seed = RunContract.seed(2, c.batchSize);
         if (c.runName != null) {
-          seed = new RunContract(c.runName, seed.schema(), seed.checkpointContract(), seed.loss(), seed.learningRate(),
-              seed.initialWeights(), seed.features(), seed.bias(), seed.participants(), seed.dataset(), seed.batchSize(),
-              seed.reductionOrder());
+          seed = seed.withRunName(c.runName);
         }
         return new RunSpec(seed, parreg.device.SeedData.partition(c.participant));
       }

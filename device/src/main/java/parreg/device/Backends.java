@@ -6,6 +6,10 @@ import java.lang.reflect.InvocationTargetException;
  * Chooses a backend from the deployment inputs {@code --backend auto|cpu|cuda} and {@code --device
  * UUID-or-ordinal}. The CUDA backend is looked up by name so that this class loads (and the CPU
  * backend works) on machines where JCuda's native library cannot be loaded.
+ *
+ * <p>A device named explicitly ({@code --device}) binds exactly, under {@code auto} too: if no such
+ * card answers, the selection fails instead of falling back to the CPU. Without one, {@code auto}
+ * tries card 0 and picks the CPU where none answers; {@code cuda} requires card 0.
  */
 public final class Backends {
   static final String CUDA_FACTORY = "parreg.device.cuda.CudaBackend";
@@ -23,6 +27,12 @@ public final class Backends {
       case "cuda":
         return new Selection(openCuda(device), "backend cuda (requested)");
       case "auto":
+        if (device != null) {
+          // Binding is exact: a card the user named must be there; auto only decides where none was named.
+          KernelBackend b = openCuda(device);
+          return new Selection(b, "backend auto: picked cuda, the card named by --device, " + b.info().deviceName() + " "
+              + b.info().deviceUuid());
+        }
         try {
           KernelBackend b = openCuda(device);
           return new Selection(b, "backend auto: picked cuda, " + b.info().deviceName() + " " + b.info().deviceUuid());

@@ -25,6 +25,10 @@ import java.util.Optional;
  * @param loss loss and combination rule
  * @param learningRate exact rate as given
  * @param initialWeights binary64 initial parameters, bias last when {@code bias}; finite
+ * @param initialization how the initial parameters were given, in the seed's words ({@code
+ *     initial-natural-weight=3} for the seed run), or empty for a run whose weights say it all
+ *     (file runs); an empty term is left out of {@link #fields()}, so such a contract, its digest
+ *     and its checkpoints are what they were before the field existed
  * @param features number of features d
  * @param bias whether the model has a bias term
  * @param participants number of participants P, fixed at run start
@@ -39,6 +43,7 @@ public record RunContract(
     String loss,
     String learningRate,
     double[] initialWeights,
+    String initialization,
     int features,
     boolean bias,
     int participants,
@@ -51,8 +56,30 @@ public record RunContract(
   public static final String CHECKPOINT_CONTRACT = "scalar-parameter-updates-batches-epoch/v1";
   public static final String LOSS = "sample-mass-squared-error";
 
+  /**
+   * The seed's exact byte strings (its {@code CheckpointEnvelopeContract}, SPEC section 1): the
+   * loss with its rate and numerical policy, the dataset, the initial weight. The seed run's
+   * contract carries them verbatim.
+   */
+  public static final String SEED_LOSS = "sample-mass-squared-error;rate=1/4;f32-gradient-f64-update";
+
+  public static final String SEED_DATASET = "fixed-repeated-batch:x=1,1,2;y=0";
+  public static final String SEED_INITIALIZATION = "initial-natural-weight=3";
+
+  /** The seed run's dataset descriptor before the contract carried the seed's bytes (journals of format v1). */
+  public static final String LEGACY_SEED_DATASET = "fixed-repeated-batch: x=1 | x=1,2 ; y=0";
+
+  /** A contract without an initialization term (every run but the seed). */
+  public RunContract(String runName, String schema, String checkpointContract, String loss, String learningRate,
+      double[] initialWeights, int features, boolean bias, int participants, String dataset, int batchSize,
+      String reductionOrder) {
+    this(runName, schema, checkpointContract, loss, learningRate, initialWeights, "", features, bias, participants,
+        dataset, batchSize, reductionOrder);
+  }
+
   public RunContract {
     initialWeights = initialWeights.clone();
+    java.util.Objects.requireNonNull(initialization, "initialization");
     if (features < 1) {
       throw new IllegalArgumentException("features must be >= 1, got " + features);
     }
@@ -78,6 +105,31 @@ public record RunContract(
       throw new IllegalArgumentException("batch size must be >= 0 (0 = whole partition)");
     }
     LearningRate.parse(learningRate);
+    checkSeedTerms(loss, learningRate, initialization, initialWeights);
+  }
+
+  /**
+   * The seed's terms restate the rate and the initial weight: a contract that carries them must
+   * agree with its own numeric fields, so the bytes are a checked part of the run, not a label.
+   */
+  private static void checkSeedTerms(String loss, String learningRate, String initialization, double[] initialWeights) {
+    if (loss.startsWith(LOSS + ";")) {
+      String expected = LOSS + ";rate=" + learningRate + ";f32-gradient-f64-update";
+      if (!loss.equals(expected)) {
+        throw new IllegalArgumentException("loss term '" + loss + "' does not match the contract (expected '" + expected + "')");
+      }
+    }
+    String natural = "initial-natural-weight=";
+    if (initialization.startsWith(natural)) {
+      String n = initialization.substring(natural.length());
+      if (!n.matches("0|[1-9][0-9]{0,15}") || initialWeights.length != 1 || initialWeights[0] != Long.parseLong(n)
+          || Double.doubleToRawLongBits(initialWeights[0]) == Long.MIN_VALUE) {
+        throw new IllegalArgumentException("initialization term '" + initialization + "' does not match the initial weights "
+            + Bits.hexList(initialWeights));
+      }
+    } else if (!initialization.isEmpty()) {
+      throw new IllegalArgumentException("unknown initialization term '" + initialization + "'");
+    }
   }
 
   /** The seed run of SPEC section 1. */
@@ -86,15 +138,37 @@ public record RunContract(
         SEED_RUN,
         SCHEMA,
         CHECKPOINT_CONTRACT,
-        LOSS,
+        SEED_LOSS,
         "1/4",
         new double[] {3.0},
+        SEED_INITIALIZATION,
         1,
         false,
         participants,
-        SeedData.DESCRIPTOR,
+        SEED_DATASET,
         batchSize,
         ReductionOrder.VERSION);
+  }
+
+  /** This contract under another run name (a seed run given {@code --run-name}). */
+  public RunContract withRunName(String name) {
+    return new RunContract(name, schema, checkpointContract, loss, learningRate, initialWeights, initialization, features,
+        bias, participants, dataset, batchSize, reductionOrder);
+  }
+
+  /**
+   * A seed contract read from a journal or checkpoint of format v1, written before the contract
+   * carried the seed's exact bytes, as the same run says it now; any other contract unchanged.
+   * Same run: only the wording of the loss, dataset and initialization changed, never a value.
+   */
+  public RunContract upgradeLegacySeed() {
+    if (!initialization.isEmpty() || !LOSS.equals(loss) || !LEGACY_SEED_DATASET.equals(dataset)
+        || !"1/4".equals(learningRate) || features != 1 || bias || initialWeights.length != 1
+        || Double.doubleToRawLongBits(initialWeights[0]) != Double.doubleToRawLongBits(3.0)) {
+      return this;
+    }
+    return new RunContract(runName, schema, checkpointContract, SEED_LOSS, learningRate, initialWeights,
+        SEED_INITIALIZATION, features, bias, participants, SEED_DATASET, batchSize, reductionOrder);
   }
 
   public static int parameterCount(int features, boolean bias) {
@@ -127,6 +201,9 @@ public record RunContract(
     m.put("loss", loss);
     m.put("learningRate", learningRate);
     m.put("initialWeights", Bits.hexList(initialWeights));
+    if (!initialization.isEmpty()) {
+      m.put("initialization", initialization);
+    }
     m.put("features", Integer.toString(features));
     m.put("bias", Boolean.toString(bias));
     m.put("participants", Integer.toString(participants));
@@ -158,7 +235,7 @@ public record RunContract(
         : java.util.Arrays.stream(inner.split(",")).mapToDouble(s -> Bits.parseHex(s.strip())).toArray();
     try {
       return new RunContract(f.get("runName"), f.get("schema"), f.get("checkpointContract"), f.get("loss"),
-          f.get("learningRate"), weights, Integer.parseInt(f.get("features")), Boolean.parseBoolean(f.get("bias")),
+          f.get("learningRate"), weights, f.getOrDefault("initialization", ""), Integer.parseInt(f.get("features")), Boolean.parseBoolean(f.get("bias")),
           Integer.parseInt(f.get("participants")), f.get("dataset"), Integer.parseInt(f.get("batchSize")),
           f.get("reductionOrder"));
     } catch (NumberFormatException e) {
@@ -168,9 +245,14 @@ public record RunContract(
 
   /** SHA-256 over the canonical field encoding: stable across JVMs and versions. */
   public String digest() {
+    return digestOf(fields());
+  }
+
+  /** {@link #digest()} of a contract given as its fields (a checkpoint's, checked before it is parsed). */
+  public static String digestOf(Map<String, String> fields) {
     try {
       MessageDigest md = MessageDigest.getInstance("SHA-256");
-      for (Map.Entry<String, String> e : fields().entrySet()) {
+      for (Map.Entry<String, String> e : fields.entrySet()) {
         byte[] k = e.getKey().getBytes(StandardCharsets.UTF_8);
         byte[] v = e.getValue().getBytes(StandardCharsets.UTF_8);
         md.update(intBytes(k.length));
@@ -198,9 +280,13 @@ public record RunContract(
     List<String> out = new ArrayList<>();
     Map<String, String> a = fields();
     Map<String, String> b = other.fields();
-    for (String k : a.keySet()) {
-      if (!a.get(k).equals(b.get(k))) {
-        out.add(k + ": expected '" + a.get(k) + "' but found '" + b.get(k) + "'");
+    java.util.Set<String> keys = new java.util.LinkedHashSet<>(a.keySet());
+    keys.addAll(b.keySet()); // a field left out when empty (initialization) may be in one only
+    for (String k : keys) {
+      String x = a.getOrDefault(k, "");
+      String y = b.getOrDefault(k, "");
+      if (!x.equals(y)) {
+        out.add(k + ": expected '" + x + "' but found '" + y + "'");
       }
     }
     return out;

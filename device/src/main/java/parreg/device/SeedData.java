@@ -2,7 +2,8 @@ package parreg.device;
 
 /** The built-in seed partitions of SPEC section 2: participant 0 holds x=1, participant 1 x=1 and x=2, y=0. */
 public final class SeedData {
-  public static final String DESCRIPTOR = "fixed-repeated-batch: x=1 | x=1,2 ; y=0";
+  /** The seed's own dataset bytes, as the seed contract carries them. */
+  public static final String DESCRIPTOR = RunContract.SEED_DATASET;
 
   private SeedData() {}
 

@@ -5,7 +5,7 @@
 // Regenerate the PTX beside this file with scripts/gen-ptx.sh (never by hand).
 //
 // Names: FAMILY_o_K[_P] (o: ordered; K accumulators per thread = d / 32 rounded up to a power of
-// two, P slices per step), spec_o_W (slice width W features), small_o_DMAX.
+// two, P slices per step), spec_o_W and wide_o_W (slice width W features), small_o_DMAX.
 
 #include "local_sums.cuh"
 
@@ -46,11 +46,24 @@ SPEC_KERNEL(spec_o_64, 16, 6, 8, 8, 6, true)
 SPEC_KERNEL(spec_o_128, 32, 6, 8, 8, 6, true)
 SPEC_KERNEL(spec_o_192, 48, 6, 12, 8, 6, true)
 SPEC_KERNEL(spec_o_256, 64, 6, 8, 8, 6, true)
+WIDE_KERNEL(wide_o_384, 96, 12, false)
+WIDE_KERNEL(wide_o_512, 128, 16, false)
+WIDE_KERNEL(wide_o_640, 160, 8, false)
+WIDE_KERNEL(wide_o_768, 192, 16, false)
+WIDE_KERNEL(wide_o_896, 224, 8, false)
+WIDE_KERNEL(wide_o_1024, 256, 16, false)
 extern "C" __global__ void __launch_bounds__(256) resid_o(SMALL_ARGS, float* __restrict__ rbuf) {
   resid_body<true>(SMALL_PASS, rbuf);
 }
 extern "C" __global__ void __launch_bounds__(256) grad_o(SMALL_ARGS, float* __restrict__ rbuf) {
   grad_body<true>(x, n, d, start, len, out, tiles, rbuf);
+}
+// the wide plan's batches that do not start on a slice boundary: the two passes over its layout
+extern "C" __global__ void __launch_bounds__(256) resid8_o(SMALL_ARGS, float* __restrict__ rbuf) {
+  resid_body<true, true>(SMALL_PASS, rbuf);
+}
+extern "C" __global__ void __launch_bounds__(256) grad8_o(SMALL_ARGS, float* __restrict__ rbuf) {
+  grad_body<true, true>(x, n, d, start, len, out, tiles, rbuf);
 }
 
 // ---------------------------------------------------------------------------------------------

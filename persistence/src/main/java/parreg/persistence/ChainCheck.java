@@ -9,9 +9,9 @@ package parreg.persistence;
  *
  * <p>The chain is known from the start of a persistence id (the first event links to {@link
  * JournalEnvelope#GENESIS}) or from a version-2 snapshot (its link); after a version-1 snapshot it
- * is unknown until the first event read. A version-2 event written right after version-1 events
- * were recovered from a version-1 snapshot links to {@code GENESIS}: accepted after a version-1
- * event only.
+ * is unknown until the first event read. The link of the first version-2 event after version-1
+ * events (a journal written by an older version and resumed) is not checked: the chain starts
+ * there.
  */
 public final class ChainCheck {
   private final String persistenceId;
@@ -62,8 +62,10 @@ public final class ChainCheck {
           "event " + persistenceId + " #" + expected + " is missing: the next event stored is #" + seq, expected, null);
     }
     if (event.linked()) {
-      boolean ok = !headKnown || event.link() == head
-          || (!previousLinked && event.link() == JournalEnvelope.GENESIS);
+      // The first checksummed event after version-1 ones: its writer could not know the stored
+      // bytes of the one before it (a version-1 value may re-encode differently, as an upgraded
+      // layout), so its link is not checked; every later one is.
+      boolean ok = !headKnown || !previousLinked || event.link() == head;
       if (!ok) {
         throw new JournalReadException(String.format(
             "event %s #%d does not follow #%d: it links to %016x, the chain hash of #%d is %016x"

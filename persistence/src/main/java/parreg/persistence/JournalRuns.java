@@ -272,12 +272,16 @@ public final class JournalRuns {
   static Optional<String> difference(RunContract recorded, RunContract given, boolean ignoreRunName) {
     Map<String, String> a = recorded.fields();
     Map<String, String> b = given.fields();
-    for (Map.Entry<String, String> e : a.entrySet()) {
-      if (ignoreRunName && e.getKey().equals("runName")) {
+    java.util.Set<String> keys = new java.util.LinkedHashSet<>(a.keySet());
+    keys.addAll(b.keySet()); // a field left out when empty (initialization) may be in one only
+    for (String k : keys) {
+      if (ignoreRunName && k.equals("runName")) {
         continue;
       }
-      if (!e.getValue().equals(b.get(e.getKey()))) {
-        return Optional.of(e.getKey() + ": '" + e.getValue() + "' in the journal, '" + b.get(e.getKey()) + "' given");
+      String x = a.getOrDefault(k, "");
+      String y = b.getOrDefault(k, "");
+      if (!x.equals(y)) {
+        return Optional.of(k + ": '" + x + "' in the journal, '" + y + "' given");
       }
     }
     return Optional.empty();

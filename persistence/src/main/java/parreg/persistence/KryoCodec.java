@@ -377,6 +377,8 @@ public final class KryoCodec {
         kryo.register(type, new RawDoubleArraySerializer(), e.id());
       } else if (type == float[].class) {
         kryo.register(type, new RawFloatArraySerializer(), e.id());
+      } else if (type == parreg.device.RunContract.class) {
+        kryo.register(type, new RunContractSerializer(), e.id()); // two layouts: see there
       } else if (type == UUID.class) {
         kryo.register(type, new DefaultSerializers.UUIDSerializer(), e.id());
       } else if (type == Instant.class) {

@@ -75,17 +75,18 @@ class CudaBackendWithoutGpuTest {
     }
     assertTrue(ptx.contains("\n.version 8.0\n"), "PTX ISA 8.0 stamp");
     assertTrue(ptx.contains("\n.target sm_75\n"), "compute_75 target");
-    for (String k : new String[] {"small_o_1", "small_o_16", "large_o_8_1", "pipe_o_8_2", "pipe_o_1_1", "flow_o_8_2", "flow_o_1_2", "quad_o_8_2", "pipeq_o_8_2", "spec_o_64", "spec_o_128", "spec_o_192", "spec_o_256", "pipes_o_2_2", "pipes_o_4_2", "pipes_o_6_2", "pipes_o_8_2", "resid_o", "grad_o", "tree_pass"}) {
+    for (String k : new String[] {"small_o_1", "small_o_16", "large_o_8_1", "pipe_o_8_2", "pipe_o_1_1", "flow_o_8_2", "flow_o_1_2", "quad_o_8_2", "pipeq_o_8_2", "spec_o_64", "spec_o_128", "spec_o_192", "spec_o_256", "pipes_o_2_2", "pipes_o_4_2", "pipes_o_6_2", "pipes_o_8_2", "wide_o_384", "wide_o_1024", "resid8_o", "grad8_o", "resid_o", "grad_o", "tree_pass"}) {
       assertTrue(ptx.contains(".entry " + k + "("), "kernel " + k);
     }
     // the product's PTX holds only what the product runs: no unordered variant, no comparison plan
-    assertTrue(!ptx.contains("_a_") && !ptx.contains(".entry resid_a(") && !ptx.contains(".entry large_o_8_2("),
+    assertTrue(!ptx.contains("_a_") && !ptx.contains(".entry resid_a(") && !ptx.contains(".entry large_o_8_2(")
+        && !ptx.contains(".entry widep_"),
         "benchmark-only kernels in the product's PTX");
     assertTrue(!ptx.contains("fma.rn.f32") && !ptx.contains("fma.rn.f64"), "no fused multiply-add in the PTX");
     assertTrue(!ptx.contains(".ftz."), "no flush-to-zero instruction in the PTX");
   }
 
-  /** The benchmark's comparison module: the unordered variants and large2, built like the product's. */
+  /** The benchmark's comparison module: the unordered variants, large2 and widep, built like the product's. */
   @Test
   void comparisonPtxHoldsTheBenchmarkOnlyKernels() throws Exception {
     String ptx;
@@ -94,7 +95,7 @@ class CudaBackendWithoutGpuTest {
       ptx = new String(in.readAllBytes(), StandardCharsets.US_ASCII);
     }
     assertTrue(ptx.contains("\n.version 8.0\n"), "PTX ISA 8.0 stamp");
-    for (String k : new String[] {"small_a_1", "small_a_16", "large_o_8_2", "large_a_8_1", "pipe_a_8_2", "flow_a_8_2", "quad_a_4_2", "pipeq_a_4_2", "pipes_a_8_2", "spec_a_64", "spec_a_256", "resid_a", "grad_a"}) {
+    for (String k : new String[] {"small_a_1", "small_a_16", "large_o_8_2", "large_a_8_1", "pipe_a_8_2", "flow_a_8_2", "quad_a_4_2", "pipeq_a_4_2", "pipes_a_8_2", "spec_a_64", "spec_a_256", "resid_a", "grad_a", "widep_o_384", "widep_o_1024"}) {
       assertTrue(ptx.contains(".entry " + k + "("), "kernel " + k);
     }
     assertTrue(!ptx.contains("_o_1_1(") && !ptx.contains(".entry tree_pass("), "product kernels duplicated in the comparison PTX");

@@ -77,6 +77,27 @@ class CudaParityTest {
         Arguments.of(40, 5_000, "spec192"));
   }
 
+  static Stream<Arguments> widePlans() {
+    return Stream.of(
+        // lane groups (the default for 256 < d <= 1,024): every slice width, d just above and at
+        // each width and not a multiple of 4, several tiles per block, a partial last tile,
+        // batches at offsets (their two passes read the same octet layout); widep first
+        Arguments.of(257, 3_001, "widep"), Arguments.of(385, 2_049, "widep"), Arguments.of(600, 5_003, "widep"),
+        Arguments.of(767, 3_073, "widep"), Arguments.of(801, 9_000, "widep"), Arguments.of(1021, 5_000, "widep"),
+        Arguments.of(768, 300_001, "widep"), Arguments.of(1024, 400_003, "widep"), Arguments.of(1024, 31, "widep"),
+        Arguments.of(257, 3_001, "wide"), Arguments.of(300, 40_000, "wide"), Arguments.of(384, 5_000, "wide"),
+        Arguments.of(385, 2_049, "wide"), Arguments.of(511, 70_001, "wide"), Arguments.of(512, 3_000, "wide"),
+        Arguments.of(600, 5_003, "wide"), Arguments.of(767, 3_073, "wide"), Arguments.of(768, 300_001, "wide"),
+        Arguments.of(801, 9_000, "wide"), Arguments.of(1021, 5_000, "wide"), Arguments.of(1024, 400_003, "wide"),
+        Arguments.of(1024, 31, "wide"), Arguments.of(1024, 3_000, "twopass"), Arguments.of(2048, 2_100, null));
+  }
+
+  @ParameterizedTest(name = "d={0} N={1} plan={2}")
+  @MethodSource("widePlans")
+  void widePlansMatchTheReference(int d, int n, String plan) {
+    everyPlanMatchesTheReference(d, n, plan);
+  }
+
   @ParameterizedTest(name = "d={0} N={1} plan={2}")
   @MethodSource("plans")
   void everyPlanMatchesTheReference(int d, int n, String plan) {

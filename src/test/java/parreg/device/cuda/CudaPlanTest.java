@@ -26,7 +26,24 @@ class CudaPlanTest {
     assertEquals("spec-128", plan(100, 1000, H200_SMEM, FREE));
     assertEquals("spec-192", plan(161, 1000, H200_SMEM, FREE));
     assertEquals("spec-256", plan(256, 1000, H200_SMEM, FREE));
-    assertEquals("twopass", plan(257, 1000, H200_SMEM, FREE));
+    assertEquals("wide-384", plan(257, 1000, H200_SMEM, FREE));
+    assertEquals("wide-512", plan(512, 1000, H200_SMEM, FREE));
+    assertEquals("wide-640", plan(513, 1000, H200_SMEM, FREE));
+    assertEquals("wide-1024", plan(1024, 1000, H200_SMEM, FREE));
+    assertEquals("twopass", plan(1025, 1000, H200_SMEM, FREE));
+    assertEquals("twopass", plan(4096, 1000, H200_SMEM, FREE));
+  }
+
+  @Test
+  void theWidePlanNeedsItsSlotsAndThePaddedCopy() {
+    assertEquals(217_312, CudaPlan.wideSmem(1024)); // 6 slots of 32 KB, weights, group sums
+    assertEquals("twopass", plan(1024, 1000, 200 * 1024, FREE));
+    assertEquals("twopass", plan(300, 100_000_000, H200_SMEM, FREE)); // 10^8 slices at width 384: 4.9 TB
+    // the benchmark's unordered variants: wide has none, the ladder gives the two passes
+    assertEquals("twopass", CudaPlan.choose(600, 1000, H200_SMEM, FREE, false, null).name());
+    assertThrows(IllegalArgumentException.class, () -> CudaPlan.choose(600, 1000, H200_SMEM, FREE, false, "wide"));
+    assertThrows(IllegalArgumentException.class, () -> CudaPlan.choose(256, 1000, H200_SMEM, FREE, true, "wide"));
+    assertThrows(IllegalArgumentException.class, () -> CudaPlan.choose(1025, 1000, H200_SMEM, FREE, true, "wide"));
   }
 
   @Test
@@ -56,7 +73,17 @@ class CudaPlanTest {
     assertEquals("quad_a_4_2", quad.main());
     assertEquals("pipeq_a_4_2", quad.fallback());
     assertEquals(68, quad.sliceFeatures());
-    CudaPlan two = CudaPlan.choose(300, 1000, H200_SMEM, FREE, true, null);
+    CudaPlan wide = CudaPlan.choose(300, 1000, H200_SMEM, FREE, true, null);
+    assertEquals("wide_o_384", wide.main());
+    assertEquals("resid8_o", wide.fallback());
+    assertEquals("grad8_o", wide.grad());
+    assertEquals(384, wide.sliceFeatures());
+    assertEquals(32 * 14, wide.block());
+    CudaPlan widep = CudaPlan.choose(1000, 1000, H200_SMEM, FREE, true, "widep");
+    assertEquals("widep-1024", widep.name());
+    assertEquals("widep_o_1024", widep.main());
+    assertEquals("wide", widep.family());
+    CudaPlan two = CudaPlan.choose(300, 1000, H200_SMEM, FREE, true, "twopass");
     assertEquals("resid_o", two.main());
     assertEquals("grad_o", two.grad());
     assertEquals(300, two.sliceFeatures());

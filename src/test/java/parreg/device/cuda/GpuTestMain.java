@@ -1,6 +1,7 @@
 package parreg.device.cuda;
 
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -17,8 +18,9 @@ import org.junit.platform.launcher.listeners.SummaryGeneratingListener;
 
 /**
  * Runs the GPU tests where there is no Maven (the device machine; see docs/GPU.md): the package
- * parreg.device.cuda and the CPU golden test, or the classes named as arguments. Prints one line
- * per test and a summary; exits 0 only if nothing failed.
+ * parreg.device.cuda and the CPU golden test, or the classes (or methods, {@code
+ * parreg.device.cuda.CudaParityTest#widePlansMatchTheReference(int,int,java.lang.String)}) named
+ * as arguments. Prints one line per test and a summary; exits 0 only if nothing failed.
  */
 public final class GpuTestMain {
   private GpuTestMain() {}
@@ -33,7 +35,7 @@ public final class GpuTestMain {
       selectors.add(selectClass("parreg.device.GoldenTrajectoryTest"));
     } else {
       for (String a : args) {
-        selectors.add(selectClass(a));
+        selectors.add(a.contains("#") ? selectMethod(a) : selectClass(a));
       }
     }
     LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request().selectors(selectors).build();

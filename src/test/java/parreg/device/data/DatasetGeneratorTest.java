@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.ForkJoinPool;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import parreg.device.Partition;
@@ -39,6 +40,26 @@ class DatasetGeneratorTest {
     assertTrue(truth.contains("\"seed\": 42"), truth);
     assertTrue(truth.contains("\"sha256\": \"" + a.digests().get(2) + "\""), truth);
     assertTrue(truth.contains("\"bias\": " + a.bias()), truth);
+  }
+
+  @Test
+  void theRowsDoNotDependOnTheThreads() throws Exception {
+    // More rows than one block, so several blocks run at once on the wide pool.
+    DatasetGenerator.Spec s =
+        new DatasetGenerator.Spec(3L * DatasetGenerator.BLOCK_ROWS + 17, 2, 2, 0.5, 9, true, PartitionFiles.Format.BINARY);
+    ForkJoinPool one = new ForkJoinPool(1);
+    ForkJoinPool four = new ForkJoinPool(4);
+    try {
+      DatasetGenerator.Result a = DatasetGenerator.generate(s, dir.resolve("one"), one);
+      DatasetGenerator.Result b = DatasetGenerator.generate(s, dir.resolve("four"), four);
+      for (int p = 0; p < 2; p++) {
+        assertArrayEquals(Files.readAllBytes(a.files().get(p)), Files.readAllBytes(b.files().get(p)));
+      }
+      assertEquals(a.digests(), b.digests());
+    } finally {
+      one.shutdown();
+      four.shutdown();
+    }
   }
 
   @Test

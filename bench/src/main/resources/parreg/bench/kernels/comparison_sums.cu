@@ -1,7 +1,7 @@
 // The benchmark's comparison kernels (parreg.bench.GpuGradientBench), never used for training:
 // every plan's unordered (atomic) variant, FAMILY_a_..., whose bits depend on scheduling (what
-// the ordered reduction costs is measured against them), and large_o_K_2, the large plan at two
-// slices a step, which the product's plan ladder never picks. The bodies are the product's
+// the ordered reduction costs is measured against them), large_o_K_2, the large plan at two
+// slices a step, and widep_o_W (below), which the product's plan ladder never picks. The bodies are the product's
 // (device/src/main/resources/parreg/kernels/local_sums.cuh); scripts/gen-ptx.sh writes the PTX
 // beside this file with the product's flags.
 
@@ -58,3 +58,11 @@ extern "C" __global__ void __launch_bounds__(256) resid_a(SMALL_ARGS, float* __r
 extern "C" __global__ void __launch_bounds__(256) grad_a(SMALL_ARGS, float* __restrict__ rbuf) {
   grad_body<false>(x, n, d, start, len, out, tiles, rbuf);
 }
+// the wide plan with the chain's shared-memory loads one group ahead (forced plan "widep"): bits
+// equal to the reference, but slower than wide on an H200 (docs/device-runs/issue15, call 2)
+WIDE_KERNEL(widep_o_384, 96, 8, true)
+WIDE_KERNEL(widep_o_512, 128, 8, true)
+WIDE_KERNEL(widep_o_640, 160, 8, true)
+WIDE_KERNEL(widep_o_768, 192, 8, true)
+WIDE_KERNEL(widep_o_896, 224, 8, true)
+WIDE_KERNEL(widep_o_1024, 256, 8, true)

@@ -192,7 +192,7 @@ public final class CudaBackend implements KernelBackend {
     treeFn = card.function("tree_pass");
     // Block-per-tile kernels use more dynamic shared memory than the default 48 KB allows; the
     // fallback kernel (flow, quad, spec) runs with the same allowance.
-    for (CUfunction f : new CUfunction[] {mainFn, fallbackFn}) {
+    for (CUfunction f : new CUfunction[] {mainFn, plan.family().equals("wide") ? null : fallbackFn}) {
       if (f != null && plan.smem() > 0) {
         run(cuFuncSetAttribute(f, CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, plan.smem()),
             "cuFuncSetAttribute");
@@ -206,7 +206,7 @@ public final class CudaBackend implements KernelBackend {
     dParams = alloc(4L * (d + 1));
     dPartA = alloc(8L * coords * Math.max(1, maxTiles));
     dPartB = alloc(8L * coords * Math.max(1, (maxTiles + TREE_GROUP - 1) / TREE_GROUP));
-    if (plan.family().equals("twopass")) {
+    if (plan.grad() != null) {
       dR = alloc(4L * n);
     }
     hParamsView = hParams.getByteBuffer(0, 4L * (d + 1)).order(ByteOrder.nativeOrder()).asFloatBuffer();
@@ -312,7 +312,7 @@ public final class CudaBackend implements KernelBackend {
       hParamsView.put(j, (float) params[j]);
     }
     hParamsView.put(d, bias ? (float) params[d] : 0f);
-    if (fallbackFn != null) {
+    if (fallbackFn != null && !plan.family().equals("wide")) { // the wide kernels read params
       java.util.Arrays.fill(hWeights, 0f);
       for (int j = 0; j < d; j++) {
         hWeights[j] = hParamsView.get(j);
@@ -365,13 +365,14 @@ public final class CudaBackend implements KernelBackend {
           launchKernel(fallbackFn, grid, 1, 1024, plan.smem(), common); // every pipe kernel runs 1024 threads
         }
       }
-      default -> {
-        int grid = Math.min((tiles + 7) / 8, full);
-        launchKernel(mainFn, grid, 1, 256, 0, common);
-        int gy = (d + 7) / 8;
-        int gx = Math.min(tiles, Math.max(1, (card.smCount * 16 + gy - 1) / gy));
-        launchKernel(gradFn, gx, gy, 256, 0, common);
+      case "wide" -> {
+        if (start % 32 == 0) {
+          launchKernel(mainFn, Math.min(tiles, full), 1, plan.block(), plan.smem(), common);
+        } else {
+          twoPasses(fallbackFn, Math.min((tiles + 7) / 8, card.smCount * 8), tiles, common);
+        }
       }
+      default -> twoPasses(mainFn, Math.min((tiles + 7) / 8, full), tiles, common);
     }
     if (!ordered) {
       return out;
@@ -390,6 +391,14 @@ public final class CudaBackend implements KernelBackend {
       count = groups;
     }
     return src;
+  }
+
+  /** The residual pass ({@code resid}, {@code grid} blocks), then the gradient pass. */
+  private void twoPasses(CUfunction resid, int grid, int tiles, Pointer common) {
+    launchKernel(resid, grid, 1, 256, 0, common);
+    int gy = (d + 7) / 8;
+    int gx = Math.min(tiles, Math.max(1, (card.smCount * 16 + gy - 1) / gy));
+    launchKernel(gradFn, gx, gy, 256, 0, common);
   }
 
   private void launchKernel(CUfunction f, int gx, int gy, int block, int smem, Pointer args) {

@@ -9,21 +9,23 @@ package parreg.device.cuda;
  * <p>The ladder, first that fits: {@code small} (d &le; 16), {@code spec} (16 &lt; d &le; 256,
  * where its slots fit and x padded to its slice width fits in free memory), {@code quad2}
  * (64 &lt; d &le; 256), {@code flow2}, {@code flow1}, {@code pipe2}, {@code pipe1}, {@code
- * large1} (d &le; 256, by shared memory), {@code twopass} (any d). docs/GPU.md describes each;
+ * large1} (d &le; 256, by shared memory), {@code wide} (256 &lt; d &le; 1,024, ordered, where its
+ * slots fit and x padded to its slice width fits in free memory), {@code twopass} (any d). docs/GPU.md describes each;
  * local_sums.cu holds their kernels. The benchmark and the parity tests may force a plan by name,
- * including {@code large2}, whose kernels only the comparison module has.
+ * including {@code large2} and {@code widep}, whose kernels only the comparison module has.
  *
  * @param name the plan as reported ("spec-64", "quad-8x2", "small-16", "twopass", ...)
- * @param family small, large, pipe, flow, quad, spec or twopass: how the backend launches it
+ * @param family small, large, pipe, flow, quad, spec, wide or twopass: how the backend launches it
  * @param main the kernel that computes the tile sums (twopass: the residual pass)
  * @param fallback flow, quad, spec: the pipe kernel for batches that do not start on a slice
- *     boundary; null otherwise
- * @param grad twopass: the gradient pass; null otherwise
+ *     boundary; wide: the residual pass of the two passes that such batches run; null otherwise
+ * @param grad twopass and wide: the gradient pass; null otherwise
  * @param block threads per block of {@code main}
  * @param smem dynamic shared memory of {@code main} (and of {@code fallback}), bytes
  * @param sliceFeatures features one resident 32-sample slice holds: d in the plain slice layout,
  *     more where the quad layout pads d (to 4, or to the spec slice width)
- * @param quads whether x is resident in the quad layout (four features of a sample together)
+ * @param quads whether x is resident in the quad layout (four features of a sample together;
+ *     wide: in lane groups of 8, the octet layout of {@link ResidentLayout})
  */
 record CudaPlan(
     String name, String family, String main, String fallback, String grad, int block, int smem, int sliceFeatures,
@@ -31,6 +33,9 @@ record CudaPlan(
   /** The spec kernels' shape (local_sums.cuh, SPEC_KERNEL): chain warps and slots per block. */
   static final int SPEC_CHAIN_WARPS = 6;
   static final int SPEC_SLOTS = 6;
+  /** The wide kernels' shape (local_sums.cuh, WIDE_KERNEL): chain warps (one slot each), accumulating warps. */
+  static final int WIDE_CHAIN_WARPS = 6;
+  static final int WIDE_ACC_WARPS = 8;
 
   /**
    * The plan for {@code d} features and {@code slices} 32-sample slices on a card with {@code
@@ -39,12 +44,12 @@ record CudaPlan(
    * @param ordered false: the benchmark's unordered (atomic) kernels of the same plan
    * @param forced a plan name to use instead of the ladder's choice ("small", "large1",
    *     "large2", "pipe1", "pipe2", "flow1", "flow2", "quad2", "spec", "spec64", "spec128",
-   *     "spec192", "spec256", "twopass"), or null
+   *     "spec192", "spec256", "wide", "widep", "twopass"), or null
    * @throws IllegalArgumentException a forced plan that does not fit d on this card
    */
   static CudaPlan choose(int d, long slices, int smemOptin, long freeBytes, boolean ordered, String forced) {
     String pfx = ordered ? "_o_" : "_a_";
-    String want = forced != null ? forced : ladder(d, slices, smemOptin, freeBytes);
+    String want = forced != null ? forced : ladder(d, slices, smemOptin, freeBytes, ordered);
     int k = pow2AtLeast((d + 31) / 32);
     switch (want) {
       case "small" -> {
@@ -95,6 +100,17 @@ record CudaPlan(
         return new CudaPlan("spec-" + width, "spec", "spec" + pfx + width, "pipes" + pfx + width / 32 + "_2", null,
             32 * (SPEC_CHAIN_WARPS + (width == 192 ? 12 : 8)), specSmem(d, width), width, true);
       }
+      case "wide", "widep" -> {
+        // widep: the same plan with the chain's shared-memory loads one group ahead (LAG; its
+        // kernels are in the comparison module only: slower than wide on an H200)
+        int width = wideWidth(d);
+        if (d <= 256 || d > 1024 || !ordered || wideSmem(width) > smemOptin) {
+          throw new IllegalArgumentException("plan " + want + " does not fit d=" + d + " on this card"
+              + (ordered ? " (needs 256 < d <= 1024)" : " (it has no unordered variant)"));
+        }
+        return new CudaPlan(want + "-" + width, "wide", want + "_o_" + width, "resid8_o", "grad8_o",
+            32 * (WIDE_CHAIN_WARPS + WIDE_ACC_WARPS), wideSmem(width), width, true);
+      }
       case "twopass" -> {
         String sfx = ordered ? "_o" : "_a";
         return new CudaPlan("twopass", "twopass", "resid" + sfx, null, "grad" + sfx, 256, 0, d, false);
@@ -104,7 +120,7 @@ record CudaPlan(
   }
 
   /** The product's choice: the first plan of the ladder that fits. */
-  private static String ladder(int d, long slices, int smemOptin, long freeBytes) {
+  private static String ladder(int d, long slices, int smemOptin, long freeBytes, boolean ordered) {
     if (d <= 16) {
       return "small";
     } else if (d <= 256 && specSmem(d, specWidth(d)) <= smemOptin && paddedFits(slices, specWidth(d), freeBytes)) {
@@ -121,6 +137,9 @@ record CudaPlan(
       return "pipe1";
     } else if (d <= 256 && largeSmem(d, 1) <= smemOptin) {
       return "large1";
+    } else if (d > 256 && d <= 1024 && ordered && wideSmem(wideWidth(d)) <= smemOptin
+        && paddedFits(slices, wideWidth(d), freeBytes)) {
+      return "wide";
     }
     return "twopass";
   }
@@ -128,6 +147,20 @@ record CudaPlan(
   /** The narrowest slice width of the spec kernels (64, 128, 192 or 256 features) that holds d. */
   static int specWidth(int d) {
     return d <= 64 ? 64 : d <= 128 ? 128 : d <= 192 ? 192 : 256;
+  }
+
+  /** The wide kernels' slice width: d rounded up to a multiple of 128 (384 .. 1,024). */
+  static int wideWidth(int d) {
+    return (d + 127) & ~127;
+  }
+
+  /**
+   * The wide plan's shared memory at slice width {@code width}: a slot of one lane group (8
+   * samples, {@code width} features) per chain warp, the weights, the group sums of a tile (two
+   * doubles a feature, four for the bias and loss) and the slots' residuals.
+   */
+  static int wideSmem(int width) {
+    return WIDE_CHAIN_WARPS * 32 * width + 4 * width + 16 * width + 32 + WIDE_CHAIN_WARPS * 8 * 4;
   }
 
   /**

@@ -15,7 +15,9 @@ import parreg.device.Workers;
  * <ul>
  *   <li>plain ({@code quads = false}, local_sums.cuh {@code xat}): feature by feature, [d][32];
  *   <li>quad ({@code quads = true}, {@code xq}): [sliceFeatures / 4][32][4], four consecutive
- *       features of one sample in one 16-byte vector.
+ *       features of one sample in one 16-byte vector;
+ *   <li>octet ({@code quads = true}, {@code groupLanes = 8}, {@code xo}, the wide plan): the quad
+ *       layout of each group of 8 samples in turn, [4][sliceFeatures / 4][8][4].
  * </ul>
  *
  * <p>Public for the load benchmark (DataLoadBench times the conversion without a card).
@@ -31,21 +33,29 @@ public final class ResidentLayout {
   private final int d;
   private final int sliceFeatures;
   private final boolean quads;
+  /** Samples of a lane group (32: the whole slice; 8: the octet layout). */
+  private final int groupLanes;
   /** Scratch arrays of the conversion tasks, one per thread at a time; garbage with this layout. */
   private final ConcurrentLinkedQueue<float[]> scratch = new ConcurrentLinkedQueue<>();
 
   public ResidentLayout(int d, int sliceFeatures, boolean quads) {
-    if (sliceFeatures < d || (quads && sliceFeatures % 4 != 0)) {
+    this(d, sliceFeatures, quads, 32);
+  }
+
+  /** {@code groupLanes} 8: the octet layout (quads only); 32: the others. */
+  public ResidentLayout(int d, int sliceFeatures, boolean quads, int groupLanes) {
+    if ((groupLanes != 32 && !(groupLanes == 8 && quads)) || sliceFeatures < d || (quads && sliceFeatures % 4 != 0)) {
       throw new IllegalArgumentException("a slice of " + sliceFeatures + " features cannot hold d=" + d
           + (quads ? " in quads" : ""));
     }
     this.d = d;
     this.sliceFeatures = sliceFeatures;
     this.quads = quads;
+    this.groupLanes = groupLanes;
   }
 
   static ResidentLayout of(CudaPlan plan, int d) {
-    return new ResidentLayout(d, plan.sliceFeatures(), plan.quads());
+    return new ResidentLayout(d, plan.sliceFeatures(), plan.quads(), plan.family().equals("wide") ? 8 : 32);
   }
 
   /** Floats of one slice. */
@@ -95,9 +105,10 @@ public final class ResidentLayout {
       if (quads) {
         for (int j = 0; j < d; j++) {
           int src = (int) ((long) j * n + firstSample);
-          int dst = base + (j >> 2) * 128 + (j & 3);
+          int dst = base + (j >> 2) * 4 * groupLanes + (j & 3);
           for (int l = 0; l < have; l++) {
-            buf[dst + 4 * l] = x[src + l];
+            // sample l: group l / groupLanes (sliceFeatures * groupLanes floats each), lane l % groupLanes
+            buf[dst + (l / groupLanes) * sliceFeatures * groupLanes + 4 * (l % groupLanes)] = x[src + l];
           }
         }
       } else {

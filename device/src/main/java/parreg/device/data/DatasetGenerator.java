@@ -8,6 +8,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.ForkJoinPool;
+import java.util.stream.IntStream;
 import parreg.device.Partition;
 
 /**
@@ -15,10 +17,13 @@ import parreg.device.Partition;
  *
  * <p>From {@code new SplittableRandom(seed)}, in this order: the true weights {@code w_j} (uniform
  * in [-2, 2], rounded to multiples of 1/1024 so they are exact in binary32 and short in decimal),
- * then the bias {@code b} (uniform in [-1, 1], same rounding) when enabled; then the rows, in
- * order, partition after partition: {@code x_ij} standard normal rounded to binary32, and {@code
- * y_i = (float) (sum_j w_j * x_ij + b + sigma * z_i)} with the sum in binary64 in index order and
- * {@code z_i} standard normal. The same seed and shape give the same files, bit for bit.
+ * then the bias {@code b} (uniform in [-1, 1], same rounding) when enabled; then the rows,
+ * partition after partition, in blocks of {@link #BLOCK_ROWS} rows, each block drawing from its
+ * own generator split from the seed's in block order ({@code parreg-generate/v2}; v1 drew every
+ * row from the one generator, which left all but one core idle): {@code x_ij} standard normal
+ * rounded to binary32, and {@code y_i = (float) (sum_j w_j * x_ij + b + sigma * z_i)} with the sum
+ * in binary64 in index order and {@code z_i} standard normal. The same seed and shape give the
+ * same files, bit for bit, on any number of threads.
  *
  * <p>{@code rows} are spread over the partitions as evenly as possible (the first {@code rows mod
  * P} partitions get one more). Partition {@code p} is written to {@code part-p.csv} or {@code
@@ -28,6 +33,9 @@ import parreg.device.Partition;
  */
 public final class DatasetGenerator {
   public static final String TRUTH_FILE = "truth.json";
+  /** Rows drawn from one split generator: small enough to spread over the cores, large enough
+   * that splitting costs nothing. */
+  static final int BLOCK_ROWS = 1 << 16;
 
   private DatasetGenerator() {}
 
@@ -75,6 +83,14 @@ public final class DatasetGenerator {
   }
 
   public static Result generate(Spec spec, Path outDir) throws IOException {
+    return generate(spec, outDir, null);
+  }
+
+  /**
+   * As {@link #generate(Spec, Path)}, filling the rows on {@code pool} (null: the common pool).
+   * The files do not depend on the pool.
+   */
+  static Result generate(Spec spec, Path outDir, ForkJoinPool pool) throws IOException {
     Files.createDirectories(outDir);
     List<Path> files = new ArrayList<>();
     for (int p = 0; p < spec.partitions(); p++) {
@@ -89,28 +105,44 @@ public final class DatasetGenerator {
       }
     }
 
-    SplittableRandom rnd = new SplittableRandom(spec.seed());
+    final SplittableRandom rnd = new SplittableRandom(spec.seed());
     int d = spec.features();
     double[] w = new double[d];
     for (int j = 0; j < d; j++) {
       w[j] = Math.rint(rnd.nextDouble(-2.0, 2.0) * 1024) / 1024;
     }
-    double b = spec.bias() ? Math.rint(rnd.nextDouble(-1.0, 1.0) * 1024) / 1024 : 0.0;
+    final double b = spec.bias() ? Math.rint(rnd.nextDouble(-1.0, 1.0) * 1024) / 1024 : 0.0;
 
     List<String> digests = new ArrayList<>();
     for (int p = 0; p < spec.partitions(); p++) {
       int n = (int) spec.rowsOf(p);
       float[] x = new float[n * d];
       float[] y = new float[n];
-      for (int i = 0; i < n; i++) {
-        double dot = 0.0;
-        for (int j = 0; j < d; j++) {
-          float v = (float) rnd.nextGaussian();
-          x[j * n + i] = v;
-          dot += w[j] * v;
+      // One generator per block, split from the seed's in block order before any block runs, so
+      // the rows do not depend on how many threads fill them.
+      int blocks = (int) ((n + BLOCK_ROWS - 1) / BLOCK_ROWS);
+      SplittableRandom[] streams = new SplittableRandom[blocks];
+      for (int k = 0; k < blocks; k++) {
+        streams[k] = rnd.split();
+      }
+      double noise = spec.noise();
+      Runnable fill = () -> IntStream.range(0, blocks).parallel().forEach(k -> {
+        SplittableRandom r = streams[k];
+        int end = (int) Math.min(n, (k + 1L) * BLOCK_ROWS);
+        for (int i = k * BLOCK_ROWS; i < end; i++) {
+          double dot = 0.0;
+          for (int j = 0; j < d; j++) {
+            float v = (float) r.nextGaussian();
+            x[j * n + i] = v;
+            dot += w[j] * v;
+          }
+          y[i] = (float) (dot + b + noise * r.nextGaussian());
         }
-        double z = rnd.nextGaussian();
-        y[i] = (float) (dot + b + spec.noise() * z);
+      });
+      if (pool == null) {
+        fill.run();
+      } else {
+        pool.submit(fill).join();
       }
       Partition part = new Partition(n, d, x, y);
       PartitionFiles.write(part, files.get(p));
@@ -125,7 +157,7 @@ public final class DatasetGenerator {
   private static String truthJson(Spec spec, double[] w, double b, List<Path> files, List<String> digests) {
     StringBuilder sb = new StringBuilder();
     sb.append("{\n");
-    sb.append("  \"generator\": \"parreg-generate/v1\",\n");
+    sb.append("  \"generator\": \"parreg-generate/v2\",\n");
     sb.append("  \"rows\": ").append(spec.rows()).append(",\n");
     sb.append("  \"features\": ").append(spec.features()).append(",\n");
     sb.append("  \"partitions\": ").append(spec.partitions()).append(",\n");

@@ -1,0 +1,56 @@
+package parreg.persistence;
+
+import java.sql.SQLException;
+import java.util.ArrayDeque;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.IdentityHashMap;
+import java.util.Set;
+
+/**
+ * Recognises, in the exception a journal failure carries, the causes an operator can act on. The
+ * interesting cause is deep: H2 reports a full disk as "The database has been closed", caused by
+ * an {@code MVStoreException} ("Writing to ... failed"), caused by the {@code IOException} "No
+ * space left on device"; H2's chains also refer back to themselves (suppressed exceptions).
+ */
+public final class JournalErrors {
+  /** PostgreSQL's SQLSTATE for disk_full (class 53, insufficient resources). */
+  static final String POSTGRES_DISK_FULL = "53100";
+
+  private JournalErrors() {}
+
+  /**
+   * Whether {@code failure} was caused by a full disk (ENOSPC or a disk quota on the journal's
+   * file system, or PostgreSQL's disk_full), anywhere in its causes and suppressed exceptions.
+   */
+  public static boolean isDiskFull(Throwable failure) {
+    Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+    Deque<Throwable> todo = new ArrayDeque<>();
+    if (failure != null) {
+      todo.push(failure);
+    }
+    while (!todo.isEmpty()) {
+      Throwable t = todo.pop();
+      if (!seen.add(t)) {
+        continue;
+      }
+      if (t instanceof SQLException s && POSTGRES_DISK_FULL.equals(s.getSQLState())) {
+        return true;
+      }
+      String m = t.getMessage();
+      if (m != null && (m.contains("No space left on device") || m.contains("Disk quota exceeded"))) {
+        return true;
+      }
+      if (t.getCause() != null) {
+        todo.push(t.getCause());
+      }
+      for (Throwable s : t.getSuppressed()) {
+        todo.push(s);
+      }
+      if (t instanceof SQLException s && s.getNextException() != null) {
+        todo.push(s.getNextException());
+      }
+    }
+    return false;
+  }
+}
