@@ -19,6 +19,7 @@ import org.apache.pekko.actor.typed.receptionist.ServiceKey;
 import org.apache.pekko.persistence.jdbc.query.javadsl.JdbcReadJournal;
 import org.apache.pekko.persistence.query.EventEnvelope;
 import org.apache.pekko.persistence.query.PersistenceQuery;
+import parreg.persistence.Chained;
 import org.apache.pekko.stream.javadsl.Sink;
 import parreg.device.LocalSums;
 import parreg.device.PartitionInfo;
@@ -402,22 +403,45 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
     return this;
   }
 
-  /** Steps older than the in-memory window are read back from our own journal. */
+  /**
+   * Steps older than the in-memory window are read back from our own journal, with the event
+   * before them: a step whose checksum fails (the serializer refuses it) or that does not link to
+   * the event before it is refused, never served.
+   */
   private void serveFromJournal(long step, ActorRef<Command> replyTo) {
     JdbcReadJournal journal =
         PersistenceQuery.get(getContext().getSystem()).getReadJournalFor(JdbcReadJournal.class, JdbcReadJournal.Identifier());
     getContext().pipeToSelf(
         journal
-            .currentEventsByPersistenceId(settings.persistenceId(), step, step + 2)
-            .map(EventEnvelope::event)
-            .filter(e -> e instanceof TrainingActor.StepCommitted s && s.step() == step)
-            .runWith(Sink.headOption(), getContext().getSystem()),
+            .currentEventsByPersistenceId(settings.persistenceId(), step, step + 1)
+            .runWith(Sink.seq(), getContext().getSystem()),
         (found, failure) -> {
-          if (failure != null || found.isEmpty()) {
+          if (failure != null) {
+            getContext().getLog().error("refusing to serve step {} from this node's journal: {}", step, failure.getMessage());
             return new JournalAnswer(step, null, replyTo);
           }
-          return new JournalAnswer(step, ((TrainingActor.StepCommitted) found.get()).contributions(), replyTo);
+          LocalSums[] set = servedSet(step, found);
+          return new JournalAnswer(step, set, replyTo);
         });
+  }
+
+  /** Step {@code step}'s set from events {@code step} and {@code step + 1} (itself), if they chain. */
+  private LocalSums[] servedSet(long step, java.util.List<EventEnvelope> found) {
+    Chained before = null;
+    for (EventEnvelope e : found) {
+      Chained c = e.event() instanceof Chained x ? x : null;
+      Object event = c != null ? c.value() : e.event();
+      if (e.sequenceNr() == step + 1 && event instanceof TrainingActor.StepCommitted s && s.step() == step) {
+        if (c != null && before != null && !c.follows(before.hash())) {
+          getContext().getLog().error("refusing to serve step {}: journal event #{} does not link to the event before it"
+              + " (an event removed, reordered or changed)", step, e.sequenceNr());
+          return null;
+        }
+        return s.contributions();
+      }
+      before = c;
+    }
+    return null;
   }
 
   private Behavior<Command> onJournalAnswer(JournalAnswer a) {

@@ -34,7 +34,8 @@ import org.apache.pekko.persistence.typed.javadsl.SignalHandler;
  * A failed write stops this actor; it is restarted with back-off, recovers, and tells the owner
  * {@link TrainingActor.JournalRecovered} again, so the owner re-sends what is not durable.
  * Applying an event re-checks it ({@link TrainingState#apply}): the journal never holds a step
- * that does not recompute.
+ * that does not recompute. Every event and snapshot is written with a checksum and linked to the
+ * event before it, and checked so on recovery ({@link JournalChain}).
  */
 final class StepJournal extends EventSourcedBehavior<StepJournal.Command, TrainingActor.Event, TrainingState> {
 
@@ -46,6 +47,8 @@ final class StepJournal extends EventSourcedBehavior<StepJournal.Command, Traini
   private final ActorContext<Command> ctx;
   private final ActorRef<TrainingActor.Command> owner;
   private final int snapshotEvery;
+  /** Seals what is written and checks what is replayed: checksum and chain ({@link JournalChain}). */
+  private final JournalChain chain;
 
   static Behavior<Command> create(String persistenceId, int snapshotEvery, ActorRef<TrainingActor.Command> owner) {
     return Behaviors.setup(ctx -> new StepJournal(ctx, persistenceId, snapshotEvery, owner));
@@ -58,6 +61,22 @@ final class StepJournal extends EventSourcedBehavior<StepJournal.Command, Traini
     this.ctx = ctx;
     this.owner = owner;
     this.snapshotEvery = snapshotEvery;
+    this.chain = new JournalChain(persistenceId, codec(ctx));
+  }
+
+  /** The table of the system's KryoSerializer (events hold no actor references). */
+  private static parreg.persistence.KryoCodec codec(ActorContext<?> ctx) {
+    return parreg.persistence.KryoCodec.fromConfig(ctx.getSystem().settings().config());
+  }
+
+  @Override
+  public org.apache.pekko.persistence.typed.EventAdapter<TrainingActor.Event, ?> eventAdapter() {
+    return chain.events;
+  }
+
+  @Override
+  public org.apache.pekko.persistence.typed.SnapshotAdapter<TrainingState> snapshotAdapter() {
+    return chain.snapshots;
   }
 
   @Override

@@ -21,7 +21,9 @@ import parreg.actors.TrainingActor;
 import parreg.actors.TrainingState;
 import parreg.device.Bits;
 import parreg.device.RunContract;
+import parreg.persistence.ChainCheck;
 import parreg.persistence.JournalLocation;
+import parreg.persistence.JournalReadException;
 import parreg.persistence.JournalRows;
 import parreg.persistence.JournalRuns;
 import parreg.persistence.KryoCodec;
@@ -75,26 +77,16 @@ record Checkpoint(RunContract contract, int participant, long committedStep, dou
       JournalRows rows = new JournalRows(c, codec);
       String pid = persistenceId(c, codec, location, participant, runName);
       TrainingState state = TrainingState.empty();
-      long after = 0;
+      ChainCheck chain = ChainCheck.fromStart(pid);
       Optional<JournalRows.SnapshotRow> snap = visitor == null ? rows.latestSnapshot(pid) : Optional.empty();
       if (snap.isPresent()) {
         state = (TrainingState) snap.get().snapshot();
-        after = snap.get().sequenceNr();
+        // Every event up to the snapshot is checked too (checksums and links, not replayed).
+        chain = rows.checkChain(pid, snap.get().sequenceNr());
+        chain.snapshot(snap.get().sequenceNr(), snap.get().envelope());
       }
       TrainingState[] replayed = {state};
-      rows.forEachEventAfter(pid, after, false, e -> {
-        Object ev = e.event();
-        if (ev instanceof TrainingActor.RunStarted rs) {
-          replayed[0] = TrainingActor.replay(replayed[0], rs);
-        } else if (ev instanceof TrainingActor.StepCommitted sc) {
-          replayed[0] = TrainingActor.replay(replayed[0], sc);
-          if (visitor != null) {
-            visitor.step(e, sc);
-          }
-        } else {
-          throw new IllegalStateException("journal " + journal + " holds an unknown event " + ev.getClass().getName());
-        }
-      });
+      rows.forEachEvent(pid, chain, false, e -> replayed[0] = replayRow(replayed[0], e, visitor));
       state = replayed[0];
       if (!state.started()) {
         throw new UserError("journal " + journal + " holds no started run for participant " + participant);
@@ -102,9 +94,34 @@ record Checkpoint(RunContract contract, int participant, long committedStep, dou
       return new Checkpoint(state.contract(), participant, state.committed(), state.parameters(), state.loss());
     } catch (SQLException e) {
       throw new UserError("cannot read journal " + journal + ": " + e.getMessage());
-    } catch (IllegalStateException e) {
-      // A replay check failed (gap, update that does not recompute): the journal is damaged.
-      throw new IllegalStateException("journal " + journal + " failed its checks: " + e.getMessage(), e);
+    } catch (JournalReadException e) {
+      // A checksum, the chain or a replay check failed: the journal is damaged there.
+      throw new UserError("journal " + journal + " is damaged: " + e.getMessage()
+          + " (bin/parreg journal verify lists what it holds)");
+    }
+  }
+
+  /**
+   * Applies one journal row with the training actor's replay checks; a failed check names the row.
+   *
+   * @throws JournalReadException naming the row's sequence number when a check fails
+   */
+  static TrainingState replayRow(TrainingState state, JournalRows.EventRow e, StepVisitor visitor) {
+    Object ev = e.event();
+    try {
+      if (ev instanceof TrainingActor.RunStarted rs) {
+        return TrainingActor.replay(state, rs);
+      } else if (ev instanceof TrainingActor.StepCommitted sc) {
+        TrainingState next = TrainingActor.replay(state, sc);
+        if (visitor != null) {
+          visitor.step(e, sc);
+        }
+        return next;
+      }
+      throw new IllegalStateException("unknown event " + ev.getClass().getName());
+    } catch (IllegalStateException x) {
+      throw new JournalReadException("event " + e.persistenceId() + " #" + e.sequenceNr() + " fails its replay check: "
+          + x.getMessage(), e.sequenceNr(), x);
     }
   }
 

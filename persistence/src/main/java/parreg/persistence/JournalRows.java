@@ -28,17 +28,18 @@ import java.util.Optional;
  */
 public final class JournalRows {
 
-  /** One event row, decoded. */
+  /** One event row, decoded; {@code envelope} says its format version, link and chain hash. */
   public record EventRow(
       String persistenceId,
       long sequenceNr,
       long ordering,
       boolean deleted,
       long writeTimestamp,
-      Object event) {}
+      Object event,
+      Chained envelope) {}
 
-  /** One snapshot row, decoded. */
-  public record SnapshotRow(String persistenceId, long sequenceNr, long created, Object snapshot) {}
+  /** One snapshot row, decoded; {@code envelope} says its format version and link. */
+  public record SnapshotRow(String persistenceId, long sequenceNr, long created, Object snapshot, Chained envelope) {}
 
   private final Connection connection;
   private final KryoCodec codec;
@@ -66,9 +67,46 @@ public final class JournalRows {
           return Optional.empty();
         }
         long seq = rs.getLong(1);
-        Object value =
+        Chained value =
             decode("snapshot", persistenceId, seq, rs.getInt(3), rs.getString(4), rs.getBytes(5));
-        return Optional.of(new SnapshotRow(persistenceId, seq, rs.getLong(2), value));
+        return Optional.of(new SnapshotRow(persistenceId, seq, rs.getLong(2), value.value(), value));
+      }
+    }
+  }
+
+  /** The sequence numbers of {@code persistenceId}'s snapshots, ascending (for {@code journal verify}). */
+  public List<Long> snapshotSequenceNrs(String persistenceId) throws SQLException {
+    List<Long> seqs = new ArrayList<>();
+    try (PreparedStatement s = connection.prepareStatement(
+        "SELECT \"sequence_number\" FROM \"snapshot\" WHERE \"persistence_id\" = ? ORDER BY \"sequence_number\"")) {
+      s.setString(1, persistenceId);
+      try (ResultSet rs = s.executeQuery()) {
+        while (rs.next()) {
+          seqs.add(rs.getLong(1));
+        }
+      }
+    }
+    return seqs;
+  }
+
+  /**
+   * The snapshot of {@code persistenceId} at {@code sequenceNr}, decoded (its checksum checked).
+   *
+   * @throws JournalReadException when the row was written by another serializer or does not decode
+   */
+  public Optional<SnapshotRow> snapshotAt(String persistenceId, long sequenceNr) throws SQLException {
+    String sql =
+        "SELECT \"created\", \"snapshot_ser_id\", \"snapshot_ser_manifest\", \"snapshot_payload\""
+            + " FROM \"snapshot\" WHERE \"persistence_id\" = ? AND \"sequence_number\" = ?";
+    try (PreparedStatement s = connection.prepareStatement(sql)) {
+      s.setString(1, persistenceId);
+      s.setLong(2, sequenceNr);
+      try (ResultSet rs = s.executeQuery()) {
+        if (!rs.next()) {
+          return Optional.empty();
+        }
+        Chained value = decode("snapshot", persistenceId, sequenceNr, rs.getInt(2), rs.getString(3), rs.getBytes(4));
+        return Optional.of(new SnapshotRow(persistenceId, sequenceNr, rs.getLong(1), value.value(), value));
       }
     }
   }
@@ -98,13 +136,31 @@ public final class JournalRows {
   /**
    * The same events as {@link #eventsAfter(String, long, boolean)}, handed to {@code each} one at
    * a time as they are decoded, so that a reader of a long run ({@code history}) keeps only what
-   * it needs of each event instead of every event at once.
+   * it needs of each event instead of every event at once. The chain is checked from the first
+   * event when {@code afterSequenceNr} is 0, else from the first event read.
    *
-   * @throws JournalReadException when a row was written by another serializer or does not decode
+   * @throws JournalReadException when a row was written by another serializer, does not decode
+   *     (a checksum mismatch) or breaks the chain ({@link ChainCheck})
    */
   public void forEachEventAfter(
       String persistenceId, long afterSequenceNr, boolean includeDeleted, java.util.function.Consumer<EventRow> each)
       throws SQLException {
+    ChainCheck chain = afterSequenceNr == 0
+        ? ChainCheck.fromStart(persistenceId)
+        : ChainCheck.unknownAfter(persistenceId, afterSequenceNr);
+    forEachEvent(persistenceId, chain, includeDeleted, each);
+  }
+
+  /**
+   * The events after {@code chain}'s last sequence number (from a snapshot: {@link
+   * ChainCheck#afterSnapshot}), each checked against the chain before {@code each} sees it.
+   *
+   * @throws JournalReadException as {@link #forEachEventAfter}
+   */
+  public void forEachEvent(
+      String persistenceId, ChainCheck chain, boolean includeDeleted, java.util.function.Consumer<EventRow> each)
+      throws SQLException {
+    long afterSequenceNr = chain.lastSeq();
     String sql =
         "SELECT \"sequence_number\", \"ordering\", \"deleted\", \"write_timestamp\","
             + " \"event_ser_id\", \"event_ser_manifest\", \"event_payload\" FROM \"event_journal\""
@@ -117,13 +173,44 @@ public final class JournalRows {
       try (ResultSet rs = s.executeQuery()) {
         while (rs.next()) {
           long seq = rs.getLong(1);
-          Object event =
+          Chained event =
               decode("event", persistenceId, seq, rs.getInt(5), rs.getString(6), rs.getBytes(7));
-          each.accept(
-              new EventRow(persistenceId, seq, rs.getLong(2), rs.getBoolean(3), rs.getLong(4), event));
+          chain.next(seq, event);
+          each.accept(new EventRow(
+              persistenceId, seq, rs.getLong(2), rs.getBoolean(3), rs.getLong(4), event.value(), event));
         }
       }
     }
+  }
+
+  /**
+   * Checks the checksums and links of {@code persistenceId}'s events 1..{@code through} without
+   * decoding them (cheap: what {@code predict} and a node's start check before they trust a
+   * snapshot at {@code through}), and returns the check positioned there.
+   *
+   * @throws JournalReadException naming the first bad sequence number, or the first missing one
+   *     when the events end before {@code through}
+   */
+  public ChainCheck checkChain(String persistenceId, long through) throws SQLException {
+    ChainCheck chain = ChainCheck.fromStart(persistenceId);
+    String sql = "SELECT \"sequence_number\", \"event_ser_id\", \"event_ser_manifest\", \"event_payload\""
+        + " FROM \"event_journal\" WHERE \"persistence_id\" = ? AND \"sequence_number\" <= ?"
+        + " AND \"deleted\" = FALSE ORDER BY \"sequence_number\"";
+    try (PreparedStatement s = connection.prepareStatement(sql)) {
+      s.setString(1, persistenceId);
+      s.setLong(2, through);
+      try (ResultSet rs = s.executeQuery()) {
+        while (rs.next()) {
+          long seq = rs.getLong(1);
+          chain.next(seq, envelope("event", persistenceId, seq, rs.getInt(2), rs.getString(3), rs.getBytes(4), false));
+        }
+      }
+    }
+    if (chain.lastSeq() != through) {
+      throw new JournalReadException("event " + persistenceId + " #" + (chain.lastSeq() + 1) + " is missing (the"
+          + " events end at #" + chain.lastSeq() + ", a snapshot was taken at #" + through + ")", chain.lastSeq() + 1, null);
+    }
+    return chain;
   }
 
   /** The number of event rows of {@code persistenceId}, deleted ones included. */
@@ -204,9 +291,9 @@ public final class JournalRows {
           return Optional.empty();
         }
         long seq = rs.getLong(1);
-        Object event = decode("event", persistenceId, seq, rs.getInt(5), rs.getString(6), rs.getBytes(7));
-        return Optional.of(
-            new EventRow(persistenceId, seq, rs.getLong(2), rs.getBoolean(3), rs.getLong(4), event));
+        Chained event = decode("event", persistenceId, seq, rs.getInt(5), rs.getString(6), rs.getBytes(7));
+        return Optional.of(new EventRow(
+            persistenceId, seq, rs.getLong(2), rs.getBoolean(3), rs.getLong(4), event.value(), event));
       }
     }
   }
@@ -228,8 +315,13 @@ public final class JournalRows {
     }
   }
 
-  private Object decode(
+  private Chained decode(
       String kind, String persistenceId, long seq, int serId, String manifest, byte[] payload) {
+    return envelope(kind, persistenceId, seq, serId, manifest, payload, true);
+  }
+
+  private Chained envelope(
+      String kind, String persistenceId, long seq, int serId, String manifest, byte[] payload, boolean decode) {
     if (serId != KryoSerializer.IDENTIFIER) {
       throw new JournalReadException(
           kind
@@ -242,13 +334,18 @@ public final class JournalRows {
               + (manifest == null || manifest.isEmpty() ? "" : " (manifest " + manifest + ")")
               + ", not by parreg's KryoSerializer (id "
               + KryoSerializer.IDENTIFIER
-              + ")");
+              + ")",
+          seq,
+          null);
+    }
+    if (payload == null) {
+      throw new JournalReadException(kind + " " + persistenceId + " #" + seq + " has no payload", seq, null);
     }
     try {
-      return codec.decode(payload);
+      return decode ? JournalEnvelope.open(codec, payload) : JournalEnvelope.check(payload);
     } catch (KryoCodecException e) {
       throw new JournalReadException(
-          kind + " " + persistenceId + " #" + seq + " does not decode: " + e.getMessage(), e);
+          kind + " " + persistenceId + " #" + seq + " does not decode: " + e.getMessage(), seq, e);
     }
   }
 }

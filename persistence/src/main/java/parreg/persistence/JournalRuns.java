@@ -108,7 +108,8 @@ public final class JournalRuns {
    * this journal (see the class comment). Reads only.
    *
    * @param runNameGiven whether the run name was named explicitly rather than defaulted
-   * @throws JournalReadException when an opening event does not decode
+   * @throws JournalReadException when an opening event does not decode, or this participant's run
+   *     fails its checksums or chain (naming the first bad sequence number)
    */
   public Admission admit(RunContract contract, int participant, PartitionInfo data, boolean runNameGiven)
       throws SQLException {
@@ -118,6 +119,9 @@ public final class JournalRuns {
     String runName = contract.runName();
     Optional<Run> own = run(persistenceId(runName, participant));
     if (own.isPresent()) {
+      // Recovery replays from the latest snapshot: what lies before it is checked here, cheaply
+      // (checksums and links), so damage anywhere in the run stops the start.
+      rows.checkChain(own.get().persistenceId(), own.get().highestSequenceNr());
       return restart(own.get(), contract, participant, data);
     }
     if (shared) {
@@ -235,6 +239,16 @@ public final class JournalRuns {
       roster = o.roster();
     }
     return Optional.of(new Run(pid, parsed.get().getKey(), parsed.get().getValue(), highest, contract, roster));
+  }
+
+  /** Whether {@code pid} is a parreg run's persistence id ({@code parreg|RUN|pP}). */
+  public static boolean isRunId(String pid) {
+    return parse(pid).isPresent();
+  }
+
+  /** The run name of a parreg persistence id ({@link #isRunId}). */
+  public static String runNameOf(String pid) {
+    return parse(pid).orElseThrow().getKey();
   }
 
   /** (run name, participant) of a parreg persistence id, or empty for any other id. */

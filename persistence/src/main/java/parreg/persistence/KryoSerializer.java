@@ -11,6 +11,9 @@ import org.apache.pekko.serialization.JSerializer;
  * serialization.conf}; the class-id table is read from {@code
  * parreg.serialization.kryo-registrations} of the ActorSystem's configuration.
  *
+ * <p>Journal rows from format version 2 on are {@link JournalEnvelope}s (checksum and chain link),
+ * written from and read back as {@link Chained}; messages between nodes stay version 1.
+ *
  * <p>No manifest: the class id is inside the payload, so journal rows carry {@code ser_id = }
  * {@link #IDENTIFIER} and an empty manifest.
  */
@@ -45,13 +48,20 @@ public final class KryoSerializer extends JSerializer {
     return false;
   }
 
+  /** A {@link Chained} event or snapshot is stored as sealed by the journal's writer. */
   @Override
   public byte[] toBinary(Object o) {
-    return codec.encode(o);
+    return o instanceof Chained c ? c.payload() : codec.encode(o);
   }
 
+  /**
+   * A version-2 (journal) payload comes back as a {@link Chained}, its checksum checked; the
+   * reader (the training actor's journal, a peer serving a step) checks its link.
+   */
   @Override
   public Object fromBinaryJava(byte[] bytes, Class<?> manifest) {
-    return codec.decode(bytes);
+    return bytes.length > 0 && bytes[0] == JournalEnvelope.VERSION
+        ? JournalEnvelope.open(codec, bytes)
+        : codec.decode(bytes);
   }
 }

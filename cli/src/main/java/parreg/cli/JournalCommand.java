@@ -1,0 +1,90 @@
+package parreg.cli;
+
+import com.typesafe.config.ConfigFactory;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import parreg.persistence.JournalLocation;
+import parreg.persistence.JournalReadException;
+import parreg.persistence.JournalRows;
+import parreg.persistence.JournalRuns;
+import parreg.persistence.KryoCodec;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code parreg journal verify}: checks a journal's checksums, chain and replay (issue 13 item 5). */
+@Command(name = "journal", mixinStandardHelpOptions = true, description = "Inspect a node's journal.",
+    subcommands = {JournalCommand.Verify.class})
+public final class JournalCommand implements Runnable {
+  @Override
+  public void run() {
+    throw new UserError("journal: a subcommand is required (verify)");
+  }
+
+  @Command(name = "verify", mixinStandardHelpOptions = true,
+      description = "Check every event and snapshot of a journal: checksum, link to the event before it, replay."
+          + " Exit 0 with a one-line summary when good, 2 naming the first bad sequence number.")
+  static final class Verify implements Callable<Integer> {
+    @Option(names = "--journal", required = true, description = "journal directory or JDBC URL")
+    String journal;
+
+    @Option(names = "--participant", description = "only this participant's run (default: every run in the journal)")
+    Integer participant;
+
+    @Option(names = "--run-name", description = "only this run")
+    String runName;
+
+    @Override
+    public Integer call() {
+      JournalLocation location;
+      try {
+        location = JournalLocation.parse(journal);
+      } catch (IllegalArgumentException e) {
+        throw new UserError("--journal: " + e.getMessage());
+      }
+      KryoCodec codec = KryoCodec.fromConfig(ConfigFactory.load());
+      Connection opened;
+      try {
+        opened = location.openExistingConnection();
+      } catch (IllegalArgumentException | IllegalStateException e) {
+        throw new UserError(e.getMessage());
+      } catch (SQLException e) {
+        throw new UserError("cannot open journal " + journal + ": " + e.getMessage());
+      }
+      try (Connection c = opened) {
+        JournalRows rows = new JournalRows(c, codec);
+        List<String> lines = new ArrayList<>();
+        for (String pid : persistenceIds(c, codec, location, rows)) {
+          lines.add(JournalVerifier.verify(rows, pid).line());
+        }
+        System.out.println("journal " + journal + " good: " + String.join("; ", lines));
+        return 0;
+      } catch (JournalReadException e) {
+        throw new UserError("journal " + journal + " is damaged: " + e.getMessage());
+      } catch (SQLException e) {
+        throw new UserError("cannot read journal " + journal + ": " + e.getMessage());
+      }
+    }
+
+    private List<String> persistenceIds(Connection c, KryoCodec codec, JournalLocation location, JournalRows rows)
+        throws SQLException {
+      if (participant != null) {
+        return List.of(Checkpoint.persistenceId(c, codec, location, participant, runName));
+      }
+      List<String> pids = new ArrayList<>();
+      if (rows.hasJournalTable()) {
+        for (String pid : rows.persistenceIds()) {
+          if (JournalRuns.isRunId(pid) && (runName == null || JournalRuns.runNameOf(pid).equals(runName))) {
+            pids.add(pid);
+          }
+        }
+      }
+      if (pids.isEmpty()) {
+        throw new UserError("journal " + journal + " holds no run" + (runName == null ? "" : " named " + runName));
+      }
+      return pids;
+    }
+  }
+}
