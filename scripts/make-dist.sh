@@ -6,7 +6,7 @@
 #
 # Size (README, "A distribution"): xz, not gzip. The jars are stored uncompressed inside the
 # tarball and the runtime is linked without compression, so that xz compresses across all of
-# it: about 36 MB, where the same content as deflated jars and a compressed runtime in a .tar.gz
+# it: 44 MB, where the same content as deflated jars and a compressed runtime in a .tar.gz
 # is about 70 MB, too big for the GPU machine's 64 MiB transfer.
 #
 # Time: xz over ~220 MB costs a few minutes of CPU, so the part that changes only with the
