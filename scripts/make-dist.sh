@@ -6,8 +6,8 @@
 #
 # Size (README, "A distribution"): xz, not gzip. The jars are stored uncompressed inside the
 # tarball and the runtime is linked without compression, so that xz compresses across all of
-# it: 44 MB, where gzip gets the same files to about 70 MB (and the deflated jars with a
-# compressed runtime to 87 MB), too big for the GPU machine's 64 MiB transfer.
+# it: 44 MB, where gzip gets the same files to about 70 MB (87 MB as it was before: deflated
+# jars, all of JCuda's natives), too big for the GPU machine's 64 MiB transfer.
 #
 # Time: xz over ~220 MB costs a few minutes of CPU, so the part that changes only with the
 # dependencies, the JDK or this script (runtime/ and the third-party jars) is compressed once and
