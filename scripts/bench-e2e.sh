@@ -9,7 +9,7 @@
 #   3. the same job in PyTorch DDP (scripts/ddp_bench.py, torchrun, NCCL): time to solution of the
 #      whole torchrun command, and ms/step with the data already on the card; then the leanest
 #      hand-written PyTorch form of the step (--manual: X^T r by hand, one all_reduce).
-# usage (GPU machine, repository root, after FULL=1 scripts/device-bundle.sh here):
+# usage (GPU machine, repository root, after scripts/device-bundle.sh here):
 #   scripts/bench-e2e.sh OUTFILE [JOB...]       JOB = NAME:ROWS:D:STEPS (default: the two)
 # Env: PARREG (default ".device-bundle/scripts/run-gpu.sh parreg"), WORK (default /tmp/e2e),
 #      NODE_ARGS (extra node arguments for both runs, e.g. "--sync-commit"), BACKEND (default cuda;

@@ -156,6 +156,8 @@ final class NodeConfig {
     String pw = quote(new String(password));
     String engine = "pekko.remote.artery.ssl.config-ssl-engine.";
     overlay.append("pekko.remote.artery.transport = tls-tcp\n")
+        // Pekko's provider, with a trust manager that logs a refused node's certificate
+        .append("pekko.remote.artery.ssl.ssl-engine-provider = ").append(RefusalLoggingSslEngineProvider.class.getName()).append('\n')
         .append(engine).append("key-store = ").append(quote(d.tlsKeystore().toAbsolutePath().toString())).append('\n')
         .append(engine).append("trust-store = ").append(quote(d.tlsTruststore().toAbsolutePath().toString())).append('\n')
         .append(engine).append("key-store-password = ").append(pw).append('\n')
