@@ -36,7 +36,7 @@ class PeerActorTest {
   @Test
   void aContributionToAStepAlreadyDurableHereIsAnsweredAtOnceButAnAnswerIsNot() {
     // retry interval one minute: any answer within the test comes from the contribution itself
-    NodeSettings s = new NodeSettings(0, TrainingActorTest.SEED, SeedData.partition(0), 100, "cpu", "0", null, false,
+    NodeSettings s = new NodeSettings(0, TrainingActorTest.SEED, parreg.device.PartitionSource.of(SeedData.partition(0)), 100, "cpu", "0", null, false,
         20, Duration.ZERO, 1024, Duration.ofMinutes(1), Duration.ofSeconds(1), 8, Duration.ofMillis(250), 4, Duration.ofMillis(20), "test", Duration.ZERO);
     TestProbe<TrainingActor.Command> training = kit.createTestProbe();
     TestProbe<PeerActor.Command> other = kit.createTestProbe();

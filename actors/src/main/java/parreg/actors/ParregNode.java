@@ -18,7 +18,7 @@ import org.apache.pekko.actor.typed.javadsl.AskPattern;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import parreg.device.BackendInfo;
 import parreg.device.BackendUnavailableException;
-import parreg.device.Partition;
+import parreg.device.PartitionSource;
 import parreg.device.RunContract;
 import parreg.persistence.JournalRuns;
 
@@ -112,7 +112,7 @@ public final class ParregNode {
    * configuration, a journal of another run, a port in use) is thrown as {@link BadInput} before
    * anything is written: a refused start leaves no journal behind.
    */
-  public static NodeLifecycle.Outcome run(Deployment d, RunContract contract, Partition partition) throws Exception {
+  public static NodeLifecycle.Outcome run(Deployment d, RunContract contract, PartitionSource partition) throws Exception {
     NodeConfig nodeConfig = NodeConfig.parse(d);
     JournalSetup journalSetup = JournalSetup.open(d.journal());
     // Reading what the journal holds (an H2 file: engine start, a few queries) and loading the
