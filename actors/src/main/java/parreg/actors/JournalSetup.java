@@ -29,9 +29,10 @@ final class JournalSetup implements AutoCloseable {
     this.location = location;
   }
 
-  static JournalSetup open(String value) {
+  /** @param compress compressed H2 pages (off for {@code --sync-commit}: {@link JournalLocation#parse(String, boolean)}) */
+  static JournalSetup open(String value, boolean compress) {
     try {
-      return new JournalSetup(JournalLocation.parse(value));
+      return new JournalSetup(JournalLocation.parse(value, compress));
     } catch (IllegalArgumentException e) {
       throw new ParregNode.BadInput("--journal: " + e.getMessage());
     }

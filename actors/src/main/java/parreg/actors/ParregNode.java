@@ -114,7 +114,7 @@ public final class ParregNode {
    */
   public static NodeLifecycle.Outcome run(Deployment d, RunContract contract, PartitionSource partition) throws Exception {
     NodeConfig nodeConfig = NodeConfig.parse(d);
-    JournalSetup journalSetup = JournalSetup.open(d.journal());
+    JournalSetup journalSetup = JournalSetup.open(d.journal(), !d.syncCommit());
     // Reading what the journal holds (an H2 file: engine start, a few queries) and loading the
     // configuration (every jar's reference.conf) are independent; do them concurrently. Only the
     // seed-node timeout depends on what the journal holds.
