@@ -93,8 +93,9 @@ case "$what" in
     FULLCP="$B/parreg.jar:$B/lib/*"
     for d in "$LIBX"/*/; do FULLCP="$FULLCP:${d%/}"; done
     # The JVM options of bin/parreg (C1 only: a node reaches its steady state within a few hundred
-    # steps), unless PARREG_JAVA_OPTS says otherwise (e.g. adding -Dparreg.step-trace=PREFIX).
-    exec "$JAVA" ${PARREG_JAVA_OPTS:--XX:+UseSerialGC -XX:TieredStopAtLevel=1} --add-modules jdk.incubator.vector -cp "$FULLCP" parreg.cli.Main "$@" ;;
+    # steps; transparent huge pages for the partition's heap array), unless PARREG_JAVA_OPTS says
+    # otherwise (e.g. adding -Dparreg.step-trace=PREFIX).
+    exec "$JAVA" ${PARREG_JAVA_OPTS:--XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:+UseTransparentHugePages} --add-modules jdk.incubator.vector -cp "$FULLCP" parreg.cli.Main "$@" ;;
   *) echo "usage: run-gpu.sh tests|bench|load|torch|parreg [args]" >&2; exit 2 ;;
 esac
 RUN
