@@ -205,6 +205,9 @@ public final class ParregNode {
       try (AdminHttpServer http = server) {
         BackendInfo info;
         try {
+          // The rows of a partition read behind the start take what the file takes (a large one on
+          // a slow disk: minutes); the device's time limit counts from when they are in.
+          CompletableFuture.anyOf(node.backend(), partition.rows()).handle((r, t) -> null).join();
           info = node.backend().get(120, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
           if (e.getCause() instanceof BackendUnavailableException b) {
