@@ -35,7 +35,7 @@ SEEDS=127.0.0.1:26000; [ "$NODES" = 1 ] || SEEDS=127.0.0.1:26000,127.0.0.1:26001
 
 start_node() { # run p log [extra...]
   local run=$1 p=$2 log=$3; shift 3
-  PARREG_JAVA_OPTS="-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Dparreg.step-trace=$R/trace" \
+  PARREG_STARTUP_TRACE=1 PARREG_JAVA_OPTS="-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:+UseTransparentHugePages -Dparreg.step-trace=$R/trace" \
   "${PARREG[@]}" node --participant "$p" --participants "$NODES" --port $((26000 + p)) --admin-port $((36000 + p)) \
     --seed-nodes "$SEEDS" --data "$DATA/part-$p.prb" --bias --learning-rate 1/4 \
     --journal "$R/node-$p" --steps "$STEPS" --backend "${BACKEND:-cuda}" --device "${CARD[$p]}" --exit-when-done ${NODE_ARGS:-} "$@" \

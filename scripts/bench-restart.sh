@@ -7,7 +7,8 @@
 # Nodes start through bin/parreg (its JVM options and AppCDS archive, as users run them); with
 # JAR set, they start as `java $JAVA_OPTS -jar $JAR` instead (to compare builds).
 # Env: JAVA_OPTS (with JAR; default -XX:+UseSerialGC), JAR, PORT0 (default 27500), KILL_AFTER (seconds of training before the kill, default 5),
-#      DELAY (seconds between kill and restart, default 1).
+#      DELAY (seconds between kill and restart, default 1), ARGS0 / ARGS1 (extra arguments of node 0 / node 1 only,
+#      e.g. ARGS1="--data big.prb" ARGS0="--data small.prb": the restarted node on a large partition).
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 D=$1; shift
@@ -20,7 +21,7 @@ node() { # participant
   local launch=("$HERE/bin/parreg")
   [ -n "${JAR:-}" ] && launch=(java $JAVA_OPTS -jar "$JAR")
   "${launch[@]}" node --participant $1 --port $((P0 + $1)) \
-    --seed-nodes 127.0.0.1:$P0,127.0.0.1:$P1 --journal "$D/n$1" --steps 100000000 ${EXTRA[@]+"${EXTRA[@]}"} >> "$D/n$1.log" 2>&1 &
+    --seed-nodes 127.0.0.1:$P0,127.0.0.1:$P1 --journal "$D/n$1" --steps 100000000 ${EXTRA[@]+"${EXTRA[@]}"} $(eval echo "\${ARGS$1:-}") >> "$D/n$1.log" 2>&1 &
   echo $!
 }
 pid0=$(node 0); pid1=$(node 1)
@@ -53,5 +54,8 @@ rel "Auto-starting journal" "journal plugin start"
 rel "recovered " "recovery completed"
 rel "admitted at" "peer admitted"
 rel "first step since start committed" "FIRST NEW STEP COMMITTED"
+# With PARREG_STARTUP_TRACE=1: the restarted node's own milestones (ms after its process start),
+# among them "partition rows read" and "backend ready (partition loaded)".
+grep "^startup +" "$D/n1.restart.log" || true
 echo "CPU of the restarted process until then: $cpu_ms ms (load average $(cut -d' ' -f1 /proc/loadavg))"
 echo "restart (process start) to first new commit: $(( $(ms "$(after_kill "first step since start")") - start )) ms"

@@ -3,8 +3,14 @@
 #   device/src/main/resources/parreg/kernels/local_sums.cu          the product's kernels
 #   bench/src/main/resources/parreg/bench/kernels/comparison_sums.cu the benchmark's comparison kernels
 # Both include device/src/main/resources/parreg/kernels/local_sums.cuh (the kernel bodies).
-# Usage: scripts/gen-ptx.sh [OUTDIR]   (default: the checked-in files; with OUTDIR, both PTX files
-# are written there instead, under their own names, for PtxMatchesSourceTest)
+# and, for the product's kernels, the SASS of that PTX for the cards it is used on most
+#   device/src/main/resources/parreg/kernels/local_sums.sm_90.cubin  (H100/H200: compute capability 9.0)
+# which a node loads instead of the PTX when the card's compute capability matches (CudaCard), so
+# that a first start does not wait seconds for the driver to compile the PTX. The cubin is ptxas's
+# compilation of the very PTX shipped (no other flags: the PTX spells out every rounding), so the
+# kernels are the same either way; any other card, or a driver that refuses the cubin, gets the PTX.
+# Usage: scripts/gen-ptx.sh [OUTDIR]   (default: the checked-in files; with OUTDIR, the PTX and cubin
+# files are written there instead, under their own names, for PtxMatchesSourceTest)
 #
 # No fast math anywhere: -ftz=false -prec-div=true -prec-sqrt=true -fmad=false (and the source
 # writes every operation as an explicit round-to-nearest intrinsic). compute_75 is the oldest
@@ -21,6 +27,8 @@ sources=("$kernels/local_sums.cu" "$root/bench/src/main/resources/parreg/bench/k
 outdir="${1:-}"
 NVCC="${NVCC:-nvcc}"
 PTX_ISA="8.0"
+SASS_ARCHS=(sm_90)      # cubins beside the product's PTX
+PTXAS="${PTXAS:-ptxas}"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 for src in "${sources[@]}"; do
@@ -40,4 +48,12 @@ for src in "${sources[@]}"; do
   fi
   mv "$tmp/out.ptx" "$out"
   echo "gen-ptx: wrote $out (PTX ISA $PTX_ISA, $(wc -c < "$out") bytes)"
+  if [ "$name" = "local_sums" ]; then
+    for arch in "${SASS_ARCHS[@]}"; do
+      cubin="${out%.ptx}.$arch.cubin"
+      "$PTXAS" -arch="$arch" "$out" -o "$tmp/out.cubin"
+      mv "$tmp/out.cubin" "$cubin"
+      echo "gen-ptx: wrote $cubin (SASS of that PTX, $(wc -c < "$cubin") bytes)"
+    done
+  fi
 done

@@ -37,7 +37,7 @@ class PeerActorTest {
 
   /** Participant 0 with target step 100; retry interval one minute: any answer within a test comes from what it sent. */
   static NodeSettings settings() {
-    return new NodeSettings(0, TrainingActorTest.SEED, SeedData.partition(0), 100, "cpu", "0", null, false,
+    return new NodeSettings(0, TrainingActorTest.SEED, parreg.device.PartitionSource.of(SeedData.partition(0)), 100, "cpu", "0", null, false,
         20, Duration.ZERO, 1024, Duration.ofMinutes(1), Duration.ofSeconds(1), 8, Duration.ofMillis(250), 4, Duration.ofMillis(20), "test", Duration.ZERO);
   }
 

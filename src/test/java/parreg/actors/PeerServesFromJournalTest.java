@@ -63,7 +63,7 @@ class PeerServesFromJournalTest {
     }
 
     // nothing committed in this incarnation's memory window: every step comes from the journal
-    NodeSettings s = new NodeSettings(0, TrainingActorTest.SEED, SeedData.partition(0), 8, "cpu", "0", null, false, 20,
+    NodeSettings s = new NodeSettings(0, TrainingActorTest.SEED, parreg.device.PartitionSource.of(SeedData.partition(0)), 8, "cpu", "0", null, false, 20,
         Duration.ZERO, 2, Duration.ofMinutes(1), Duration.ofSeconds(1), 1, Duration.ofMillis(250), 4, Duration.ofMillis(20),
         t.dir.toString(), Duration.ZERO);
     TestProbe<TrainingActor.Command> training = t.kit.createTestProbe();

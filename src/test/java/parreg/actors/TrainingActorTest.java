@@ -73,7 +73,7 @@ class TrainingActorTest {
   }
 
   NodeSettings settings(RunContract contract, Partition partition, long target, int maxLagSteps, Duration progress) {
-    return new NodeSettings(0, contract, partition, target, "cpu", "0", null, false, 20, Duration.ZERO, 1024,
+    return new NodeSettings(0, contract, parreg.device.PartitionSource.of(partition), target, "cpu", "0", null, false, 20, Duration.ZERO, 1024,
         Duration.ofMillis(100), Duration.ofSeconds(1), maxLagSteps, Duration.ofSeconds(5), 2, Duration.ofMillis(20), dir.toString(), progress);
   }
 

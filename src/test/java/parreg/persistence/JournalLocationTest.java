@@ -73,6 +73,17 @@ class JournalLocationTest {
     assertTrue(kept.jdbcUrl().endsWith(";WRITE_DELAY=500;compress=false"), kept.jdbcUrl());
   }
 
+  /** --sync-commit: one commit per step, so no page compression; a URL's own setting still wins. */
+  @Test
+  void uncompressedWhereAskedUnlessTheUrlSaysOtherwise() {
+    Path dir = tmp.resolve("sync");
+    assertEquals("jdbc:h2:file:" + dir.resolve("journal") + ";WRITE_DELAY=0;COMPRESS=FALSE;DB_CLOSE_ON_EXIT=FALSE",
+        JournalLocation.parse(dir.toString(), false).jdbcUrl());
+    assertTrue(JournalLocation.parse("jdbc:h2:file:" + tmp.resolve("j"), false).jdbcUrl().endsWith(";WRITE_DELAY=0;COMPRESS=FALSE"));
+    JournalLocation kept = JournalLocation.parse("jdbc:h2:file:" + tmp.resolve("j") + ";COMPRESS=TRUE", false);
+    assertTrue(kept.jdbcUrl().endsWith(";COMPRESS=TRUE;WRITE_DELAY=0"), kept.jdbcUrl());
+  }
+
   @Test
   void badValuesNameTheProblem() throws Exception {
     Path file = Files.writeString(tmp.resolve("a-file"), "x");

@@ -26,6 +26,7 @@ import parreg.device.Bits;
 import parreg.device.KernelBackend;
 import parreg.device.LocalSums;
 import parreg.device.Partition;
+import parreg.device.PartitionSource;
 import parreg.device.data.AtomicFiles;
 
 /**
@@ -100,13 +101,14 @@ public final class GpuActor extends AbstractBehavior<GpuActor.Command> {
   private final ArrayDeque<FenceStamp> recent = new ArrayDeque<>();
 
   /**
-   * @param onReady told the backend's description once it is open, or completed exceptionally
-   *     with a {@link BackendUnavailableException} when the requested device cannot be used
+   * @param onReady told the backend's description once it is open and the partition loaded, or
+   *     completed exceptionally with a {@link BackendUnavailableException} when the requested device
+   *     cannot be used or the partition's rows cannot be read
    */
   public static Behavior<Command> create(
       String backendKind,
       String device,
-      Partition partition,
+      PartitionSource partition,
       boolean bias,
       java.util.concurrent.CompletableFuture<BackendInfo> onReady) {
     return create(
@@ -123,28 +125,62 @@ public final class GpuActor extends AbstractBehavior<GpuActor.Command> {
         onReady);
   }
 
+  /** The partition's rows, read concurrently with the start, have arrived (or their read failed). */
+  private record RowsRead(Partition rows, Throwable failure) implements Command {}
+
   static Behavior<Command> create(
       Supplier<Backends.Selection> open,
-      Partition partition,
+      PartitionSource partition,
       boolean bias,
       java.util.concurrent.CompletableFuture<BackendInfo> onReady) {
     return Behaviors.setup(
         ctx -> {
+          // The device opens (CUDA context, kernel module) while the rows may still be read.
           Backends.Selection sel = open.get();
           if (sel == null) {
             return Behaviors.stopped();
           }
-          try {
-            sel.backend().load(partition, bias);
-          } catch (RuntimeException e) {
-            sel.backend().close();
-            onReady.completeExceptionally(new BackendUnavailableException("loading the partition onto the device failed: " + e, e));
-            return Behaviors.stopped();
+          if (partition.rows().isDone()) {
+            return loaded(ctx, sel, partition.rows().handle(RowsRead::new).join(), bias, onReady);
           }
-          ctx.getLog().info("{}; device {} ({})", sel.reason(), sel.backend().info().deviceName(), sel.backend().info().deviceUuid());
-          onReady.complete(sel.backend().info());
-          return new GpuActor(ctx, sel.backend(), sel.reason());
+          // Not on this thread's time: commands wait in the stash until the rows are in.
+          ctx.pipeToSelf(partition.rows(), RowsRead::new);
+          return Behaviors.withStash(Integer.MAX_VALUE, stash -> Behaviors.receive(Command.class)
+              .onMessage(RowsRead.class, r -> stash.unstashAll(loaded(ctx, sel, r, bias, onReady)))
+              .onSignal(PostStop.class, s -> {
+                sel.backend().close();
+                return Behaviors.same();
+              })
+              .onAnyMessage(m -> {
+                stash.stash(m);
+                return Behaviors.same();
+              })
+              .build());
         });
+  }
+
+  /** Loads the rows onto the device: the actor is ready, or stopped with {@code onReady} failed. */
+  private static Behavior<Command> loaded(
+      ActorContext<Command> ctx, Backends.Selection sel, RowsRead r, boolean bias,
+      java.util.concurrent.CompletableFuture<BackendInfo> onReady) {
+    if (r.failure() != null) {
+      sel.backend().close();
+      Throwable cause = r.failure() instanceof java.util.concurrent.CompletionException c && c.getCause() != null
+          ? c.getCause() : r.failure();
+      onReady.completeExceptionally(new BackendUnavailableException(String.valueOf(cause.getMessage()), cause));
+      return Behaviors.stopped();
+    }
+    try {
+      sel.backend().load(r.rows(), bias);
+    } catch (RuntimeException e) {
+      sel.backend().close();
+      onReady.completeExceptionally(new BackendUnavailableException("loading the partition onto the device failed: " + e, e));
+      return Behaviors.stopped();
+    }
+    StartupTrace.mark("backend ready (partition loaded)");
+    ctx.getLog().info("{}; device {} ({})", sel.reason(), sel.backend().info().deviceName(), sel.backend().info().deviceUuid());
+    onReady.complete(sel.backend().info());
+    return new GpuActor(ctx, sel.backend(), sel.reason());
   }
 
   private GpuActor(ActorContext<Command> ctx, KernelBackend backend, String selection) {

@@ -33,10 +33,13 @@ final class JournalSetup implements AutoCloseable {
     this.writerName = writerName;
   }
 
-  /** @param writerName how this node is named to another that finds the shared journal's writer lock taken */
-  static JournalSetup open(String value, String writerName) {
+  /**
+   * @param writerName how this node is named to another that finds the shared journal's writer lock taken
+   * @param compress compressed H2 pages (off for {@code --sync-commit}: {@link JournalLocation#parse(String, boolean)})
+   */
+  static JournalSetup open(String value, String writerName, boolean compress) {
     try {
-      return new JournalSetup(JournalLocation.parse(value), writerName);
+      return new JournalSetup(JournalLocation.parse(value, compress), writerName);
     } catch (IllegalArgumentException e) {
       throw new ParregNode.BadInput("--journal: " + e.getMessage());
     }

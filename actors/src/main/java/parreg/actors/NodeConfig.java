@@ -9,7 +9,7 @@ import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
-import parreg.device.Partition;
+import parreg.device.PartitionSource;
 import parreg.device.RunContract;
 
 /**
@@ -275,7 +275,7 @@ final class NodeConfig {
   }
 
   /** The node's settings from the complete configuration ({@link #complete}); a bad value is bad input. */
-  NodeSettings settings(Config cfg, RunContract contract, Partition partition, String journalDescription) {
+  NodeSettings settings(Config cfg, RunContract contract, PartitionSource partition, String journalDescription) {
     ParregNode.Deployment d = deployment;
     try {
       return NodeSettings.of(cfg, d.participant(), contract, partition, d.steps(), d.backend(), d.device(), d.evidence(),

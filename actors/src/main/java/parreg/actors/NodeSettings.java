@@ -3,7 +3,7 @@ package parreg.actors;
 import com.typesafe.config.Config;
 import java.nio.file.Path;
 import java.time.Duration;
-import parreg.device.Partition;
+import parreg.device.PartitionSource;
 import parreg.device.RunContract;
 
 /**
@@ -36,7 +36,7 @@ import parreg.device.RunContract;
 public record NodeSettings(
     int participant,
     RunContract contract,
-    Partition partition,
+    PartitionSource partition,
     long targetSteps,
     String backend,
     String device,
@@ -76,7 +76,7 @@ public record NodeSettings(
       Config config,
       int participant,
       RunContract contract,
-      Partition partition,
+      PartitionSource partition,
       long targetSteps,
       String backend,
       String device,

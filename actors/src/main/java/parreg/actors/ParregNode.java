@@ -19,7 +19,7 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import parreg.device.BackendInfo;
 import parreg.device.Backends;
 import parreg.device.BackendUnavailableException;
-import parreg.device.Partition;
+import parreg.device.PartitionSource;
 import parreg.device.RunContract;
 import parreg.persistence.JournalRuns;
 
@@ -113,9 +113,9 @@ public final class ParregNode {
    * configuration, a journal of another run, a port in use) is thrown as {@link BadInput} before
    * anything is written: a refused start leaves no journal behind.
    */
-  public static NodeLifecycle.Outcome run(Deployment d, RunContract contract, Partition partition) throws Exception {
+  public static NodeLifecycle.Outcome run(Deployment d, RunContract contract, PartitionSource partition) throws Exception {
     NodeConfig nodeConfig = NodeConfig.parse(d);
-    JournalSetup journalSetup = JournalSetup.open(d.journal(), JournalSetup.writerName(d));
+    JournalSetup journalSetup = JournalSetup.open(d.journal(), JournalSetup.writerName(d), !d.syncCommit());
     // Reading what the journal holds (an H2 file: engine start, a few queries) and loading the
     // configuration (every jar's reference.conf) are independent; do them concurrently. Only the
     // seed-node timeout depends on what the journal holds.
@@ -215,6 +215,9 @@ public final class ParregNode {
       try (AdminHttpServer http = server) {
         BackendInfo info;
         try {
+          // The rows of a partition read behind the start take what the file takes (a large one on
+          // a slow disk: minutes); the device's time limit counts from when they are in.
+          CompletableFuture.anyOf(node.backend(), partition.rows()).handle((r, t) -> null).join();
           info = node.backend().get(120, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
           if (e.getCause() instanceof BackendUnavailableException b) {

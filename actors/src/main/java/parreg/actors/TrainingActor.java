@@ -178,6 +178,8 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
   private long inFlight = -1;
   private LocalSums ownSums;
   private long ownStep = -1;
+  /** The step whose own contribution was last asked of the GPU actor (see {@link #computeAhead}). */
+  private long computeSent = -1;
   private long lastStepStartNanos;
   private boolean doneReported;
   /** Why training stopped at a non-finite step (null: it did not). */
@@ -350,6 +352,7 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
     }
     if (journalLagsTooFar()) {
       write(); // the journal holds training up: do not let it wait for a fuller group
+      computeAhead();
       return this;
     }
     long interval = settings.stepInterval().toNanos();
@@ -367,10 +370,31 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
       peer.tell(new PeerActor.Publish(step, ownSums));
       return this;
     }
+    if (computeSent != step) {
+      compute(step);
+    } // else computed ahead and not back yet: onComputed publishes it
+    return this;
+  }
+
+  /**
+   * While the journal holds the next step up (with {@code --sync-commit}, on every step), its own
+   * contribution is computed already: it depends only on the committed parameters, and nothing
+   * derived from them leaves the node before the journal lets the step start ({@link
+   * #startNextStep} publishes it then). The device works while the journal writes, instead of
+   * after it.
+   */
+  private void computeAhead() {
+    long step = state.committed() + 1;
+    if (computeSent != step && ownStep != step) {
+      compute(step);
+    }
+  }
+
+  private void compute(long step) {
+    computeSent = step;
     int batch = batching.batchOfStep(step);
     StepTrace.stamp(0, step);
     gpu.tell(new GpuActor.Compute(step, state.parameters(), batching.start(batch), batching.length(batch), computedAdapter));
-    return this;
   }
 
   /** The back-pressure rule: see the class comment. */
@@ -391,19 +415,21 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
   }
 
   private Behavior<Command> onComputed(Computed c) {
-    if (c.step() != state.committed() + 1 || c.step() != inFlight) {
+    if (c.step() != state.committed() + 1) {
       return this;
     }
     StepTrace.stamp(3, c.step());
     ownStep = c.step();
     ownSums = c.sums();
-    peer.tell(new PeerActor.Publish(c.step(), c.sums()));
+    if (c.step() == inFlight) {
+      peer.tell(new PeerActor.Publish(c.step(), c.sums()));
+    } // else computed ahead: published once the step starts
     return this;
   }
 
   private Behavior<Command> onStepReady(StepReady r) {
     long step = state.committed() + 1;
-    if (stopped || r.step() != step || ownStep != step || ownSums == null) {
+    if (stopped || r.step() != step || inFlight != step || ownStep != step || ownSums == null) {
       return this;
     }
     LocalSums mine = r.contributions()[settings.participant()];

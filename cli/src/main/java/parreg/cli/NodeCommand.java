@@ -8,7 +8,7 @@ import java.util.concurrent.Callable;
 import parreg.actors.NodeLifecycle;
 import parreg.actors.ParregNode;
 import parreg.actors.StartupTrace;
-import parreg.device.Partition;
+import parreg.device.PartitionSource;
 import parreg.device.RunContract;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -133,7 +133,7 @@ public final class NodeCommand implements Callable<Integer> {
   }
 
   /** The contract and partition a node runs with, from its flags and data. */
-  record RunSpec(RunContract contract, Partition partition) {
+  record RunSpec(RunContract contract, PartitionSource partition) {
     static RunSpec resolve(NodeCommand c) {
       if (c.participants < 1) {
         throw new UserError("--participants must be at least 1");
@@ -158,9 +158,10 @@ public final class NodeCommand implements Callable<Integer> {
         if (c.runName != null) {
           seed = seed.withRunName(c.runName);
         }
-        return new RunSpec(seed, parreg.device.SeedData.partition(c.participant));
+        return new RunSpec(seed, PartitionSource.of(parreg.device.SeedData.partition(c.participant)));
       }
-      Partition p = DataFiles.load(Path.of(c.data));
+      PartitionSource p = DataFiles.open(Path.of(c.data));
+      p.rows().whenComplete((rows, e) -> StartupTrace.mark(e == null ? "partition rows read" : "partition read failed"));
       int d = p.features();
       int n = RunContract.parameterCount(d, c.bias);
       double[] init = new double[n];

@@ -109,6 +109,17 @@ public final class JournalLocation {
    *     is not a supported JDBC URL
    */
   public static JournalLocation parse(String value) {
+    return parse(value, true);
+  }
+
+  /**
+   * As {@link #parse(String)}; {@code compress = false} opens an embedded H2 journal with {@code
+   * COMPRESS=FALSE} (unless a URL sets it itself). For {@code --sync-commit}: there every step is
+   * one commit, and compressing the pages H2 writes on each commit costs about 9 % of the step
+   * rate (BENCHMARKS.md); the journal file grows about twice as fast instead. H2 reads compressed
+   * and plain pages alike, so a journal may be written both ways across restarts.
+   */
+  public static JournalLocation parse(String value, boolean compress) {
     if (value == null || value.isBlank()) {
       throw new IllegalArgumentException("--journal needs a directory or a JDBC URL, got nothing");
     }
@@ -118,7 +129,7 @@ public final class JournalLocation {
       return postgres(v);
     }
     if (lower.startsWith("jdbc:h2:")) {
-      return h2Url(v);
+      return h2Url(v, compress);
     }
     if (lower.startsWith("jdbc:")) {
       throw new IllegalArgumentException(
@@ -134,10 +145,10 @@ public final class JournalLocation {
               + " looks like a URL but is not a supported JDBC URL (use jdbc:postgresql://HOST:PORT/DB"
               + " or a directory)");
     }
-    return directory(v);
+    return directory(v, compress);
   }
 
-  private static JournalLocation directory(String v) {
+  private static JournalLocation directory(String v, boolean compress) {
     if (v.indexOf(';') >= 0) {
       throw new IllegalArgumentException("journal directory must not contain ';': " + v);
     }
@@ -167,12 +178,21 @@ public final class JournalLocation {
                 + (ancestor == null ? "" : " (" + ancestor + " is not a writable directory)"));
       }
     }
-    String url = "jdbc:h2:file:" + dir.resolve(H2_DATABASE_NAME) + ";" + String.join(";", H2_SETTINGS.values())
+    String url = "jdbc:h2:file:" + dir.resolve(H2_DATABASE_NAME) + ";" + String.join(";", h2Settings(compress).values())
         + ";DB_CLOSE_ON_EXIT=FALSE";
     return new JournalLocation(v, JournalDialect.H2, url, "sa", "", dir);
   }
 
-  private static JournalLocation h2Url(String v) {
+  /** The settings an embedded journal gets: {@link #H2_SETTINGS}, compression off where asked. */
+  private static Map<String, String> h2Settings(boolean compress) {
+    Map<String, String> m = new LinkedHashMap<>(H2_SETTINGS);
+    if (!compress) {
+      m.put("COMPRESS", "COMPRESS=FALSE");
+    }
+    return m;
+  }
+
+  private static JournalLocation h2Url(String v, boolean compress) {
     String lower = v.toLowerCase(Locale.ROOT);
     if (!lower.startsWith("jdbc:h2:file:")) {
       throw new IllegalArgumentException(
@@ -187,7 +207,7 @@ public final class JournalLocation {
       }
     }
     StringBuilder url = new StringBuilder(v);
-    H2_SETTINGS.forEach((key, setting) -> {
+    h2Settings(compress).forEach((key, setting) -> {
       if (!settings.containsKey(key)) {
         url.append(';').append(setting);
       }

@@ -149,7 +149,7 @@ public final class CudaBackend implements KernelBackend {
     CudaCard.DeviceDescription dd = card.description;
     info = new BackendInfo("cuda", dd.name(), dd.uuid(),
         "compute capability " + card.computeMajor + "." + card.computeMinor + ", " + card.smCount + " SMs, driver "
-            + card.driverString() + ", device ordinal " + dd.ordinal() + ", kernels local_sums.ptx, order "
+            + card.driverString() + ", device ordinal " + dd.ordinal() + ", kernels " + card.images + ", order "
             + ReductionOrder.VERSION + (ordered ? "" : ", UNORDERED atomic variant (benchmark only)"));
   }
 

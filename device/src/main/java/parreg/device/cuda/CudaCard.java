@@ -127,6 +127,8 @@ final class CudaCard implements AutoCloseable {
   /** Dynamic shared memory a block may opt in to, bytes. */
   final int smemOptin;
   final int driverVersion;
+  /** What was loaded for each module: the SASS file for this card, or the PTX the driver compiled. */
+  final String images;
   private final CUcontext ctx = new CUcontext();
   private final List<CUmodule> modules = new ArrayList<>();
   private boolean closed;
@@ -149,15 +151,22 @@ final class CudaCard implements AutoCloseable {
     driverVersion = drv[0];
     check(cuCtxCreate(ctx, 0, dev), "cuCtxCreate");
     try {
+      List<String> loaded = new ArrayList<>();
       for (String resource : ptxResources) {
         CUmodule module = new CUmodule();
-        int rc = cuModuleLoadDataEx(module, Pointer.to(readPtx(resource)), 0, new int[0], Pointer.to(new int[0]));
-        if (rc != CUresult.CUDA_SUCCESS) {
-          throw new BackendUnavailableException("cannot load the kernels " + resource + " on " + description + " (driver "
-              + driverString() + "): " + CUresult.stringFor(rc) + "; the PTX needs a CUDA 12.0 or newer driver (see docs/GPU.md)");
+        String how = loadSass(module, resource);
+        if (how == null) {
+          int rc = cuModuleLoadDataEx(module, Pointer.to(readPtx(resource)), 0, new int[0], Pointer.to(new int[0]));
+          if (rc != CUresult.CUDA_SUCCESS) {
+            throw new BackendUnavailableException("cannot load the kernels " + resource + " on " + description + " (driver "
+                + driverString() + "): " + CUresult.stringFor(rc) + "; the PTX needs a CUDA 12.0 or newer driver (see docs/GPU.md)");
+          }
+          how = resource.substring(resource.lastIndexOf('/') + 1) + " (PTX, compiled by the driver)";
         }
+        loaded.add(how);
         modules.add(module);
       }
+      images = String.join(", ", loaded);
     } catch (BackendUnavailableException | RuntimeException e) {
       close();
       throw e;
@@ -282,6 +291,37 @@ final class CudaCard implements AutoCloseable {
       sb.append(dd);
     }
     return sb.toString();
+  }
+
+  /**
+   * The prebuilt SASS of a PTX resource for this card's compute capability ({@link #sassResource}),
+   * loaded into {@code module}; null where this build has none for the card or the driver refuses it
+   * (a driver older than the toolkit that wrote it): the caller then loads the PTX. Why: the
+   * driver's PTX-to-SASS compilation of the kernel module takes seconds on a machine whose driver
+   * cache is cold (a node's first start). The SASS is what ptxas makes of the very PTX shipped
+   * (scripts/gen-ptx.sh), so the kernels and their bits are the same either way.
+   */
+  private String loadSass(CUmodule module, String ptxResource) {
+    String resource = sassResource(ptxResource, computeMajor, computeMinor);
+    byte[] image;
+    try (InputStream in = CudaCard.class.getResourceAsStream(resource)) {
+      if (in == null) {
+        return null;
+      }
+      image = in.readAllBytes();
+    } catch (IOException e) {
+      return null;
+    }
+    if (cuModuleLoadDataEx(module, Pointer.to(image), 0, new int[0], Pointer.to(new int[0])) != CUresult.CUDA_SUCCESS) {
+      return null;
+    }
+    return resource.substring(resource.lastIndexOf('/') + 1) + " (SASS)";
+  }
+
+  /** {@code /a/b.ptx} for compute capability 9.0: {@code /a/b.sm_90.cubin}. */
+  static String sassResource(String ptxResource, int major, int minor) {
+    String base = ptxResource.endsWith(".ptx") ? ptxResource.substring(0, ptxResource.length() - 4) : ptxResource;
+    return base + ".sm_" + major + minor + ".cubin";
   }
 
   private static byte[] readPtx(String resource) throws BackendUnavailableException {

@@ -116,6 +116,23 @@ public final class BinaryPartitionFormat {
   }
 
   /**
+   * What a file's header and block table say, checked as {@link #read} checks them (length,
+   * magic, header and table checksums, shape), without reading the payload: a few kilobytes.
+   *
+   * @param expectedFeatures the d the file must have, or 0 to accept the file's d
+   */
+  public static Shape shape(Path file, int expectedFeatures) throws IOException, DataFormatException {
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+      Layout layout = layout(file, ch, expectedFeatures);
+      long blocks = (layout.payload() + BLOCK_BYTES - 1) / BLOCK_BYTES;
+      return new Shape((int) layout.n(), (int) layout.d(), new Key(layout.headerCrc(), layout.table().getInt((int) (4 * blocks))));
+    }
+  }
+
+  /** A file's sample and feature counts and content key, from its header and block table. */
+  public record Shape(int samples, int features, Key key) {}
+
+  /**
    * What identifies a file's content cheaply: its header checksum (which covers d and N) and its
    * block table's checksum (which covers every block's CRC32C). A read checks every block against
    * the table, so a partition read from a file has exactly the content these two describe, up to

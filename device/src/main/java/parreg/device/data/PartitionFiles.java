@@ -2,11 +2,14 @@ package parreg.device.data;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
 import parreg.device.Partition;
+import parreg.device.PartitionSource;
 import parreg.device.Workers;
 
 /**
@@ -85,6 +88,47 @@ public final class PartitionFiles {
       throw DataFormatException.atByte(file, 0, "not a parreg binary partition (bad magic)");
     }
     return false;
+  }
+
+  /**
+   * Opens a node's partition file. A {@code .prb} file whose digest sidecar ({@link DigestCache})
+   * matches it is checked here only as far as its header and block table (a few kilobytes): its
+   * shape and digest are known, and its rows are read on a background thread, with every check of
+   * {@link #read}, while the caller goes on (the node starts its actor system, joins and replays
+   * its journal meanwhile). Any other file is read here, as by {@link #read}. The rows, once read,
+   * must still have the content key the sidecar was matched against, else they fail with "the
+   * file changed while it was read". A failure of the background read completes the rows
+   * exceptionally with a {@link DataFormatException}, or an {@link java.io.UncheckedIOException}
+   * whose message names the file.
+   */
+  public static PartitionSource open(Path file) throws IOException, DataFormatException {
+    if (!isBinary(file)) {
+      return PartitionSource.of(CsvPartitionFormat.read(file, 0));
+    }
+    DigestCache.Stamp stamp = DigestCache.stamp(file);
+    BinaryPartitionFormat.Shape shape = BinaryPartitionFormat.shape(file, 0);
+    String cached = DigestCache.lookup(file, stamp, shape.key()).orElse(null);
+    if (cached == null) {
+      return PartitionSource.of(readBinary(file, 0, Workers.defaultThreads()));
+    }
+    CompletableFuture<Partition> rows = new CompletableFuture<>();
+    Thread reader = new Thread(() -> {
+      try {
+        BinaryPartitionFormat.Loaded l = BinaryPartitionFormat.read(file, shape.features(), Workers.defaultThreads());
+        Partition p = l.partition();
+        if (!l.key().equals(shape.key()) || p.samples() != shape.samples()) {
+          throw DataFormatException.inFile(file, "the file changed while it was read (its header or block table differs)");
+        }
+        rows.complete(new Partition(p.samples(), p.features(), p.featureMajor(), p.targets(), cached, null));
+      } catch (IOException e) {
+        rows.completeExceptionally(new UncheckedIOException(file + ": cannot read (" + e.getMessage() + ")", e));
+      } catch (Throwable t) {
+        rows.completeExceptionally(t); // DataFormatException; OutOfMemoryError names itself
+      }
+    }, "parreg-partition-read");
+    reader.setDaemon(true);
+    reader.start();
+    return PartitionSource.pending(shape.samples(), shape.features(), cached, rows);
   }
 
   /**
