@@ -33,6 +33,18 @@ class HistoryCommandTest {
   }
 
   @Test
+  void aRuntimeWithoutFontLibrariesGetsOneClearMessage() {
+    // What the distribution's runtime does on a machine without libharfbuzz (the GPU machine).
+    IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+        () -> LossChart.guarded(() -> {
+          throw new UnsatisfiedLinkError("libfontmanager.so: libharfbuzz.so.0: cannot open shared object file");
+        }));
+    assertTrue(e.getMessage().startsWith("cannot draw the loss chart"), e.getMessage());
+    assertTrue(e.getMessage().contains("libharfbuzz.so.0"), e.getMessage());
+    assertTrue(e.getMessage().contains("--out"), e.getMessage());
+  }
+
+  @Test
   void csvHasOneRowPerStepWithTheRecordedLossAndTime() throws Exception {
     Path csv = dir.resolve("loss.csv");
     CommandLineTest.Run r = CommandLineTest.run("history", "--journal", journal.toString(), "--participant", "1",

@@ -30,7 +30,34 @@ final class LossChart {
 
   private LossChart() {}
 
+  /**
+   * Writes the chart as PNG.
+   *
+   * @throws IllegalStateException where this Java runtime cannot draw text: AWT's font rendering
+   *     links the system's libharfbuzz/libfreetype, which a bare machine may lack (seen on the GPU
+   *     machine with the distribution's runtime); the message says what is missing
+   */
   static void writePng(LossHistory h, OutputStream out, int width, int height) throws IOException {
+    guarded(() -> draw(h, out, width, height));
+  }
+
+  /** Drawing that may need AWT's native font libraries. */
+  interface Drawing {
+    void run() throws IOException;
+  }
+
+  /** Runs {@code d}, turning a runtime that cannot render text into one clear message. */
+  static void guarded(Drawing d) throws IOException {
+    try {
+      d.run();
+    } catch (LinkageError | java.awt.AWTError | InternalError e) {
+      throw new IllegalStateException("cannot draw the loss chart: this Java runtime's font rendering is unavailable ("
+          + e.getMessage() + "); install the system's font libraries (libharfbuzz, libfreetype, fontconfig and a font), or"
+          + " write the history as CSV with --out", e);
+    }
+  }
+
+  private static void draw(LossHistory h, OutputStream out, int width, int height) throws IOException {
     System.setProperty("java.awt.headless", "true");
     XYSeries series = new XYSeries("loss", false, true);
     int n = h.size();
