@@ -46,6 +46,9 @@ final class StepJournal extends EventSourcedBehavior<StepJournal.Command, Traini
   private final ActorContext<Command> ctx;
   private final ActorRef<TrainingActor.Command> owner;
   private final int snapshotEvery;
+  private final NodeMetrics metrics;
+  /** When the write in flight was asked for (the owner sends one at a time). */
+  private long writeStartNanos;
 
   static Behavior<Command> create(String persistenceId, int snapshotEvery, ActorRef<TrainingActor.Command> owner) {
     return Behaviors.setup(ctx -> new StepJournal(ctx, persistenceId, snapshotEvery, owner));
@@ -58,6 +61,7 @@ final class StepJournal extends EventSourcedBehavior<StepJournal.Command, Traini
     this.ctx = ctx;
     this.owner = owner;
     this.snapshotEvery = snapshotEvery;
+    this.metrics = NodeMetrics.get(ctx.getSystem());
   }
 
   @Override
@@ -84,9 +88,15 @@ final class StepJournal extends EventSourcedBehavior<StepJournal.Command, Traini
   public CommandHandler<Command, TrainingActor.Event, TrainingState> commandHandler() {
     return newCommandHandlerBuilder()
         .forAnyState()
-        .onCommand(Write.class, (state, w) -> Effect()
-            .persist(Arrays.asList(w.events()))
-            .thenRun(s -> owner.tell(new TrainingActor.JournalWritten(s.committed(), lastSequenceNumber(ctx)))))
+        .onCommand(Write.class, (state, w) -> {
+          writeStartNanos = System.nanoTime();
+          return Effect()
+              .persist(Arrays.asList(w.events()))
+              .thenRun(s -> {
+                metrics.journalWritten(w.events().length, System.nanoTime() - writeStartNanos);
+                owner.tell(new TrainingActor.JournalWritten(s.committed(), lastSequenceNumber(ctx)));
+              });
+        })
         .build();
   }
 
