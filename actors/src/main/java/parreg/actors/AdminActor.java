@@ -30,6 +30,19 @@ public final class AdminActor extends AbstractBehavior<AdminActor.Command> {
 
   public record GetStatus(ActorRef<Status> replyTo) implements Command {}
 
+  /**
+   * {@link GetStatus} from another node ({@code status --cluster}, {@link ClusterStatus}): the
+   * answer is the status as JSON text, the same document {@code /status} serves, so that it
+   * crosses the wire as one string rather than as a dozen registered classes.
+   */
+  public record GetStatusJson(ActorRef<StatusJson> replyTo) implements Command, parreg.persistence.KryoSerializable {}
+
+  public record StatusJson(String json) implements parreg.persistence.KryoSerializable {}
+
+  /** Every node's admin actor registers under this key; {@link ClusterStatus} finds them by it. */
+  public static final org.apache.pekko.actor.typed.receptionist.ServiceKey<Command> SERVICE_KEY =
+      org.apache.pekko.actor.typed.receptionist.ServiceKey.create(Command.class, "parreg-admin");
+
   /** A member of the cluster as this node sees it. */
   public record MemberState(String address, String status, boolean reachable, List<String> roles) {}
 
@@ -79,7 +92,10 @@ public final class AdminActor extends AbstractBehavior<AdminActor.Command> {
 
   public static Behavior<Command> create(
       ActorRef<TrainingActor.Command> training, ActorRef<GpuActor.Command> gpu, ActorRef<PeerActor.Command> peer) {
-    return Behaviors.setup(ctx -> new AdminActor(ctx, training, gpu, peer));
+    return Behaviors.setup(ctx -> {
+      ctx.getSystem().receptionist().tell(org.apache.pekko.actor.typed.receptionist.Receptionist.register(SERVICE_KEY, ctx.getSelf()));
+      return new AdminActor(ctx, training, gpu, peer);
+    });
   }
 
   private AdminActor(
@@ -95,10 +111,19 @@ public final class AdminActor extends AbstractBehavior<AdminActor.Command> {
 
   @Override
   public Receive<Command> createReceive() {
-    return newReceiveBuilder().onMessage(GetStatus.class, this::onGetStatus).build();
+    return newReceiveBuilder()
+        .onMessage(GetStatus.class, g -> onGetStatus(g.replyTo()::tell))
+        .onMessage(GetStatusJson.class, g -> onGetStatus(s -> {
+          try {
+            g.replyTo().tell(new StatusJson(AdminHttpServer.JSON.writeValueAsString(s)));
+          } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            getContext().getLog().warn("status could not be written as JSON: {}", e.toString());
+          }
+        }))
+        .build();
   }
 
-  private Behavior<Command> onGetStatus(GetStatus g) {
+  private Behavior<Command> onGetStatus(java.util.function.Consumer<Status> replyTo) {
     var system = getContext().getSystem();
     List<MemberState> members = new ArrayList<>();
     var cs = Cluster.get(system).state();
@@ -116,7 +141,7 @@ public final class AdminActor extends AbstractBehavior<AdminActor.Command> {
     CompletableFuture.allOf(tf, df, pf)
         .whenComplete((ok, failure) -> {
           if (failure == null) {
-            g.replyTo().tell(compose(system.address().toString(), tf.join(), df.join(), pf.join(), members));
+            replyTo.accept(compose(system.address().toString(), tf.join(), df.join(), pf.join(), members));
           } else {
             getContext().getLog().warn("status query failed: {}", failure.toString());
           }

@@ -27,6 +27,7 @@ import org.apache.pekko.actor.typed.javadsl.AskPattern;
  *       before that and while it shuts down ({@link NodeHealth#ready});
  *   <li>{@code /alive}: 200 while the actor system runs;
  *   <li>{@code /cluster/members}: the members as this node sees them (JSON);
+ *   <li>{@code /cluster/status}: every participant's status, gathered by this node ({@link ClusterStatus});
  *   <li>{@code /metrics}: the node's metrics in the Prometheus text format ({@link NodeMetrics}).
  * </ul>
  *
@@ -91,6 +92,13 @@ public final class AdminHttpServer implements AutoCloseable {
     route("/ready", ex -> check(ex, health.ready()));
     route("/alive", ex -> check(ex, health.alive()));
     route("/cluster/members", ex -> reply(ex, 200, health.members()));
+    route("/cluster/status", ex -> {
+      try {
+        reply(ex, 200, ClusterStatus.gather(system, Duration.ofSeconds(3)));
+      } catch (Exception e) {
+        reply(ex, 503, Map.of("error", e.getClass().getSimpleName()));
+      }
+    });
     NodeMetrics metrics = NodeMetrics.get(system);
     route("/metrics", ex -> {
       ex.getResponseHeaders().add("Content-Type", metrics.contentType());
