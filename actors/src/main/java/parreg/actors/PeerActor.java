@@ -342,8 +342,8 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
     }
     StepTrace.stamp(5, c.step());
     LocalSums[] slot = slot(c.step());
-    if (slot[c.participant()] == null && c.step() == committed + 1) {
-      // the wait for this peer in the step now exchanged: 0 when it came before our own publish
+    if (slot[c.participant()] == null) {
+      // how long this step waited for this peer: 0 when it came before our own publish
       peer.exchangeWait.observe(c.step() == awaitingStep ? (now - awaitingSince) / 1e9 : 0);
     }
     slot[c.participant()] = c.sums();
