@@ -93,8 +93,8 @@ final class ClusterTable {
         main.interrupt();
       });
       Display display = new Display(terminal, false);
-      display.resize(terminal.getHeight(), terminal.getWidth());
-      terminal.handle(Terminal.Signal.WINCH, s -> display.resize(terminal.getHeight(), terminal.getWidth()));
+      resize(display, terminal);
+      terminal.handle(Terminal.Signal.WINCH, s -> resize(display, terminal));
       List<AttributedString> shown = List.of();
       while (!stop.get()) {
         List<String> lines = new ArrayList<>();
@@ -116,6 +116,13 @@ final class ClusterTable {
     }
     Thread.interrupted(); // clear a Ctrl-C that came while the table was drawn
     return 0;
+  }
+
+  /** The terminal's size; a pseudo-terminal that reports none (0 x 0) gets 50 rows of 200 columns. */
+  private static void resize(Display display, Terminal terminal) {
+    int rows = terminal.getHeight();
+    int columns = terminal.getWidth();
+    display.resize(rows > 0 ? rows : 50, columns > 0 ? columns : 200);
   }
 
   private static List<String> fetchRows(Source source) {

@@ -13,7 +13,8 @@ import picocli.CommandLine.Option;
 /**
  * {@code parreg status --node HOST:PORT [--json]}: asks the node's admin actor through its HTTP
  * status endpoint (the cluster port + {@code parreg.admin.port-offset} unless {@code --admin-port}),
- * which answers in milliseconds.
+ * which answers in milliseconds. With {@code --cluster}, that node's {@code /cluster/status}: every
+ * participant's status, which the node gathers over the cluster transport ({@link ClusterTable}).
  */
 @Command(name = "status", mixinStandardHelpOptions = true, description = "Ask a node's admin actor for its state.")
 public final class StatusCommand implements Callable<Integer> {
