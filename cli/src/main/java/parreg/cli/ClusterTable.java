@@ -81,7 +81,8 @@ final class ClusterTable {
   }
 
   /**
-   * Redraws the table every {@code seconds} until Ctrl-C (exit 0). A failed fetch (the node
+   * Redraws the table every {@code seconds} until Ctrl-C (exit 0); where the output is not a
+   * terminal, prints one table after the other instead. A failed fetch (the node
    * restarting, say) shows its reason in place of the table and the next refresh tries again.
    */
   static int watch(Source source, String node, double seconds) throws IOException {
@@ -95,14 +96,19 @@ final class ClusterTable {
       Display display = new Display(terminal, false);
       resize(display, terminal);
       terminal.handle(Terminal.Signal.WINCH, s -> resize(display, terminal));
-      List<AttributedString> shown = List.of();
+      // Not a terminal (a pipe, a file): one table after the other, since nothing can be redrawn.
+      boolean inPlace = !terminal.getType().startsWith(Terminal.TYPE_DUMB);
       while (!stop.get()) {
         List<String> lines = new ArrayList<>();
         lines.add("parreg cluster via " + node + " at " + LocalTime.now().truncatedTo(ChronoUnit.SECONDS)
             + ", every " + seconds + " s (Ctrl-C ends)");
         lines.addAll(fetchRows(source));
-        shown = lines.stream().map(AttributedString::new).toList();
-        display.update(shown, -1);
+        if (inPlace) {
+          display.update(lines.stream().map(AttributedString::new).toList(), -1);
+        } else {
+          lines.forEach(terminal.writer()::println);
+          terminal.writer().println();
+        }
         terminal.flush();
         try {
           Thread.sleep((long) (seconds * 1000));
