@@ -13,6 +13,7 @@ import org.jline.terminal.Terminal;
 import org.jline.terminal.TerminalBuilder;
 import org.jline.utils.AttributedString;
 import org.jline.utils.Display;
+import org.jline.utils.Signals;
 
 /**
  * {@code parreg status --cluster}: one row per participant, from one node's {@code
@@ -89,15 +90,19 @@ final class ClusterTable {
     AtomicBoolean stop = new AtomicBoolean();
     Thread main = Thread.currentThread();
     try (Terminal terminal = TerminalBuilder.builder().system(true).dumb(true).build()) {
-      terminal.handle(Terminal.Signal.INT, s -> {
+      Runnable end = () -> {
         stop.set(true);
         main.interrupt();
-      });
+      };
+      terminal.handle(Terminal.Signal.INT, s -> end.run());
       Display display = new Display(terminal, false);
       resize(display, terminal);
       terminal.handle(Terminal.Signal.WINCH, s -> resize(display, terminal));
       // Not a terminal (a pipe, a file): one table after the other, since nothing can be redrawn.
       boolean inPlace = !terminal.getType().startsWith(Terminal.TYPE_DUMB);
+      if (!inPlace) {
+        Signals.register("INT", end); // a dumb terminal does not take the process's signals itself
+      }
       while (!stop.get()) {
         List<String> lines = new ArrayList<>();
         lines.add("parreg cluster via " + node + " at " + LocalTime.now().truncatedTo(ChronoUnit.SECONDS)
