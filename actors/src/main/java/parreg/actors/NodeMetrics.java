@@ -102,7 +102,7 @@ public final class NodeMetrics implements Extension {
       PrometheusRegistry scratch = new PrometheusRegistry();
       Counter.builder().name("warm_total").withoutExemplars().register(scratch).inc();
       Histogram.builder().name("warm_seconds").unit(Unit.SECONDS).classicOnly().withoutExemplars().register(scratch).observe(1);
-      GaugeWithCallback.builder().name("warm").callback(cb -> cb.call(1)).register(scratch);
+      GaugeWithCallback.builder().name("warm_gauge").callback(cb -> cb.call(1)).register(scratch);
     }, "parreg-metrics-init");
     t.setDaemon(true);
     t.start();
