@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Cost of the progress line and the Prometheus metrics on the seed run (issue 12).
-# usage: scripts/bench-metrics.sh BASE_JAR [ROUNDS] [STEPS]
+# usage: scripts/bench-metrics.sh BASE_JAR [ROUNDS] [STEPS]   (env PORT0, default 29400; NODE_TIMEOUT, default 300 s)
 #   BASE_JAR: a jar built without the metrics (e.g. of the commit before them)
 # Each round runs scripts/bench-two-nodes.sh three times, in turn (so the machine's load hits all
 # alike): "base" = BASE_JAR with the progress line off; "off" = this checkout's jar, progress line
@@ -9,12 +9,14 @@
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BASE=$1; ROUNDS=${2:-4}; STEPS=${3:-10000}
-P0=${PORT0:-27400}
+P0=${PORT0:-29400}
 W=$(mktemp -d)
-echo 'parreg.progress-interval = 0' > "$W/quiet.conf"
+# all variants: a logger start-up timeout that a heavily loaded machine does not exceed
+echo 'pekko.logger-startup-timeout = 60s' > "$W/common.conf"
+printf 'pekko.logger-startup-timeout = 60s\nparreg.progress-interval = 0\n' > "$W/quiet.conf"
 run() { # name jar [args]
   local name=$1 jar=$2; shift 2
-  JAR=$jar PORT0=$P0 "$HERE/scripts/bench-two-nodes.sh" "$W/$name" "$STEPS" "$@" | tee -a "$W/$name.txt"
+  JAR=$jar PORT0=$P0 NODE_TIMEOUT=${NODE_TIMEOUT:-300} "$HERE/scripts/bench-two-nodes.sh" "$W/$name" "$STEPS" "$@" | tee -a "$W/$name.txt"
 }
 for r in $(seq 1 "$ROUNDS"); do
   echo "round $r"
@@ -24,7 +26,7 @@ for r in $(seq 1 "$ROUNDS"); do
       for a in $((P0 + 10000)) $((P0 + 10001)); do curl -s -o /dev/null -w '%{http_code}\n' --max-time 1 "http://127.0.0.1:$a/metrics" >> "$W/scrapes" || true; done
     done ) &
   scraper=$!
-  echo -n "on:   "; run on "$HERE/target/parreg.jar"
+  echo -n "on:   "; run on "$HERE/target/parreg.jar" --config "$W/common.conf"
   kill "$scraper"; wait "$scraper" 2>/dev/null || true
 done
 for v in base off on; do
