@@ -1,5 +1,6 @@
 package parreg.actors;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -7,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Consumer;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
@@ -14,9 +16,12 @@ import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.AskPattern;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
+import org.apache.pekko.actor.typed.receptionist.Receptionist;
+import org.apache.pekko.actor.typed.receptionist.ServiceKey;
 import org.apache.pekko.cluster.Member;
 import org.apache.pekko.cluster.typed.Cluster;
 import parreg.device.Bits;
+import parreg.persistence.KryoSerializable;
 
 /**
  * Answers state queries (SPEC section 3): asks the training, GPU and peer actors, adds the
@@ -29,6 +34,18 @@ public final class AdminActor extends AbstractBehavior<AdminActor.Command> {
   public interface Command {}
 
   public record GetStatus(ActorRef<Status> replyTo) implements Command {}
+
+  /**
+   * {@link GetStatus} from another node ({@code status --cluster}, {@link ClusterStatus}): the
+   * answer is the status as JSON text, the same document {@code /status} serves, so that it
+   * crosses the wire as one string rather than as a dozen registered classes.
+   */
+  public record GetStatusJson(ActorRef<StatusJson> replyTo) implements Command, KryoSerializable {}
+
+  public record StatusJson(String json) implements KryoSerializable {}
+
+  /** Every node's admin actor registers under this key; {@link ClusterStatus} finds them by it. */
+  public static final ServiceKey<Command> SERVICE_KEY = ServiceKey.create(Command.class, "parreg-admin");
 
   /** A member of the cluster as this node sees it. */
   public record MemberState(String address, String status, boolean reachable, List<String> roles) {}
@@ -79,7 +96,10 @@ public final class AdminActor extends AbstractBehavior<AdminActor.Command> {
 
   public static Behavior<Command> create(
       ActorRef<TrainingActor.Command> training, ActorRef<GpuActor.Command> gpu, ActorRef<PeerActor.Command> peer) {
-    return Behaviors.setup(ctx -> new AdminActor(ctx, training, gpu, peer));
+    return Behaviors.setup(ctx -> {
+      ctx.getSystem().receptionist().tell(Receptionist.register(SERVICE_KEY, ctx.getSelf()));
+      return new AdminActor(ctx, training, gpu, peer);
+    });
   }
 
   private AdminActor(
@@ -95,10 +115,19 @@ public final class AdminActor extends AbstractBehavior<AdminActor.Command> {
 
   @Override
   public Receive<Command> createReceive() {
-    return newReceiveBuilder().onMessage(GetStatus.class, this::onGetStatus).build();
+    return newReceiveBuilder()
+        .onMessage(GetStatus.class, g -> onGetStatus(g.replyTo()::tell))
+        .onMessage(GetStatusJson.class, g -> onGetStatus(s -> {
+          try {
+            g.replyTo().tell(new StatusJson(AdminHttpServer.JSON.writeValueAsString(s)));
+          } catch (JsonProcessingException e) {
+            getContext().getLog().warn("status could not be written as JSON: {}", e.toString());
+          }
+        }))
+        .build();
   }
 
-  private Behavior<Command> onGetStatus(GetStatus g) {
+  private Behavior<Command> onGetStatus(Consumer<Status> replyTo) {
     var system = getContext().getSystem();
     List<MemberState> members = new ArrayList<>();
     var cs = Cluster.get(system).state();
@@ -116,7 +145,7 @@ public final class AdminActor extends AbstractBehavior<AdminActor.Command> {
     CompletableFuture.allOf(tf, df, pf)
         .whenComplete((ok, failure) -> {
           if (failure == null) {
-            g.replyTo().tell(compose(system.address().toString(), tf.join(), df.join(), pf.join(), members));
+            replyTo.accept(compose(system.address().toString(), tf.join(), df.join(), pf.join(), members));
           } else {
             getContext().getLog().warn("status query failed: {}", failure.toString());
           }

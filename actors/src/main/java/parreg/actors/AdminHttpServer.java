@@ -26,7 +26,9 @@ import org.apache.pekko.actor.typed.javadsl.AskPattern;
  *   <li>{@code /ready}: 200 once the node is Up, its journal open and its backend ready, 503
  *       before that and while it shuts down ({@link NodeHealth#ready});
  *   <li>{@code /alive}: 200 while the actor system runs;
- *   <li>{@code /cluster/members}: the members as this node sees them (JSON).
+ *   <li>{@code /cluster/members}: the members as this node sees them (JSON);
+ *   <li>{@code /cluster/status}: every participant's status, gathered by this node ({@link ClusterStatus});
+ *   <li>{@code /metrics}: the node's metrics in the Prometheus text format ({@link NodeMetrics}).
  * </ul>
  *
  * <p>Why HTTP: a command-line client that is not a cluster member would need an ActorSystem of
@@ -90,6 +92,25 @@ public final class AdminHttpServer implements AutoCloseable {
     route("/ready", ex -> check(ex, health.ready()));
     route("/alive", ex -> check(ex, health.alive()));
     route("/cluster/members", ex -> reply(ex, 200, health.members()));
+    route("/cluster/status", ex -> {
+      try {
+        reply(ex, 200, ClusterStatus.gather(system, Duration.ofSeconds(3)));
+      } catch (Exception e) {
+        reply(ex, 503, Map.of("error", e.getClass().getSimpleName()));
+      }
+    });
+    NodeMetrics metrics = NodeMetrics.get(system);
+    route("/metrics", ex -> {
+      ex.getResponseHeaders().add("Content-Type", metrics.contentType());
+      if (ex.getRequestMethod().equals("HEAD")) {
+        ex.sendResponseHeaders(200, -1);
+        return;
+      }
+      ex.sendResponseHeaders(200, 0); // chunked: the body is written as the registry is scraped
+      try (OutputStream out = ex.getResponseBody()) {
+        metrics.scrape(out);
+      }
+    });
     server.start();
   }
 

@@ -90,6 +90,7 @@ public final class GpuActor extends AbstractBehavior<GpuActor.Command> {
 
   private final KernelBackend backend;
   private final String selection;
+  private final NodeMetrics metrics;
   private long issued;
   private long retired;
   private double lastWait;
@@ -185,6 +186,7 @@ public final class GpuActor extends AbstractBehavior<GpuActor.Command> {
 
   private GpuActor(ActorContext<Command> ctx, KernelBackend backend, String selection) {
     super(ctx);
+    this.metrics = NodeMetrics.get(ctx.getSystem());
     this.backend = backend;
     this.selection = selection;
   }
@@ -205,7 +207,9 @@ public final class GpuActor extends AbstractBehavior<GpuActor.Command> {
     issued++;
     long t0 = System.nanoTime();
     LocalSums sums = launch.await(); // the fence: nothing is read or launched before it retires
-    double waited = (System.nanoTime() - t0) / 1e6;
+    long fenceNanos = System.nanoTime() - t0;
+    double waited = fenceNanos / 1e6;
+    metrics.launched(fenceNanos);
     retired++;
     lastWait = waited;
     maxWait = Math.max(maxWait, waited);

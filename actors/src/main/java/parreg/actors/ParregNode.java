@@ -174,6 +174,7 @@ public final class ParregNode {
           .withFallback(cfg);
     }
 
+    NodeMetrics.prepareInBackground();
     Handle node;
     try {
       node = start(cfg, settings, () -> device);

@@ -21,6 +21,7 @@ import org.apache.pekko.persistence.query.EventEnvelope;
 import org.apache.pekko.persistence.query.PersistenceQuery;
 import parreg.persistence.Chained;
 import org.apache.pekko.stream.javadsl.Sink;
+import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
 import parreg.device.LocalSums;
 import parreg.device.PartitionInfo;
 import parreg.device.RunContract;
@@ -118,6 +119,8 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
     long committed;
     long durable;
     long heardAt;
+    /** This peer's exchange-wait histogram (looked up once, not per step). */
+    DistributionDataPoint exchangeWait;
   }
 
   private final NodeSettings settings;
@@ -277,6 +280,9 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
     }
     peer.ref = h.from();
     peer.info = h.info();
+    if (peer.exchangeWait == null) {
+      peer.exchangeWait = NodeMetrics.get(getContext().getSystem()).exchangeWait(p);
+    }
     peer.committed = h.committed();
     peer.heardAt = System.nanoTime();
     if (h.wantsReply()) {
@@ -350,7 +356,8 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
     if (peer == null || c.participant() == me) {
       return this; // not admitted (yet): it will be asked for again after the handshake
     }
-    peer.heardAt = System.nanoTime();
+    long now = System.nanoTime();
+    peer.heardAt = now;
     peer.committed = Math.max(peer.committed, c.step() - 1);
     if (c.step() <= committed) {
       if (c.committedSet() == null) {
@@ -363,7 +370,12 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
       return this; // already durable here
     }
     StepTrace.stamp(5, c.step());
-    slot(c.step())[c.participant()] = c.sums();
+    LocalSums[] slot = slot(c.step());
+    if (slot[c.participant()] == null) {
+      // how long this step waited for this peer: 0 when it came before our own publish
+      peer.exchangeWait.observe(c.step() == awaitingStep ? (now - awaitingSince) / 1e9 : 0);
+    }
+    slot[c.participant()] = c.sums();
     if (c.committedSet() != null) {
       recordedSets.put(c.step(), c.committedSet());
     }

@@ -11,7 +11,7 @@ import java.util.Locale;
  *
  * <p>Not thread-safe: one actor owns it.
  */
-final class ProgressMeter {
+public final class ProgressMeter {
   private long lastStep;
   private long lastNanos;
   private double stepsPerSecond = Double.NaN;
@@ -69,7 +69,7 @@ final class ProgressMeter {
   }
 
   /** "7.2 s", "12m03s", "3h05m", or "?" when unknown. */
-  static String duration(double seconds) {
+  public static String duration(double seconds) {
     if (Double.isNaN(seconds) || Double.isInfinite(seconds)) {
       return "?";
     }

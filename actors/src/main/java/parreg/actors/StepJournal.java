@@ -49,6 +49,9 @@ final class StepJournal extends EventSourcedBehavior<StepJournal.Command, Traini
   private final int snapshotEvery;
   /** Seals what is written and checks what is replayed: checksum and chain ({@link JournalChain}). */
   private final JournalChain chain;
+  private final NodeMetrics metrics;
+  /** When the write in flight was asked for (the owner sends one at a time). */
+  private long writeStartNanos;
 
   static Behavior<Command> create(String persistenceId, int snapshotEvery, ActorRef<TrainingActor.Command> owner) {
     return Behaviors.setup(ctx -> new StepJournal(ctx, persistenceId, snapshotEvery, owner));
@@ -62,6 +65,7 @@ final class StepJournal extends EventSourcedBehavior<StepJournal.Command, Traini
     this.owner = owner;
     this.snapshotEvery = snapshotEvery;
     this.chain = new JournalChain(persistenceId, codec(ctx));
+    this.metrics = NodeMetrics.get(ctx.getSystem());
   }
 
   /** The table of the system's KryoSerializer (events hold no actor references). */
@@ -106,9 +110,15 @@ final class StepJournal extends EventSourcedBehavior<StepJournal.Command, Traini
   public CommandHandler<Command, TrainingActor.Event, TrainingState> commandHandler() {
     return newCommandHandlerBuilder()
         .forAnyState()
-        .onCommand(Write.class, (state, w) -> Effect()
-            .persist(Arrays.asList(w.events()))
-            .thenRun(s -> owner.tell(new TrainingActor.JournalWritten(s.committed(), lastSequenceNumber(ctx)))))
+        .onCommand(Write.class, (state, w) -> {
+          writeStartNanos = System.nanoTime();
+          return Effect()
+              .persist(Arrays.asList(w.events()))
+              .thenRun(s -> {
+                metrics.journalWritten(w.events().length, System.nanoTime() - writeStartNanos);
+                owner.tell(new TrainingActor.JournalWritten(s.committed(), lastSequenceNumber(ctx)));
+              });
+        })
         .build();
   }
 

@@ -187,6 +187,7 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
   /** When this incarnation started (its journal replayed), and its rate over the last interval. */
   private final long startedAtMillis = System.currentTimeMillis();
   private final ProgressMeter progress;
+  private final NodeMetrics metrics;
 
   public static Behavior<Command> create(
       NodeSettings settings, NodeLifecycle lifecycle, ActorRef<GpuActor.Command> gpu, ActorRef<PeerActor.Command> peer) {
@@ -276,6 +277,8 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
     this.recoveredStep = state.committed();
     this.journalPosition = recovered.sequenceNr();
     this.progress = new ProgressMeter(state.committed(), System.nanoTime());
+    this.metrics = NodeMetrics.get(ctx.getSystem());
+    metrics.recovered(state.committed(), settings.targetSteps(), state.loss());
     // The rate (status: stepsPerSecond, etaSeconds) is measured even when the line is off.
     Duration every = settings.progressInterval().isZero() ? DEFAULT_RATE_INTERVAL : settings.progressInterval();
     timers.startTimerAtFixedRate(Progress.INSTANCE, Progress.INSTANCE, every);
@@ -450,6 +453,7 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
     }
     StepCommitted event = new StepCommitted(step, r.contributions(), state.parameters(), state.loss());
     commit(event);
+    metrics.stepCommitted(step, state.loss(), System.nanoTime() - lastStepStartNanos);
     if (step == recoveredStep + 1) {
       // Operators (and scripts/bench-restart.sh) read the restart latency from this line.
       ctx().getLog().info("first step since start committed: {}", step);
@@ -523,6 +527,7 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
     writing = 0;
     durable = w.durableStep();
     journalPosition = w.sequenceNr();
+    metrics.durable(durable);
     peer.tell(new PeerActor.Durable(durable));
     if (diverged != null) {
       write();
@@ -558,6 +563,7 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
     writing = 0;
     durable = back;
     journalPosition = r.sequenceNr();
+    metrics.durable(durable);
     write();
     return this;
   }

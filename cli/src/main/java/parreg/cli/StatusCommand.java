@@ -13,7 +13,8 @@ import picocli.CommandLine.Option;
 /**
  * {@code parreg status --node HOST:PORT [--json]}: asks the node's admin actor through its HTTP
  * status endpoint (the cluster port + {@code parreg.admin.port-offset} unless {@code --admin-port}),
- * which answers in milliseconds.
+ * which answers in milliseconds. With {@code --cluster}, that node's {@code /cluster/status}: every
+ * participant's status, which the node gathers over the cluster transport ({@link ClusterTable}).
  */
 @Command(name = "status", mixinStandardHelpOptions = true, description = "Ask a node's admin actor for its state.")
 public final class StatusCommand implements Callable<Integer> {
@@ -26,6 +27,13 @@ public final class StatusCommand implements Callable<Integer> {
 
   @Option(names = "--json", description = "print the raw JSON")
   boolean json;
+
+  @Option(names = "--cluster", description = "one row per participant, gathered through this one node (it asks every member's admin actor)")
+  boolean cluster;
+
+  @Option(names = "--watch", arity = "0..1", fallbackValue = "2", paramLabel = "SECONDS",
+      description = "with --cluster: redraw the table in place every SECONDS (default 2) until Ctrl-C")
+  Double watch;
 
   @Option(names = "--timeout-ms", defaultValue = "5000", description = "give up after this long (default: ${DEFAULT-VALUE})")
   long timeoutMs;
@@ -52,7 +60,13 @@ public final class StatusCommand implements Callable<Integer> {
       throw new UserError("the node's admin port " + admin + " is not a TCP port"
           + (adminPort != null ? "" : " (PORT + " + offset + "); give --admin-port"));
     }
-    URI uri = URI.create("http://" + host + ":" + admin + "/status");
+    if (watch != null && (!cluster || json)) {
+      throw new UserError("--watch goes with --cluster, without --json");
+    }
+    if (watch != null && !(watch >= 0.1 && watch <= 3600)) {
+      throw new UserError("--watch " + watch + ": give the seconds between refreshes, 0.1 to 3600");
+    }
+    URI uri = URI.create("http://" + host + ":" + admin + (cluster ? "/cluster/status" : "/status"));
     Answer answer;
     try {
       answer = get(uri, Duration.ofMillis(timeoutMs));
@@ -64,6 +78,9 @@ public final class StatusCommand implements Callable<Integer> {
     } catch (IOException e) {
       System.err.println("parreg: no answer from the node at " + node + " (" + uri + ": " + FileErrors.reason(e) + ")");
       return Main.RUNTIME;
+    }
+    if (cluster) {
+      return cluster(answer, uri);
     }
     JsonNode status = parregStatus(answer);
     if (status == null) {
@@ -81,6 +98,29 @@ public final class StatusCommand implements Callable<Integer> {
       return 0;
     }
     System.out.print(summary(status));
+    return 0;
+  }
+
+  /** {@code --cluster}: the table (or JSON, or the watch) from the node's answer. */
+  private int cluster(Answer answer, URI uri) throws IOException {
+    JsonNode doc = ClusterTable.parse(answer);
+    if (doc == null) {
+      if (answer.code() == 503 && parregStatus(answer) != null) {
+        System.err.println("parreg: the node at " + node + " could not gather the cluster's status (HTTP 503: "
+            + parregStatus(answer).path("error").asText() + ")");
+        return Main.RUNTIME;
+      }
+      throw new UserError("what answers at " + uri + " is not a parreg node (HTTP " + answer.code() + ", "
+          + describe(answer.body()) + "); check --node and --admin-port");
+    }
+    if (watch != null) {
+      return ClusterTable.watch(() -> get(uri, Duration.ofMillis(timeoutMs)), node, watch);
+    }
+    if (json) {
+      System.out.println(answer.body());
+    } else {
+      ClusterTable.rows(doc).forEach(System.out::println);
+    }
     return 0;
   }
 
