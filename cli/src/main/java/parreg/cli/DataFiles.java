@@ -5,25 +5,36 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import parreg.device.Partition;
+import parreg.device.data.CsvColumns;
 import parreg.device.data.DataFormatException;
 import parreg.device.data.PartitionFiles;
+import parreg.device.data.RowSlice;
 
-/** Loads a partition file named by {@code --data}; bad input becomes a {@link UserError} naming file and line. */
+/** Loads a partition file named by an option; bad input becomes a {@link UserError} naming file and line. */
 final class DataFiles {
   private DataFiles() {}
 
   static Partition load(Path file) {
+    return load("--data", file, CsvColumns.DEFAULT, RowSlice.ALL);
+  }
+
+  /**
+   * @param option the option that named the file, for messages
+   * @param columns the CSV columns to read
+   * @param slice the rows to read ({@code --split}), or {@link RowSlice#ALL}
+   */
+  static Partition load(String option, Path file, CsvColumns columns, RowSlice slice) {
     if (!Files.exists(file)) {
-      throw new UserError("--data " + file + ": no such file");
+      throw new UserError(option + " " + file + ": no such file");
     }
     try {
-      return PartitionFiles.read(file);
+      return PartitionFiles.read(file, 0, columns, slice);
     } catch (DataFormatException e) {
       throw new UserError(e.getMessage());
     } catch (NoSuchFileException e) {
-      throw new UserError("--data " + file + ": no such file");
+      throw new UserError(option + " " + file + ": no such file");
     } catch (IOException e) {
-      throw FileErrors.userError("--data " + file + ": cannot read", e);
+      throw FileErrors.userError(option + " " + file + ": cannot read", e);
     }
   }
 }

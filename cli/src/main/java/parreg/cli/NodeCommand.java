@@ -56,6 +56,11 @@ public final class NodeCommand implements Callable<Integer> {
   @Option(names = "--data", defaultValue = "seed", description = "seed, or this participant's partition file (.csv or .prb)")
   String data;
 
+  @Option(names = "--split", description = "--data is one file shared by all participants: read rows [floor(p*n/P), floor((p+1)*n/P))")
+  boolean split;
+
+  @picocli.CommandLine.Mixin CsvOptions csv = new CsvOptions();
+
   @Option(names = "--journal", required = true, description = "journal directory (embedded H2) or jdbc:postgresql:// URL")
   String journal;
 
@@ -159,9 +164,14 @@ public final class NodeCommand implements Callable<Integer> {
               seed.initialWeights(), seed.features(), seed.bias(), seed.participants(), seed.dataset(), seed.batchSize(),
               seed.reductionOrder());
         }
+        if (c.split || !c.csv.columns().isDefault()) {
+          throw new UserError("--split, --label, --features and --no-header apply to --data FILE, not to --data seed");
+        }
         return new RunSpec(seed, parreg.device.SeedData.partition(c.participant));
       }
-      Partition p = DataFiles.load(Path.of(c.data));
+      parreg.device.data.RowSlice slice =
+          c.split ? new parreg.device.data.RowSlice(c.participant, c.participants) : parreg.device.data.RowSlice.ALL;
+      Partition p = DataFiles.load("--data", Path.of(c.data), c.csv.columns(), slice);
       int d = p.features();
       int n = RunContract.parameterCount(d, c.bias);
       double[] init = new double[n];
