@@ -90,6 +90,12 @@ public final class ParregNode {
       Duration stepInterval,
       boolean runNameGiven) {}
 
+  /**
+   * Hold-out evaluation ({@code node --validation}): the rows, and every how many committed steps
+   * ({@link ValidationActor}).
+   */
+  public record Validation(Partition data, long every) {}
+
   /** References to the node's actors, for the admin endpoint and tests. */
   public record Refs(
       ActorRef<GpuActor.Command> gpu,
@@ -113,6 +119,12 @@ public final class ParregNode {
    * anything is written: a refused start leaves no journal behind.
    */
   public static NodeLifecycle.Outcome run(Deployment d, RunContract contract, Partition partition) throws Exception {
+    return run(d, contract, partition, null);
+  }
+
+  /** As {@link #run(Deployment, RunContract, Partition)}, with a hold-out evaluation (or null). */
+  public static NodeLifecycle.Outcome run(Deployment d, RunContract contract, Partition partition, Validation validation)
+      throws Exception {
     NodeConfig nodeConfig = NodeConfig.parse(d);
     JournalSetup journalSetup = JournalSetup.open(d.journal());
     // Reading what the journal holds (an H2 file: engine start, a few queries) and loading the
@@ -167,7 +179,7 @@ public final class ParregNode {
 
     Handle node;
     try {
-      node = start(cfg, settings);
+      node = start(cfg, settings, validation);
     } catch (RuntimeException e) {
       journalSetup.close();
       // The port was free a moment ago (checked above) but another process took it since.
@@ -227,15 +239,20 @@ public final class ParregNode {
 
   /** Wires the actor system and its four actors. */
   public static Handle start(Config config, NodeSettings settings) {
+    return start(config, settings, null);
+  }
+
+  /** Wires the actor system and its actors, with a hold-out evaluation (or null). */
+  public static Handle start(Config config, NodeSettings settings, Validation validation) {
     NodeLifecycle lifecycle = new NodeLifecycle();
     CompletableFuture<BackendInfo> backend = new CompletableFuture<>();
     CompletableFuture<Refs> refs = new CompletableFuture<>();
-    ActorSystem<Void> system = ActorSystem.create(guardian(settings, lifecycle, backend, refs), SYSTEM_NAME, config);
+    ActorSystem<Void> system = ActorSystem.create(guardian(settings, lifecycle, backend, refs, validation), SYSTEM_NAME, config);
     return new Handle(system, lifecycle, backend, refs);
   }
 
-  static Behavior<Void> guardian(
-      NodeSettings s, NodeLifecycle lifecycle, CompletableFuture<BackendInfo> backend, CompletableFuture<Refs> refs) {
+  static Behavior<Void> guardian(NodeSettings s, NodeLifecycle lifecycle, CompletableFuture<BackendInfo> backend,
+      CompletableFuture<Refs> refs, Validation validation) {
     return Behaviors.setup(
         ctx -> {
           ActorRef<GpuActor.Command> gpu =
@@ -245,7 +262,9 @@ public final class ParregNode {
                   GpuActor.dispatcher(s.backend()));
           ActorRef<PeerActor.Command> peer = ctx.spawn(PeerActor.create(s), "peer");
           ActorRef<TrainingActor.Command> training = ctx.spawn(TrainingActor.create(s, lifecycle, gpu, peer), "training");
-          ActorRef<AdminActor.Command> admin = ctx.spawn(AdminActor.create(training, gpu, peer), AdminActor.NAME);
+          ActorRef<ValidationActor.Command> holdOut = validation == null ? null
+              : ctx.spawn(ValidationActor.create(validation.data(), s.contract().bias(), validation.every(), training), "validation");
+          ActorRef<AdminActor.Command> admin = ctx.spawn(AdminActor.create(training, gpu, peer, holdOut), AdminActor.NAME);
           refs.complete(new Refs(gpu, peer, training, admin));
           return Behaviors.empty();
         });

@@ -64,6 +64,16 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
    */
   public record Flush(ActorRef<Long> replyTo) implements Command {}
 
+  /**
+   * Tell {@code replyTo} the parameters of every committed step that is a multiple of {@code
+   * every}, of the target step, and at once of the step already committed: what a hold-out
+   * evaluation reads ({@link ValidationActor}). One watcher; a second replaces the first.
+   */
+  public record WatchCommits(long every, ActorRef<CommittedParameters> replyTo) implements Command {}
+
+  /** A committed step's parameters (the state's own array: read-only). */
+  public record CommittedParameters(long step, double[] parameters) {}
+
   /** The phase a node reports: starting, training, waiting (for a participant) or done. */
   public enum Phase {
     STARTING,
@@ -177,6 +187,7 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
   /** When this incarnation started (its journal replayed), and its rate over the last interval. */
   private final long startedAtMillis = System.currentTimeMillis();
   private final ProgressMeter progress;
+  private WatchCommits watcher;
 
   public static Behavior<Command> create(
       NodeSettings settings, NodeLifecycle lifecycle, ActorRef<GpuActor.Command> gpu, ActorRef<PeerActor.Command> peer) {
@@ -300,6 +311,13 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
         .onMessage(Progress.class, p -> onProgress())
         .onMessage(GetState.class, this::onGetState)
         .onMessage(Flush.class, this::onFlush)
+        .onMessage(WatchCommits.class, w -> {
+          watcher = w;
+          if (state.started() && state.committed() > 0) {
+            w.replyTo().tell(new CommittedParameters(state.committed(), state.parameters()));
+          }
+          return this;
+        })
         .build();
   }
 
@@ -406,6 +424,9 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
     state = state.next(step, r.contributions()); // the update, computed once (the journal child re-checks it)
     StepCommitted event = new StepCommitted(step, r.contributions(), state.parameters(), state.loss());
     commit(event);
+    if (watcher != null && (step % watcher.every() == 0 || step == settings.targetSteps())) {
+      watcher.replyTo().tell(new CommittedParameters(step, state.parameters()));
+    }
     if (step == recoveredStep + 1) {
       // Operators (and scripts/bench-restart.sh) read the restart latency from this line.
       ctx().getLog().info("first step since start committed: {}", step);

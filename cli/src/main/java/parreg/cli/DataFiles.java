@@ -24,13 +24,22 @@ final class DataFiles {
    * @param slice the rows to read ({@code --split}), or {@link RowSlice#ALL}
    */
   static Partition load(String option, Path file, CsvColumns columns, RowSlice slice) {
+    return load(option, file, 0, columns, slice);
+  }
+
+  /** A file whose rows must have {@code features} features (a hold-out set for a model of that d). */
+  static Partition load(String option, Path file, int features, CsvColumns columns) {
+    return load(option, file, features, columns, RowSlice.ALL);
+  }
+
+  private static Partition load(String option, Path file, int features, CsvColumns columns, RowSlice slice) {
     if (!Files.exists(file)) {
       throw new UserError(option + " " + file + ": no such file");
     }
     try {
-      return PartitionFiles.read(file, 0, columns, slice);
+      return PartitionFiles.read(file, features, columns, slice);
     } catch (DataFormatException e) {
-      throw new UserError(e.getMessage());
+      throw new UserError(option + " " + e.getMessage());
     } catch (NoSuchFileException e) {
       throw new UserError(option + " " + file + ": no such file");
     } catch (IOException e) {
