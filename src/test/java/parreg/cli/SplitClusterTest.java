@@ -18,6 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code --data FILE --split}: two nodes reading one shared CSV file (with a header of its own
  * choosing) finish with the bits, and record the partition digests, of two nodes reading
  * pre-split files of the same rows; a restart of that run with another share of the file is refused.
+ * The split run also evaluates a hold-out file ({@code --validation}, same columns): its status
+ * reports, for the target step, the bits {@code parreg evaluate} computes from the journal.
  */
 @Tag("multiprocess")
 class SplitClusterTest {
@@ -41,6 +43,14 @@ class SplitClusterTest {
     }
     Path all = dir.resolve("all.csv");
     Files.writeString(all, shared);
+    StringBuilder holdOut = new StringBuilder("a,target,b\n");
+    for (int i = 0; i < 20; i++) {
+      float a = (float) rnd.nextGaussian();
+      float b = (float) rnd.nextGaussian();
+      holdOut.append(a).append(',').append(2 * a - b + 0.5f + (float) (0.1 * rnd.nextGaussian())).append(',').append(b).append('\n');
+    }
+    Path val = dir.resolve("val.csv");
+    Files.writeString(val, holdOut);
     // The pre-split files, by the documented rule: participant p of P has rows [floor(p*n/P), floor((p+1)*n/P)).
     for (int p = 0; p < 2; p++) {
       List<String> part = rows.subList(p * ROWS / 2, (p + 1) * ROWS / 2);
@@ -49,13 +59,26 @@ class SplitClusterTest {
     List<String> model = List.of("--steps", "" + STEPS, "--bias", "--learning-rate", "1/8");
 
     List<JsonNode> split = run("split", p -> concat(List.of("--data", all.toString(), "--split", "--label", "target",
-        "--features", "a,b"), model));
+        "--features", "a,b", "--validation", val.toString(), "--validation-every", "40"), model));
     List<JsonNode> pre = run("pre", p -> concat(List.of("--data", dir.resolve("part-" + p + ".csv").toString()), model));
     for (int p = 0; p < 2; p++) {
       assertEquals(STEPS, split.get(p).get("committedStep").asLong());
       assertEquals(pre.get(p).get("weightBits").toString(), split.get(p).get("weightBits").toString(), "same final bits");
       assertEquals(roster(dir.resolve("pre/node-" + p + ".log")), roster(dir.resolve("split/node-" + p + ".log")),
           "same partition digests");
+    }
+
+    // The hold-out figures of the target step are those of evaluate on the journal's model, to the bit.
+    for (int p = 0; p < 2; p++) {
+      JsonNode s = split.get(p);
+      assertEquals(STEPS, s.get("validationStep").asLong(), s.toString());
+      DataCommandsTest.Run e = DataCommandsTest.run("evaluate", "--journal", dir.resolve("split/journal-" + p).toString(),
+          "--participant", "" + p, "--input", val.toString(), "--label", "target", "--features", "a,b", "--json");
+      assertEquals(0, e.code(), e.err());
+      JsonNode ev = new com.fasterxml.jackson.databind.ObjectMapper().readTree(e.out());
+      assertEquals(ev.get("rmse").asDouble(), s.get("validationRmse").asDouble());
+      assertEquals(ev.get("r2").asDouble(), s.get("validationR2").asDouble());
+      assertTrue(pre.get(p).get("validationStep").isNull(), "no validation without --validation");
     }
 
     // The split run's journal knows its slice: the whole file (no --split) is refused, nothing written.
