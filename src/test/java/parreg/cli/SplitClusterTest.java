@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -24,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag("multiprocess")
 class SplitClusterTest {
   static final int ROWS = 101;
-  static final int STEPS = 150;
+  static final int STEPS = 60;
 
   @TempDir Path dir;
 
@@ -59,7 +58,7 @@ class SplitClusterTest {
     List<String> model = List.of("--steps", "" + STEPS, "--bias", "--learning-rate", "1/8");
 
     List<JsonNode> split = run("split", p -> concat(List.of("--data", all.toString(), "--split", "--label", "target",
-        "--features", "a,b", "--validation", val.toString(), "--validation-every", "40"), model));
+        "--features", "a,b", "--validation", val.toString(), "--validation-every", "25"), model));
     List<JsonNode> pre = run("pre", p -> concat(List.of("--data", dir.resolve("part-" + p + ".csv").toString()), model));
     for (int p = 0; p < 2; p++) {
       assertEquals(STEPS, split.get(p).get("committedStep").asLong());
@@ -83,14 +82,12 @@ class SplitClusterTest {
 
     // The split run's journal knows its slice: the whole file (no --split) is refused, nothing written.
     Path journal = dir.resolve("split/journal-0");
-    NodeProcess.Result r = NodeProcess.run(List.of("node", "--participant", "0", "--participants", "2", "--port", ""
-            + NodeProcess.freePort(), "--seed-nodes", "127.0.0.1:1,127.0.0.1:2", "--journal", journal.toString(), "--data",
-        all.toString(), "--label", "target", "--features", "a,b", "--steps", "" + STEPS, "--bias", "--learning-rate", "1/8"),
-        Duration.ofSeconds(60));
-    assertEquals(2, r.exitCode(), r.output());
-    assertTrue(r.output().contains("of participant 0 with other data: recorded"), r.output());
+    DataCommandsTest.Run r = DataCommandsTest.run("node", "--participant", "0", "--participants", "2", "--port", ""
+        + NodeProcess.freePort(), "--seed-nodes", "127.0.0.1:1,127.0.0.1:2", "--journal", journal.toString(), "--data",
+        all.toString(), "--label", "target", "--features", "a,b", "--steps", "" + STEPS, "--bias", "--learning-rate", "1/8");
+    assertEquals(2, r.code(), r.err());
+    assertTrue(r.err().contains("of participant 0 with other data: recorded"), r.err());
   }
-
   private List<JsonNode> run(String name, java.util.function.Function<Integer, List<String>> args) throws Exception {
     Path logs = dir.resolve(name);
     Files.createDirectories(logs);

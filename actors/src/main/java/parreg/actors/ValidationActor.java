@@ -84,6 +84,10 @@ public final class ValidationActor extends AbstractBehavior<ValidationActor.Comm
         .onMessage(Done.class, d -> {
           running = false;
           if (d.result().step() > latest.step()) {
+            if (latest.step() < 0) {
+              getContext().getLog().info("validation: first hold-out evaluation at step {}: RMSE {}, R2 {} over {} rows",
+                  d.result().step(), d.result().rmse(), d.result().r2(), d.result().n());
+            }
             latest = d.result();
           }
           if (waiting != null) {
