@@ -107,6 +107,17 @@ class DataInputOptionsTest {
         "--validation-every must be at least 1");
   }
 
+  @Test
+  void statusTextShowsTheHoldOutFiguresWhenThereAreAny() throws Exception {
+    com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+    String with = StatusCommand.summary(json.readTree("{\"validationRmse\":0.25,\"validationR2\":0.9,\"validationStep\":300}"));
+    assertTrue(with.contains("validation RMSE 0.25  R2 0.9  at step 300\n"), with);
+    String undefined = StatusCommand.summary(json.readTree("{\"validationRmse\":0.0,\"validationR2\":null,\"validationStep\":5}"));
+    assertTrue(undefined.contains("validation RMSE 0.0  R2 undefined  at step 5\n"), undefined);
+    String without = StatusCommand.summary(json.readTree("{\"validationRmse\":null,\"validationR2\":null,\"validationStep\":null}"));
+    assertFalse(without.contains("validation"), without);
+  }
+
   private static String[] concat(String[] a, String[] b) {
     String[] all = new String[a.length + b.length];
     System.arraycopy(a, 0, all, 0, a.length);
