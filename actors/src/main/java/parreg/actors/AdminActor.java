@@ -57,6 +57,9 @@ public final class AdminActor extends AbstractBehavior<AdminActor.Command> {
    * stepsPerSecond}: committed steps per second over the last rate interval ({@code
    * parreg.progress-interval}), null before the first; {@code etaSeconds}: time to the target at
    * that rate, 0 once reached, null while unknown (no rate yet, or no step in the last interval).
+   * {@code validationRmse}, {@code validationR2}: hold-out RMSE and R² ({@code node --validation})
+   * of the parameters of committed step {@code validationStep}; null without a validation file,
+   * before the first evaluation, and (R²) when every hold-out target is the same.
    */
   public record Status(
       int participant,
@@ -86,19 +89,29 @@ public final class AdminActor extends AbstractBehavior<AdminActor.Command> {
       List<String> refusedPeers,
       Map<String, Object> journal,
       Map<String, String> contract,
-      String contractDigest) {}
+      String contractDigest,
+      Double validationRmse,
+      Double validationR2,
+      Long validationStep) {}
 
   private static final Duration ASK = Duration.ofSeconds(3);
 
   private final ActorRef<TrainingActor.Command> training;
   private final ActorRef<GpuActor.Command> gpu;
   private final ActorRef<PeerActor.Command> peer;
+  private final ActorRef<ValidationActor.Command> validation;
 
   public static Behavior<Command> create(
       ActorRef<TrainingActor.Command> training, ActorRef<GpuActor.Command> gpu, ActorRef<PeerActor.Command> peer) {
+    return create(training, gpu, peer, null);
+  }
+
+  /** @param validation the hold-out evaluation, or null when the node has none */
+  public static Behavior<Command> create(ActorRef<TrainingActor.Command> training, ActorRef<GpuActor.Command> gpu,
+      ActorRef<PeerActor.Command> peer, ActorRef<ValidationActor.Command> validation) {
     return Behaviors.setup(ctx -> {
       ctx.getSystem().receptionist().tell(Receptionist.register(SERVICE_KEY, ctx.getSelf()));
-      return new AdminActor(ctx, training, gpu, peer);
+      return new AdminActor(ctx, training, gpu, peer, validation);
     });
   }
 
@@ -106,11 +119,13 @@ public final class AdminActor extends AbstractBehavior<AdminActor.Command> {
       ActorContext<Command> ctx,
       ActorRef<TrainingActor.Command> training,
       ActorRef<GpuActor.Command> gpu,
-      ActorRef<PeerActor.Command> peer) {
+      ActorRef<PeerActor.Command> peer,
+      ActorRef<ValidationActor.Command> validation) {
     super(ctx);
     this.training = training;
     this.gpu = gpu;
     this.peer = peer;
+    this.validation = validation;
   }
 
   @Override
@@ -142,10 +157,14 @@ public final class AdminActor extends AbstractBehavior<AdminActor.Command> {
     CompletableFuture<TrainingActor.View> tf = t.toCompletableFuture();
     CompletableFuture<GpuActor.Telemetry> df = d.toCompletableFuture();
     CompletableFuture<PeerActor.View> pf = p.toCompletableFuture();
-    CompletableFuture.allOf(tf, df, pf)
+    CompletableFuture<ValidationActor.Result> vf = validation == null
+        ? CompletableFuture.completedFuture(ValidationActor.Result.NONE)
+        : AskPattern.<ValidationActor.Command, ValidationActor.Result>ask(validation, ValidationActor.GetResult::new, ASK,
+            system.scheduler()).toCompletableFuture();
+    CompletableFuture.allOf(tf, df, pf, vf)
         .whenComplete((ok, failure) -> {
           if (failure == null) {
-            replyTo.accept(compose(system.address().toString(), tf.join(), df.join(), pf.join(), members));
+            replyTo.accept(compose(system.address().toString(), tf.join(), df.join(), pf.join(), members, vf.join()));
           } else {
             getContext().getLog().warn("status query failed: {}", failure.toString());
           }
@@ -153,7 +172,8 @@ public final class AdminActor extends AbstractBehavior<AdminActor.Command> {
     return this;
   }
 
-  static Status compose(String address, TrainingActor.View t, GpuActor.Telemetry d, PeerActor.View p, List<MemberState> members) {
+  static Status compose(String address, TrainingActor.View t, GpuActor.Telemetry d, PeerActor.View p, List<MemberState> members,
+      ValidationActor.Result v) {
     Map<String, String> device = new LinkedHashMap<>();
     device.put("name", d.info().deviceName());
     device.put("uuid", d.info().deviceUuid());
@@ -206,6 +226,9 @@ public final class AdminActor extends AbstractBehavior<AdminActor.Command> {
         p.refused(),
         journal,
         t.contract().fields(),
-        t.contract().digest());
+        t.contract().digest(),
+        v.step() < 0 ? null : v.rmse(),
+        v.step() < 0 || Double.isNaN(v.r2()) ? null : v.r2(),
+        v.step() < 0 ? null : v.step());
   }
 }

@@ -91,6 +91,12 @@ public final class ParregNode {
       Duration stepInterval,
       boolean runNameGiven) {}
 
+  /**
+   * Hold-out evaluation ({@code node --validation}): the rows, and every how many committed steps
+   * ({@link ValidationActor}).
+   */
+  public record Validation(parreg.device.Partition data, long every) {}
+
   /** References to the node's actors, for the admin endpoint and tests. */
   public record Refs(
       ActorRef<GpuActor.Command> gpu,
@@ -114,6 +120,12 @@ public final class ParregNode {
    * anything is written: a refused start leaves no journal behind.
    */
   public static NodeLifecycle.Outcome run(Deployment d, RunContract contract, PartitionSource partition) throws Exception {
+    return run(d, contract, partition, null);
+  }
+
+  /** As {@link #run(Deployment, RunContract, PartitionSource)}, with a hold-out evaluation (or null). */
+  public static NodeLifecycle.Outcome run(Deployment d, RunContract contract, PartitionSource partition, Validation validation)
+      throws Exception {
     NodeConfig nodeConfig = NodeConfig.parse(d);
     JournalSetup journalSetup = JournalSetup.open(d.journal(), JournalSetup.writerName(d), !d.syncCommit());
     // Reading what the journal holds (an H2 file: engine start, a few queries) and loading the
@@ -177,7 +189,7 @@ public final class ParregNode {
     NodeMetrics.prepareInBackground();
     Handle node;
     try {
-      node = start(cfg, settings, () -> device);
+      node = start(cfg, settings, () -> device, validation);
     } catch (RuntimeException e) {
       device.backend().close();
       journalSetup.close();
@@ -255,21 +267,26 @@ public final class ParregNode {
 
   /** Wires the actor system and its four actors; the GPU actor opens the backend itself. */
   public static Handle start(Config config, NodeSettings settings) {
-    return start(config, settings, null);
+    return start(config, settings, null, null);
   }
 
-  /** Wires the actor system and its four actors; {@code device} gives the backend, already open (or null). */
-  static Handle start(Config config, NodeSettings settings, java.util.function.Supplier<Backends.Selection> device) {
+  /**
+   * Wires the actor system and its actors; {@code device} gives the backend, already open (or
+   * null: the GPU actor opens it); {@code validation} the hold-out evaluation (or null).
+   */
+  static Handle start(Config config, NodeSettings settings, java.util.function.Supplier<Backends.Selection> device,
+      Validation validation) {
     NodeLifecycle lifecycle = new NodeLifecycle();
     CompletableFuture<BackendInfo> backend = new CompletableFuture<>();
     CompletableFuture<Refs> refs = new CompletableFuture<>();
-    ActorSystem<Void> system = ActorSystem.create(guardian(settings, lifecycle, backend, refs, device), SYSTEM_NAME, config);
+    ActorSystem<Void> system =
+        ActorSystem.create(guardian(settings, lifecycle, backend, refs, device, validation), SYSTEM_NAME, config);
     return new Handle(system, lifecycle, backend, refs);
   }
 
   static Behavior<Void> guardian(
       NodeSettings s, NodeLifecycle lifecycle, CompletableFuture<BackendInfo> backend, CompletableFuture<Refs> refs,
-      java.util.function.Supplier<Backends.Selection> device) {
+      java.util.function.Supplier<Backends.Selection> device, Validation validation) {
     return Behaviors.setup(
         ctx -> {
           ActorRef<GpuActor.Command> gpu =
@@ -281,7 +298,9 @@ public final class ParregNode {
                   GpuActor.dispatcher(s.backend()));
           ActorRef<PeerActor.Command> peer = ctx.spawn(PeerActor.create(s), "peer");
           ActorRef<TrainingActor.Command> training = ctx.spawn(TrainingActor.create(s, lifecycle, gpu, peer), "training");
-          ActorRef<AdminActor.Command> admin = ctx.spawn(AdminActor.create(training, gpu, peer), AdminActor.NAME);
+          ActorRef<ValidationActor.Command> holdOut = validation == null ? null
+              : ctx.spawn(ValidationActor.create(validation.data(), s.contract().bias(), validation.every(), training), "validation");
+          ActorRef<AdminActor.Command> admin = ctx.spawn(AdminActor.create(training, gpu, peer, holdOut), AdminActor.NAME);
           refs.complete(new Refs(gpu, peer, training, admin));
           return Behaviors.empty();
         });

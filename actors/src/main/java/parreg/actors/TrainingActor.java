@@ -64,6 +64,16 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
    */
   public record Flush(ActorRef<Long> replyTo) implements Command {}
 
+  /**
+   * Tell {@code replyTo} the parameters of every committed step that is a multiple of {@code
+   * every}, of the target step, and at once of the step already committed: what a hold-out
+   * evaluation reads ({@link ValidationActor}). One watcher; a second replaces the first.
+   */
+  public record WatchCommits(long every, ActorRef<CommittedParameters> replyTo) implements Command {}
+
+  /** A committed step's parameters (the state's own array: read-only). */
+  public record CommittedParameters(long step, double[] parameters) {}
+
   /** The phase a node reports: starting, training, waiting (for a participant) or done. */
   public enum Phase {
     STARTING,
@@ -188,6 +198,7 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
   private final long startedAtMillis = System.currentTimeMillis();
   private final ProgressMeter progress;
   private final NodeMetrics metrics;
+  private WatchCommits watcher;
 
   public static Behavior<Command> create(
       NodeSettings settings, NodeLifecycle lifecycle, ActorRef<GpuActor.Command> gpu, ActorRef<PeerActor.Command> peer) {
@@ -319,6 +330,13 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
         })
         .onMessage(GetState.class, this::onGetState)
         .onMessage(Flush.class, this::onFlush)
+        .onMessage(WatchCommits.class, w -> {
+          watcher = w;
+          if (state.started() && state.committed() > 0) {
+            w.replyTo().tell(new CommittedParameters(state.committed(), state.parameters()));
+          }
+          return this;
+        })
         .build();
   }
 
@@ -454,6 +472,9 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
     StepCommitted event = new StepCommitted(step, r.contributions(), state.parameters(), state.loss());
     commit(event);
     metrics.stepCommitted(step, state.loss(), System.nanoTime() - lastStepStartNanos);
+    if (watcher != null && (step % watcher.every() == 0 || step == settings.targetSteps())) {
+      watcher.replyTo().tell(new CommittedParameters(step, state.parameters()));
+    }
     if (step == recoveredStep + 1) {
       // Operators (and scripts/bench-restart.sh) read the restart latency from this line.
       ctx().getLog().info("first step since start committed: {}", step);

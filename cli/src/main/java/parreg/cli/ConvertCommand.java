@@ -20,7 +20,9 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = {
       "Converts a partition between CSV and the binary columnar format (.prb), by the output's",
-      "extension. The rows, and so the partition digest, are unchanged. Never overwrites."
+      "extension. The rows, and so the partition digest, are unchanged. Never overwrites.",
+      "A CSV input may have any header (--label, --features) or none (--no-header); the output",
+      "has the columns chosen, as x1..xd,y."
     })
 public final class ConvertCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -31,8 +33,10 @@ public final class ConvertCommand implements Callable<Integer> {
   @Option(names = "--out", required = true, description = "output partition: .prb for binary, .csv for CSV")
   Path out;
 
-  @Option(names = "--features", defaultValue = "0", description = "check that the input has this d (0: any)")
+  @Option(names = "--expect-features", defaultValue = "0", description = "check that the input has this d (0: any)")
   int features;
+
+  @picocli.CommandLine.Mixin CsvOptions csv = new CsvOptions();
 
   @Override
   public Integer call() throws IOException {
@@ -43,9 +47,10 @@ public final class ConvertCommand implements Callable<Integer> {
     if (java.nio.file.Files.exists(out)) {
       throw new UserError(out + " exists; refusing to overwrite");
     }
+    parreg.device.data.CsvColumns columns = csv.columns();
     Partition p;
     try {
-      p = PartitionFiles.read(in, features);
+      p = PartitionFiles.read(in, features, columns, parreg.device.data.RowSlice.ALL);
     } catch (NoSuchFileException e) {
       throw new UserError(in + ": no such file");
     } catch (DataFormatException e) {

@@ -29,21 +29,24 @@ public final class EvaluateCommand implements Callable<Integer> {
   @ArgGroup(exclusive = true, multiplicity = "1")
   PredictCommand.Source source;
 
-  @Option(names = "--input", required = true, description = "labelled rows: a partition file (CSV x1,...,xd,y or .prb)")
+  @Option(names = "--input", required = true, description = "labelled rows: a partition file (.prb, or CSV: x1,...,xd,y or the columns --label/--features choose)")
   Path input;
 
   @Option(names = "--json", description = "print one JSON object instead of text")
   boolean json;
 
+  @picocli.CommandLine.Mixin CsvOptions csv = new CsvOptions();
+
   @Override
   public Integer call() throws IOException {
+    parreg.device.data.CsvColumns columns = csv.columns();
     Checkpoint cp = source.load();
     boolean bias = cp.contract().bias();
     double[] w = cp.parameters();
     RegressionMetrics metrics = new RegressionMetrics();
     double[] row = new double[cp.contract().features()];
     try {
-      PartitionFiles.stream(input, cp.contract().features(), (i, x, y, where) -> {
+      PartitionFiles.stream(input, cp.contract().features(), columns, (i, x, y, where) -> {
         for (int j = 0; j < row.length; j++) {
           row[j] = x[j];
         }

@@ -56,6 +56,17 @@ public final class NodeCommand implements Callable<Integer> {
   @Option(names = "--data", defaultValue = "seed", description = "seed, or this participant's partition file (.csv or .prb)")
   String data;
 
+  @Option(names = "--split", description = "--data is one file shared by all participants: read rows [floor(p*n/P), floor((p+1)*n/P))")
+  boolean split;
+
+  @picocli.CommandLine.Mixin CsvOptions csv = new CsvOptions();
+
+  @Option(names = "--validation", description = "hold-out file (same columns as --data): RMSE and R² in status, off the step path")
+  Path validation;
+
+  @Option(names = "--validation-every", defaultValue = "100", description = "evaluate the hold-out every N committed steps (default: ${DEFAULT-VALUE})")
+  long validationEvery;
+
   @Option(names = "--journal", required = true, description = "journal directory (embedded H2) or jdbc:postgresql:// URL")
   String journal;
 
@@ -110,6 +121,14 @@ public final class NodeCommand implements Callable<Integer> {
       throw new UserError("unknown backend '" + backend + "': use auto, cpu or cuda");
     }
     RunSpec spec = RunSpec.resolve(this);
+    ParregNode.Validation holdOut = null;
+    if (validationEvery < 1) {
+      throw new UserError("--validation-every must be at least 1");
+    }
+    if (validation != null) {
+      holdOut = new ParregNode.Validation(DataFiles.load("--validation", validation, spec.partition().features(),
+          "seed".equals(data) ? parreg.device.data.CsvColumns.DEFAULT : csv.columns()), validationEvery);
+    }
     StartupTrace.mark("run spec resolved");
     if (evidence != null && Files.exists(evidence)) {
       throw new UserError("evidence file " + evidence + " already exists; evidence is never overwritten");
@@ -119,7 +138,7 @@ public final class NodeCommand implements Callable<Integer> {
         evidence, exitWhenDone, syncCommit, stepIntervalMs == null ? null : Duration.ofMillis(stepIntervalMs), runName != null);
     NodeLifecycle.Outcome outcome;
     try {
-      outcome = ParregNode.run(deployment, spec.contract(), spec.partition());
+      outcome = ParregNode.run(deployment, spec.contract(), spec.partition(), holdOut);
     } catch (ParregNode.BadInput e) {
       throw new UserError(e.getMessage());
     }
@@ -148,6 +167,9 @@ public final class NodeCommand implements Callable<Integer> {
         throw new UserError("--batch-size must be >= 0 (0 = whole partition)");
       }
       if ("seed".equals(c.data)) {
+        if (c.split || !c.csv.columns().isDefault()) {
+          throw new UserError("--split, --label, --features and --no-header apply to --data FILE, not to --data seed");
+        }
         if (c.participants != 2) {
           throw new UserError("--data seed has exactly 2 partitions; --participants must be 2");
         }
@@ -160,7 +182,9 @@ public final class NodeCommand implements Callable<Integer> {
         }
         return new RunSpec(seed, PartitionSource.of(parreg.device.SeedData.partition(c.participant)));
       }
-      PartitionSource p = DataFiles.open(Path.of(c.data));
+      parreg.device.data.RowSlice slice =
+          c.split ? new parreg.device.data.RowSlice(c.participant, c.participants) : parreg.device.data.RowSlice.ALL;
+      PartitionSource p = DataFiles.open("--data", Path.of(c.data), c.csv.columns(), slice);
       p.rows().whenComplete((rows, e) -> StartupTrace.mark(e == null ? "partition rows read" : "partition read failed"));
       int d = p.features();
       int n = RunContract.parameterCount(d, c.bias);

@@ -78,6 +78,8 @@ public final class PredictCommand implements Callable<Integer> {
   @ArgGroup(exclusive = true, multiplicity = "1")
   Input input;
 
+  @picocli.CommandLine.Mixin CsvOptions csv = new CsvOptions();
+
   @Override
   public Integer call() {
     Checkpoint cp = source.load();
@@ -86,6 +88,10 @@ public final class PredictCommand implements Callable<Integer> {
       double[] v = parse(input.x, "--x", d);
       System.out.println(Double.toString(predict(cp, v, "--x " + String.join(",", input.x))));
       return 0;
+    }
+    parreg.device.data.CsvColumns columns = csv.columns();
+    if (!columns.isDefault()) {
+      return predictColumns(cp, columns);
     }
     // Many rows: stream the file, one prediction per line, in input order.
     try (java.io.BufferedReader in = java.nio.file.Files.newBufferedReader(input.file);
@@ -105,6 +111,52 @@ public final class PredictCommand implements Callable<Integer> {
       throw new UserError("--input " + input.file + ": no such file");
     } catch (java.io.IOException e) {
       throw new UserError("--input " + input.file + ": " + e.getMessage());
+    }
+    return 0;
+  }
+
+  /**
+   * {@code --input} with {@code --label}/{@code --features}/{@code --no-header}: the features
+   * chosen (a label column, where there is one, is skipped), one prediction per data row.
+   */
+  private int predictColumns(Checkpoint cp, parreg.device.data.CsvColumns columns) {
+    int d = cp.contract().features();
+    Path file = input.file;
+    try (java.io.BufferedReader in = java.nio.file.Files.newBufferedReader(file);
+        java.io.PrintWriter out = new java.io.PrintWriter(new java.io.BufferedWriter(new java.io.OutputStreamWriter(System.out)), false)) {
+      String first = in.readLine();
+      if (first == null) {
+        throw new UserError("--input " + file + " line 1: the file is empty");
+      }
+      parreg.device.data.CsvColumns.Resolved layout = columns.resolve(file, first, false);
+      if (layout.features() != d) {
+        throw new UserError("--input " + file + " line 1: the model has " + d + " feature(s); the columns chosen are "
+            + layout.features());
+      }
+      long lineNo = columns.header() ? 1 : 0;
+      String line = columns.header() ? in.readLine() : first;
+      for (; line != null; line = in.readLine()) {
+        lineNo++;
+        if (line.isBlank()) {
+          continue;
+        }
+        String[] cells = line.split(",", -1);
+        String where = file + " line " + lineNo;
+        if (cells.length != layout.columns()) {
+          throw new UserError("--input " + where + ": expected " + layout.columns() + " values, found " + cells.length);
+        }
+        List<String> values = new java.util.ArrayList<>(d);
+        for (int c : layout.featureColumns()) {
+          values.add(cells[c]);
+        }
+        out.println(Double.toString(predict(cp, parse(values, where, d), where)));
+      }
+    } catch (parreg.device.data.DataFormatException e) {
+      throw new UserError("--input " + e.getMessage());
+    } catch (java.nio.file.NoSuchFileException e) {
+      throw new UserError("--input " + file + ": no such file");
+    } catch (java.io.IOException e) {
+      throw new UserError("--input " + file + ": " + e.getMessage());
     }
     return 0;
   }

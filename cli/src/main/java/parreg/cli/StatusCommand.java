@@ -204,6 +204,10 @@ public final class StatusCommand implements Callable<Integer> {
         s.path("epoch").asLong(), s.path("batches").asLong()));
     b.append("weights ").append(s.path("weights")).append("  bits ").append(s.path("weightBits")).append('\n');
     b.append("loss ").append(s.path("loss")).append('\n');
+    if (s.path("validationStep").isNumber()) {
+      b.append(String.format("validation RMSE %s  R2 %s  at step %d%n", s.path("validationRmse"),
+          s.path("validationR2").isNull() ? "undefined" : s.path("validationR2"), s.path("validationStep").asLong()));
+    }
     b.append(String.format("started %s  %s steps/s  ETA %s%n", s.path("startedAt").asText("?"),
         s.path("stepsPerSecond").isNumber() ? String.format(java.util.Locale.ROOT, "%.1f", s.path("stepsPerSecond").asDouble()) : "?",
         s.path("etaSeconds").isNumber() ? String.format(java.util.Locale.ROOT, "%.1f s", s.path("etaSeconds").asDouble()) : "?"));

@@ -183,7 +183,7 @@ class PartitionFilesTest {
         error(csv("h.csv", "x1,x2,y\n\n")));
     assertEquals(dir.resolve("i.csv") + " line 1: missing header x1,...,xd,y (the file is empty)",
         error(csv("i.csv", "")));
-    assertEquals(dir.resolve("j.csv") + " line 1: header must be x1,...,xd,y; found 'a,b,y'",
+    assertEquals(dir.resolve("j.csv") + " line 1: header must be x1,...,xd,y; found 'a,b,y' (or choose columns by name with --label/--features, or use --no-header)",
         error(csv("j.csv", "a,b,y\n1,2,3\n")));
     assertEquals(dir.resolve("k.csv") + " line 3: blank line inside the data (only trailing blank lines are allowed)",
         error(csv("k.csv", "x1,y\n1,2\n\n3,4\n")));

@@ -308,6 +308,55 @@ public final class BinaryPartitionFormat {
     }
   }
 
+  /**
+   * Reads participant {@code slice.part()}'s rows of a file shared by {@code slice.parts()} ({@link
+   * RowSlice}): the header gives N, so each column's share is one seek. The payload blocks the
+   * slice touches are checked against the block table (the others are not read), then every value
+   * read is checked finite. The result has the bits, and so the digest, of a file holding only
+   * those rows.
+   */
+  public static Partition readSlice(Path file, int expectedFeatures, RowSlice slice) throws IOException, DataFormatException {
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+      Layout layout = layout(file, ch, expectedFeatures);
+      long n = layout.n();
+      int d = (int) layout.d();
+      long[] range = slice.range(file, n);
+      int rows = (int) (range[1] - range[0]);
+      float[] x = new float[rows * d];
+      float[] y = new float[rows];
+      CRC32C crc = new CRC32C();
+      for (int j = 0; j <= d; j++) {
+        long start = 4 * ((long) j * n + range[0]); // payload offsets of the column's share
+        long end = 4 * ((long) j * n + range[1]);
+        long mapEnd = Math.min(layout.payload(), ((end - 1) / BLOCK_BYTES + 1) * BLOCK_BYTES);
+        for (long w = start / BLOCK_BYTES * BLOCK_BYTES; w < mapEnd; w += WINDOW) {
+          long len = Math.min(WINDOW, mapEnd - w);
+          MappedByteBuffer m = ch.map(FileChannel.MapMode.READ_ONLY, HEADER_BYTES + w, len);
+          m.order(ByteOrder.LITTLE_ENDIAN);
+          checkBlocks(file, m, w, len, layout.table(), crc);
+          long from = Math.max(start, w);
+          long to = Math.min(end, w + len);
+          if (from < to) {
+            float[] dst = j < d ? x : y;
+            int at = (j < d ? j * rows : 0) + (int) ((from - start) / 4);
+            m.position((int) (from - w));
+            m.slice().order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(dst, at, (int) ((to - from) / 4));
+          }
+        }
+      }
+      for (int j = 0; j <= d; j++) {
+        float[] v = j < d ? x : y;
+        int k = firstNonFinite(v, j < d ? j * rows : 0, rows);
+        if (k >= 0) {
+          long row = range[0] + (j < d ? k - (long) j * rows : k);
+          throw DataFormatException.atByte(file, HEADER_BYTES + 4 * ((long) j * n + row),
+              (j < d ? "x" + (j + 1) : "y") + " of row " + (row + 1) + " is " + v[k] + ", not a finite number");
+        }
+      }
+      return new Partition(rows, d, x, y);
+    }
+  }
+
   /** What the header announces, checked against the file's length, with the block checksum table. */
   private record Layout(long d, long n, long payload, ByteBuffer table, int headerCrc) {}
 

@@ -24,6 +24,10 @@ import parreg.device.Partition;
  * followed by more data, and a file with no rows (an empty partition). Blank lines at the end are
  * accepted; a UTF-8 byte-order mark and CRLF line ends are accepted.
  *
+ * <p>{@link CsvColumns} chooses other layouts: any header with the label and features chosen by
+ * name, or no header with columns chosen by position; {@link RowSlice} reads one participant's
+ * contiguous share of a file shared by all.
+ *
  * <p>Reading streams in two passes: the first counts the rows by scanning bytes, the second parses
  * straight into the feature-major arrays, so memory stays at the partition's binary32 size (plus a
  * fixed buffer), whatever the length of the text.
@@ -44,7 +48,27 @@ public final class CsvPartitionFormat {
    * @param expectedFeatures the d the header must have, or 0 to accept the header's d
    */
   public static Partition read(Path file, int expectedFeatures) throws IOException, DataFormatException {
-    long rows = countRows(file);
+    return read(file, expectedFeatures, CsvColumns.DEFAULT, RowSlice.ALL);
+  }
+
+  /**
+   * Reads a CSV partition: the columns {@code columns} chooses, the rows {@code slice} chooses
+   * (a count pass first, then only the slice's rows are parsed; the rows before it are skipped
+   * unparsed, the reading stops after it).
+   *
+   * @param expectedFeatures the d the columns must give, or 0 to accept any
+   */
+  public static Partition read(Path file, int expectedFeatures, CsvColumns columns, RowSlice slice)
+      throws IOException, DataFormatException {
+    long total = countRows(file, columns.header());
+    long from = 0;
+    long rows = total;
+    if (!slice.whole()) {
+      long[] r = slice.range(file, total);
+      from = r[0];
+      rows = r[1] - r[0];
+    }
+    long n0 = rows;
     // The rows are counted first (a byte scan) so that the arrays are allocated once, at size.
     class Fill implements RowSink {
       int n;
@@ -55,10 +79,10 @@ public final class CsvPartitionFormat {
       @Override
       public void begin(int features) throws DataFormatException {
         d = features;
-        if (rows * d > Integer.MAX_VALUE - 8) {
-          throw DataFormatException.inFile(file, rows + " rows of d=" + d + " exceed one partition's limit of " + (Integer.MAX_VALUE - 8) + " values");
+        if (n0 * d > Integer.MAX_VALUE - 8) {
+          throw DataFormatException.inFile(file, n0 + " rows of d=" + d + " exceed one partition's limit of " + (Integer.MAX_VALUE - 8) + " values");
         }
-        n = (int) rows;
+        n = (int) n0;
         x = new float[n * d];
         y = new float[n];
       }
@@ -75,7 +99,7 @@ public final class CsvPartitionFormat {
       }
     }
     Fill fill = new Fill();
-    long got = stream(file, expectedFeatures, fill);
+    long got = stream(file, expectedFeatures, columns, from, from + rows, fill);
     if (got != fill.n) {
       throw DataFormatException.inFile(file, "the file changed while it was read");
     }
@@ -91,25 +115,48 @@ public final class CsvPartitionFormat {
    * @return the number of rows
    */
   public static long stream(Path file, int expectedFeatures, RowSink sink) throws IOException, DataFormatException {
+    return stream(file, expectedFeatures, CsvColumns.DEFAULT, sink);
+  }
+
+  /** As {@link #stream(Path, int, RowSink)}, the columns chosen by {@code columns}. */
+  public static long stream(Path file, int expectedFeatures, CsvColumns columns, RowSink sink)
+      throws IOException, DataFormatException {
+    return stream(file, expectedFeatures, columns, 0, Long.MAX_VALUE, sink);
+  }
+
+  /**
+   * Streams the data rows {@code [from, to)} (0-based, header excluded); the sink numbers them
+   * from 0. Rows before {@code from} are skipped unparsed (a blank line among them is still refused).
+   */
+  private static long stream(Path file, int expectedFeatures, CsvColumns columns, long from, long to, RowSink sink)
+      throws IOException, DataFormatException {
     try (BufferedReader in =
         new BufferedReader(new java.io.InputStreamReader(Files.newInputStream(file), StandardCharsets.UTF_8), BUFFER)) {
-      String header = in.readLine();
-      if (header == null) {
-        throw DataFormatException.atLine(file, 1, "missing header x1,...,xd,y (the file is empty)");
+      String first = in.readLine();
+      if (first == null) {
+        throw DataFormatException.atLine(file, 1, columns.isDefault() ? "missing header x1,...,xd,y (the file is empty)" : columns.header() ? "missing header (the file is empty)" : "no data rows (the file is empty)");
       }
-      if (!header.isEmpty() && header.charAt(0) == '\uFEFF') {
-        header = header.substring(1);
+      if (!first.isEmpty() && first.charAt(0) == '\uFEFF') {
+        first = first.substring(1);
       }
-      int d = parseHeader(file, header, expectedFeatures);
+      CsvColumns.Resolved layout = columns.resolve(file, first, true);
+      int d = layout.features();
+      if (expectedFeatures > 0 && d != expectedFeatures) {
+        throw DataFormatException.atLine(file, 1, layout.spec()
+            ? "expected d=" + expectedFeatures + " features (" + header(expectedFeatures) + "), the header has d=" + d
+            : "expected d=" + expectedFeatures + " features, the columns chosen (" + featureNames(layout) + ") are d=" + d);
+      }
       sink.begin(d);
+      int[] role = layout.roles();
+      int columnCount = layout.columns();
       float[] x = new float[d];
-      String expect = "expected " + (d + 1) + " values (" + (d == 1 ? "x1" : "x1..x" + d) + ",y), found ";
-      long[] lineNo = {1};
+      String expect = layout.expected();
+      long[] lineNo = {columns.header() ? 1 : 0};
       RowSink.Where where = () -> file + " line " + lineNo[0];
       long blankAt = 0;
       long i = 0;
-      String line;
-      while ((line = in.readLine()) != null) {
+      String line = columns.header() ? in.readLine() : first;
+      for (; line != null && i < to; line = in.readLine()) {
         lineNo[0]++;
         if (isBlank(line)) {
           if (blankAt == 0) {
@@ -120,6 +167,10 @@ public final class CsvPartitionFormat {
         if (blankAt != 0) {
           throw DataFormatException.atLine(file, blankAt, "blank line inside the data (only trailing blank lines are allowed)");
         }
+        if (i < from) {
+          i++;
+          continue;
+        }
         int pos = 0;
         int field = 0;
         int len = line.length();
@@ -127,14 +178,17 @@ public final class CsvPartitionFormat {
         while (true) {
           int comma = line.indexOf(',', pos);
           int end = comma < 0 ? len : comma;
-          if (field > d) {
+          if (field >= columnCount) {
             throw DataFormatException.atLine(file, lineNo[0], expect + countFields(line));
           }
-          float v = parseValue(file, lineNo[0], field, d, line, pos, end);
-          if (field < d) {
-            x[field] = v;
-          } else {
-            y = v;
+          int slot = role[field];
+          if (slot >= 0) {
+            float v = parseValue(file, lineNo[0], layout.names()[field], line, pos, end);
+            if (slot < d) {
+              x[slot] = v;
+            } else {
+              y = v;
+            }
           }
           field++;
           if (comma < 0) {
@@ -142,17 +196,27 @@ public final class CsvPartitionFormat {
           }
           pos = comma + 1;
         }
-        if (field != d + 1) {
+        if (field != columnCount) {
           throw DataFormatException.atLine(file, lineNo[0], expect + field);
         }
-        sink.row(i, x, y, where);
+        sink.row(i - from, x, y, where);
         i++;
       }
       if (i == 0) {
-        throw DataFormatException.inFile(file, "no data rows after the header (an empty partition)");
+        throw columns.header()
+            ? DataFormatException.inFile(file, "no data rows after the header (an empty partition)")
+            : DataFormatException.inFile(file, "no data rows (an empty partition)");
       }
-      return i;
+      return i - from;
     }
+  }
+
+  private static String featureNames(CsvColumns.Resolved layout) {
+    StringBuilder sb = new StringBuilder();
+    for (int c : layout.featureColumns()) {
+      sb.append(sb.length() == 0 ? "" : ",").append(layout.names()[c]);
+    }
+    return CsvColumns.abbreviate(sb.toString());
   }
 
   /** Writes a partition as CSV (values by {@link Float#toString}, which reads back to the same bits). */
@@ -189,24 +253,7 @@ public final class CsvPartitionFormat {
     return sb.append('y').toString();
   }
 
-  private static int parseHeader(Path file, String header, int expectedFeatures) throws DataFormatException {
-    String[] names = header.split(",", -1);
-    int d = names.length - 1;
-    boolean ok = d >= 1 && names[d].strip().equals("y");
-    for (int j = 0; ok && j < d; j++) {
-      ok = names[j].strip().equals("x" + (j + 1));
-    }
-    if (!ok) {
-      throw DataFormatException.atLine(file, 1, "header must be x1,...,xd,y; found '" + abbreviate(header) + "'");
-    }
-    if (expectedFeatures > 0 && d != expectedFeatures) {
-      throw DataFormatException.atLine(
-          file, 1, "expected d=" + expectedFeatures + " features (" + header(expectedFeatures) + "), the header has d=" + d);
-    }
-    return d;
-  }
-
-  private static float parseValue(Path file, long lineNo, int field, int d, String line, int from, int to)
+  private static float parseValue(Path file, long lineNo, String name, String line, int from, int to)
       throws DataFormatException {
     while (from < to && isSpace(line.charAt(from))) {
       from++;
@@ -217,7 +264,6 @@ public final class CsvPartitionFormat {
     float v = parseDecimal(line, from, to);
     if (Float.isNaN(v)) {
       String text = line.substring(from, to);
-      String name = field < d ? "x" + (field + 1) : "y";
       String t = text.toLowerCase(java.util.Locale.ROOT).replace("+", "").replace("-", "");
       if (t.equals("nan") || t.equals("inf") || t.equals("infinity")) {
         throw DataFormatException.atLine(file, lineNo, name + " is '" + text + "', not a finite number");
@@ -225,7 +271,6 @@ public final class CsvPartitionFormat {
       throw DataFormatException.atLine(file, lineNo, name + " is '" + abbreviate(text) + "', not a number");
     }
     if (Float.isInfinite(v)) {
-      String name = field < d ? "x" + (field + 1) : "y";
       throw DataFormatException.atLine(
           file, lineNo, name + " is '" + abbreviate(line.substring(from, to)) + "', outside the binary32 range (rounds to infinity)");
     }
@@ -353,8 +398,8 @@ public final class CsvPartitionFormat {
     return s.length() <= 40 ? s : s.substring(0, 37) + "...";
   }
 
-  /** Non-blank lines after the first non-blank line (the header): the row count, by a byte scan. */
-  private static long countRows(Path file) throws IOException {
+  /** Non-blank lines after the first non-blank line (the header), or all of them: the row count, by a byte scan. */
+  private static long countRows(Path file, boolean header) throws IOException {
     long nonBlank = 0;
     boolean lineHasData = false;
     byte[] buf = new byte[BUFFER];
@@ -377,6 +422,6 @@ public final class CsvPartitionFormat {
     if (lineHasData) {
       nonBlank++;
     }
-    return nonBlank - 1;
+    return header ? nonBlank - 1 : nonBlank;
   }
 }

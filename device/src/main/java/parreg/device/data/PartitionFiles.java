@@ -52,6 +52,42 @@ public final class PartitionFiles {
   }
 
   /**
+   * Reads the columns {@code columns} chooses (CSV only: a {@code .prb} file has its own layout)
+   * and the rows {@code slice} chooses ({@link RowSlice}); a slice of a {@code .prb} file is read
+   * by seeking to it, without its digest sidecar (which describes the whole file).
+   *
+   * @param expectedFeatures the d the file must have, or 0 to accept the file's d
+   */
+  public static Partition read(Path file, int expectedFeatures, CsvColumns columns, RowSlice slice)
+      throws IOException, DataFormatException {
+    if (isBinary(file)) {
+      requireDefault(file, columns);
+      if (slice.whole()) {
+        return readBinary(file, expectedFeatures, Workers.defaultThreads());
+      }
+      return BinaryPartitionFormat.readSlice(file, expectedFeatures, slice);
+    }
+    return CsvPartitionFormat.read(file, expectedFeatures, columns, slice);
+  }
+
+  /** As {@link #stream(Path, int, RowSink)}, the CSV columns chosen by {@code columns}. */
+  public static long stream(Path file, int expectedFeatures, CsvColumns columns, RowSink sink)
+      throws IOException, DataFormatException {
+    if (isBinary(file)) {
+      requireDefault(file, columns);
+      return BinaryPartitionFormat.stream(file, expectedFeatures, sink);
+    }
+    return CsvPartitionFormat.stream(file, expectedFeatures, columns, sink);
+  }
+
+  private static void requireDefault(Path file, CsvColumns columns) throws DataFormatException {
+    if (!columns.isDefault()) {
+      throw DataFormatException.inFile(file, "a binary .prb partition has its own layout (features, then y); "
+          + columns.describe() + " applies to CSV files only");
+    }
+  }
+
+  /**
    * Streams a partition file's rows to {@code sink} in file order (the format chosen as by {@link
    * #read}), with the same checks, without holding the partition in memory.
    *
