@@ -18,7 +18,10 @@ class ValidationActorTest {
 
   @BeforeAll
   static void start() {
-    kit = ActorTestKit.create("validation", ConfigFactory.parseString("pekko.actor.provider = local").withFallback(ConfigFactory.load()));
+    // a cluster provider (not joined): the metrics the actor records read cluster membership
+    kit = ActorTestKit.create("validation", ConfigFactory.parseString(
+        "pekko.actor.provider = cluster\npekko.remote.artery.canonical.port = 0\npekko.cluster.seed-nodes = []")
+        .withFallback(ConfigFactory.load()));
   }
 
   @AfterAll
@@ -27,7 +30,7 @@ class ValidationActorTest {
   }
 
   @Test
-  void evaluatesTheCommittedParametersItIsGiven() {
+  void evaluatesTheCommittedParametersItIsGiven() throws Exception {
     // y = 2x + 1 predicts 1, 3, 5, 7; targets 0, 2, 4, 10: SSE = 12, RMSE = sqrt(3), SST = 56, R² = 1 - 12/56.
     Partition holdOut = Partition.ofRows(new float[][] {{0}, {1}, {2}, {3}}, new float[] {0, 2, 4, 10});
     TestProbe<TrainingActor.Command> training = kit.createTestProbe();
@@ -49,5 +52,11 @@ class ValidationActorTest {
     assertEquals(4, r.n());
     assertEquals(Math.sqrt(3.0), r.rmse());
     assertEquals(1.0 - 12.0 / 56.0, r.r2());
+    // and in /metrics
+    java.io.ByteArrayOutputStream scraped = new java.io.ByteArrayOutputStream();
+    NodeMetrics.get(kit.system()).scrape(scraped);
+    String text = scraped.toString(java.nio.charset.StandardCharsets.UTF_8);
+    org.junit.jupiter.api.Assertions.assertTrue(text.contains("parreg_validation_step 50"), text);
+    org.junit.jupiter.api.Assertions.assertTrue(text.contains("parreg_validation_rmse " + Math.sqrt(3.0)), text);
   }
 }

@@ -57,6 +57,9 @@ public final class NodeMetrics implements Extension {
   private final AtomicLong durable = new AtomicLong(-1);
   private final AtomicLong target = new AtomicLong(-1);
   private final AtomicLong lossBits = new AtomicLong(Double.doubleToRawLongBits(Double.NaN));
+  private final AtomicLong validationStep = new AtomicLong(-1);
+  private final AtomicLong validationRmseBits = new AtomicLong(Double.doubleToRawLongBits(Double.NaN));
+  private final AtomicLong validationR2Bits = new AtomicLong(Double.doubleToRawLongBits(Double.NaN));
 
   private final CounterDataPoint steps;
   private final DistributionDataPoint stepSeconds;
@@ -72,6 +75,12 @@ public final class NodeMetrics implements Extension {
     gauge("parreg_target_step", "step the run trains to (--steps)", target);
     GaugeWithCallback.builder().name("parreg_loss").help("training loss after the last committed step")
         .callback(cb -> cb.call(Double.longBitsToDouble(lossBits.get()))).register(registry);
+    gauge("parreg_validation_step", "committed step of the last hold-out evaluation (--validation; -1: none yet)",
+        validationStep);
+    GaugeWithCallback.builder().name("parreg_validation_rmse").help("hold-out RMSE at parreg_validation_step (NaN: none yet)")
+        .callback(cb -> cb.call(Double.longBitsToDouble(validationRmseBits.get()))).register(registry);
+    GaugeWithCallback.builder().name("parreg_validation_r2").help("hold-out R^2 at parreg_validation_step (NaN: none yet)")
+        .callback(cb -> cb.call(Double.longBitsToDouble(validationR2Bits.get()))).register(registry);
     steps = Counter.builder().name("parreg_steps_total")
         .help("steps committed by this process (a restart's replayed steps are not counted)")
         .withoutExemplars().register(registry);
@@ -124,6 +133,13 @@ public final class NodeMetrics implements Extension {
     lossBits.lazySet(Double.doubleToRawLongBits(loss));
     steps.inc();
     stepSeconds.observe(nanos / 1e9);
+  }
+
+  /** A hold-out evaluation finished (off the step path, on the validation dispatcher). */
+  void validated(long step, double rmse, double r2) {
+    validationRmseBits.set(Double.doubleToRawLongBits(rmse));
+    validationR2Bits.set(Double.doubleToRawLongBits(r2));
+    validationStep.set(step);
   }
 
   void durable(long step) {

@@ -89,6 +89,7 @@ public final class ValidationActor extends AbstractBehavior<ValidationActor.Comm
                   d.result().step(), d.result().rmse(), d.result().r2(), d.result().n());
             }
             latest = d.result();
+            NodeMetrics.get(getContext().getSystem()).validated(latest.step(), latest.rmse(), latest.r2());
           }
           if (waiting != null) {
             TrainingActor.CommittedParameters next = waiting;
