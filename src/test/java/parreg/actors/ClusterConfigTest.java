@@ -28,4 +28,18 @@ class ClusterConfigTest {
   void persistenceStartsWithTheActorSystem() {
     assertTrue(cfg.getStringList("pekko.extensions").contains("org.apache.pekko.persistence.Persistence"));
   }
+
+  /** Only the first seed may form a cluster alone, so only it waits the long rejoin timeout. */
+  @Test
+  void onlyTheFirstSeedIsTheFirstSeed() {
+    Config seeds = ConfigFactory.parseString(
+        "pekko.cluster.seed-nodes = [\"pekko://parreg@127.0.0.1:2551\", \"pekko://parreg@127.0.0.1:2552\"]")
+        .withFallback(cfg);
+    assertTrue(ParregNode.isFirstSeed(
+        ConfigFactory.parseString("pekko.remote.artery.canonical.port = 2551").withFallback(seeds)));
+    org.junit.jupiter.api.Assertions.assertFalse(ParregNode.isFirstSeed(
+        ConfigFactory.parseString("pekko.remote.artery.canonical.port = 2552").withFallback(seeds)));
+    org.junit.jupiter.api.Assertions.assertFalse(ParregNode.isFirstSeed(ConfigFactory.parseString(
+        "pekko.remote.artery.canonical.port = 2551\npekko.remote.artery.canonical.hostname = \"127.0.0.2\"").withFallback(seeds)));
+  }
 }
