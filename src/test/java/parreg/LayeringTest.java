@@ -13,9 +13,9 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Dependencies point one way: {@code device} knows nothing of Pekko or of the other layers;
- * {@code persistence} knows nothing of {@code actors} or {@code cli}; {@code actors} knows
- * nothing of {@code cli}. Checked on the sources, imports and fully qualified names alike.
+ * Dependencies point one way: {@code device} knows nothing of Pekko or of the other layers; {@code
+ * persistence} knows nothing of {@code actors} or {@code cli}; {@code actors} knows nothing of
+ * {@code cli}. Checked on the sources, imports and fully qualified names alike.
  */
 class LayeringTest {
 
@@ -44,8 +44,16 @@ class LayeringTest {
 
   @Test
   void deviceKnowsNothingOfPekkoOrTheOtherLayers() throws IOException {
-    assertEquals(List.of(), violations("device/src/main/java",
-        "org.apache.pekko", "com.typesafe", "scala", "parreg.persistence", "parreg.actors", "parreg.cli"));
+    assertEquals(
+        List.of(),
+        violations(
+            "device/src/main/java",
+            "org.apache.pekko",
+            "com.typesafe",
+            "scala",
+            "parreg.persistence",
+            "parreg.actors",
+            "parreg.cli"));
   }
 
   @Test

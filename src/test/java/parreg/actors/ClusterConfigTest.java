@@ -18,28 +18,41 @@ class ClusterConfigTest {
   @Test
   void aPeerDownForLongNeverTerminatesTheSurvivor() {
     int max = cfg.getInt("pekko.remote.artery.advanced.outbound-max-restarts");
-    long window = cfg.getDuration("pekko.remote.artery.advanced.outbound-restart-timeout").toMillis();
-    long backoff = cfg.getDuration("pekko.remote.artery.advanced.outbound-restart-backoff").toMillis();
-    assertTrue(max > 100L * window / Math.max(1, backoff), "outbound-max-restarts " + max + " within " + window + " ms");
+    long window =
+        cfg.getDuration("pekko.remote.artery.advanced.outbound-restart-timeout").toMillis();
+    long backoff =
+        cfg.getDuration("pekko.remote.artery.advanced.outbound-restart-backoff").toMillis();
+    assertTrue(
+        max > 100L * window / Math.max(1, backoff),
+        "outbound-max-restarts " + max + " within " + window + " ms");
   }
 
   /** The journal plugins start with the actor system (restart latency, BENCHMARKS.md). */
   @Test
   void persistenceStartsWithTheActorSystem() {
-    assertTrue(cfg.getStringList("pekko.extensions").contains("org.apache.pekko.persistence.Persistence"));
+    assertTrue(
+        cfg.getStringList("pekko.extensions").contains("org.apache.pekko.persistence.Persistence"));
   }
 
   /** Only the first seed may form a cluster alone, so only it waits the long rejoin timeout. */
   @Test
   void onlyTheFirstSeedIsTheFirstSeed() {
-    Config seeds = ConfigFactory.parseString(
-        "pekko.cluster.seed-nodes = [\"pekko://parreg@127.0.0.1:2551\", \"pekko://parreg@127.0.0.1:2552\"]")
-        .withFallback(cfg);
-    assertTrue(ParregNode.isFirstSeed(
-        ConfigFactory.parseString("pekko.remote.artery.canonical.port = 2551").withFallback(seeds)));
-    org.junit.jupiter.api.Assertions.assertFalse(ParregNode.isFirstSeed(
-        ConfigFactory.parseString("pekko.remote.artery.canonical.port = 2552").withFallback(seeds)));
-    org.junit.jupiter.api.Assertions.assertFalse(ParregNode.isFirstSeed(ConfigFactory.parseString(
-        "pekko.remote.artery.canonical.port = 2551\npekko.remote.artery.canonical.hostname = \"127.0.0.2\"").withFallback(seeds)));
+    Config seeds =
+        ConfigFactory.parseString(
+                "pekko.cluster.seed-nodes = [\"pekko://parreg@127.0.0.1:2551\", \"pekko://parreg@127.0.0.1:2552\"]")
+            .withFallback(cfg);
+    assertTrue(
+        ParregNode.isFirstSeed(
+            ConfigFactory.parseString("pekko.remote.artery.canonical.port = 2551")
+                .withFallback(seeds)));
+    org.junit.jupiter.api.Assertions.assertFalse(
+        ParregNode.isFirstSeed(
+            ConfigFactory.parseString("pekko.remote.artery.canonical.port = 2552")
+                .withFallback(seeds)));
+    org.junit.jupiter.api.Assertions.assertFalse(
+        ParregNode.isFirstSeed(
+            ConfigFactory.parseString(
+                    "pekko.remote.artery.canonical.port = 2551\npekko.remote.artery.canonical.hostname = \"127.0.0.2\"")
+                .withFallback(seeds)));
   }
 }

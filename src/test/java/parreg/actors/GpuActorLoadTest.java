@@ -23,9 +23,14 @@ import parreg.device.PartitionSource;
 import parreg.device.ReferenceKernel;
 import parreg.device.SeedData;
 
-/** The GPU actor on a partition whose rows are still being read: it waits for them, then serves; a failed read fails the node's start. */
+/**
+ * The GPU actor on a partition whose rows are still being read: it waits for them, then serves; a
+ * failed read fails the node's start.
+ */
 class GpuActorLoadTest {
-  final ActorTestKit kit = ActorTestKit.create(ConfigFactory.parseString("pekko.actor.provider = local\npekko.loglevel = WARNING"));
+  final ActorTestKit kit =
+      ActorTestKit.create(
+          ConfigFactory.parseString("pekko.actor.provider = local\npekko.loglevel = WARNING"));
 
   @AfterEach
   void stop() {
@@ -41,7 +46,8 @@ class GpuActorLoadTest {
     Partition p = SeedData.partition(0);
     CompletableFuture<Partition> rows = new CompletableFuture<>();
     CompletableFuture<BackendInfo> ready = new CompletableFuture<>();
-    ActorRef<GpuActor.Command> gpu = kit.spawn(GpuActor.create("cpu", "0", pending(p, rows), false, ready));
+    ActorRef<GpuActor.Command> gpu =
+        kit.spawn(GpuActor.create("cpu", "0", pending(p, rows), false, ready));
     TestProbe<GpuActor.Computed> probe = kit.createTestProbe();
     double[] w = {3.0};
     gpu.tell(new GpuActor.Compute(1, w, 0, p.samples(), probe.getRef()));
@@ -50,7 +56,9 @@ class GpuActorLoadTest {
     rows.complete(p);
     GpuActor.Computed c = probe.receiveMessage(Duration.ofSeconds(10));
     assertEquals("cpu", ready.get(10, TimeUnit.SECONDS).backend());
-    assertTrue(ReferenceKernel.compute(p, 0, p.samples(), w, false).sameBits(c.sums()), "the bits of the reference kernel");
+    assertTrue(
+        ReferenceKernel.compute(p, 0, p.samples(), w, false).sameBits(c.sums()),
+        "the bits of the reference kernel");
   }
 
   @Test
@@ -59,9 +67,13 @@ class GpuActorLoadTest {
     CompletableFuture<Partition> rows = new CompletableFuture<>();
     CompletableFuture<BackendInfo> ready = new CompletableFuture<>();
     kit.spawn(GpuActor.create("cpu", "0", pending(p, rows), false, ready));
-    rows.completeExceptionally(new IllegalStateException("/data/p.prb byte 2097216: payload checksum mismatch in block 2"));
-    ExecutionException e = assertThrows(ExecutionException.class, () -> ready.get(10, TimeUnit.SECONDS));
-    BackendUnavailableException b = assertInstanceOf(BackendUnavailableException.class, e.getCause());
+    rows.completeExceptionally(
+        new IllegalStateException(
+            "/data/p.prb byte 2097216: payload checksum mismatch in block 2"));
+    ExecutionException e =
+        assertThrows(ExecutionException.class, () -> ready.get(10, TimeUnit.SECONDS));
+    BackendUnavailableException b =
+        assertInstanceOf(BackendUnavailableException.class, e.getCause());
     assertEquals("/data/p.prb byte 2097216: payload checksum mismatch in block 2", b.getMessage());
   }
 }

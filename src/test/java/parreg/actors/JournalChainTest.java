@@ -13,7 +13,9 @@ import parreg.persistence.JournalEnvelope;
 import parreg.persistence.JournalReadException;
 import parreg.persistence.KryoCodec;
 
-/** The training actor's journal adapters: what they write links up, what recovery reads is checked. */
+/**
+ * The training actor's journal adapters: what they write links up, what recovery reads is checked.
+ */
 class JournalChainTest {
   static final KryoCodec CODEC = KryoCodec.fromConfig(ConfigFactory.load());
 
@@ -21,7 +23,8 @@ class JournalChainTest {
   static List<Chained> written(JournalChain chain, int n) {
     List<Chained> out = new ArrayList<>();
     TrainingState s = TrainingState.empty();
-    TrainingActor.RunStarted started = new TrainingActor.RunStarted(TrainingStateTest.C, TrainingStateTest.ROSTER);
+    TrainingActor.RunStarted started =
+        new TrainingActor.RunStarted(TrainingStateTest.C, TrainingStateTest.ROSTER);
     s = s.apply(started);
     out.add(JournalEnvelope.open(CODEC, ((Chained) chain.events.toJournal(started)).payload()));
     for (int k = 1; k <= n; k++) {
@@ -42,7 +45,9 @@ class JournalChainTest {
     JournalChain swapped = new JournalChain("p", CODEC);
     swapped.events.fromJournal(events.get(0), "");
     swapped.events.fromJournal(events.get(1), "");
-    JournalReadException e = assertThrows(JournalReadException.class, () -> swapped.events.fromJournal(events.get(3), ""));
+    JournalReadException e =
+        assertThrows(
+            JournalReadException.class, () -> swapped.events.fromJournal(events.get(3), ""));
     assertEquals(3, e.sequenceNr());
     assertTrue(e.getMessage().contains("event p #3 does not follow #2"), e.getMessage());
   }
@@ -53,12 +58,17 @@ class JournalChainTest {
     List<Chained> events = written(writer, 3); // events 1..4: RunStarted, steps 1..3
     TrainingState at3 = TrainingState.empty();
     for (Chained c : events) {
-      at3 = c.value() instanceof TrainingActor.RunStarted r ? at3.apply(r) : at3.apply((TrainingActor.StepCommitted) c.value());
+      at3 =
+          c.value() instanceof TrainingActor.RunStarted r
+              ? at3.apply(r)
+              : at3.apply((TrainingActor.StepCommitted) c.value());
     }
-    Chained snapshot = JournalEnvelope.open(CODEC, ((Chained) writer.snapshots.toJournal(at3)).payload());
+    Chained snapshot =
+        JournalEnvelope.open(CODEC, ((Chained) writer.snapshots.toJournal(at3)).payload());
     assertEquals(events.get(3).hash(), snapshot.link());
     TrainingActor.StepCommitted step4 = TrainingStateTest.step(4, at3.parameters());
-    Chained event5 = JournalEnvelope.open(CODEC, ((Chained) writer.events.toJournal(step4)).payload());
+    Chained event5 =
+        JournalEnvelope.open(CODEC, ((Chained) writer.events.toJournal(step4)).payload());
 
     JournalChain recovering = new JournalChain("p", CODEC);
     assertEquals(at3, recovering.snapshots.fromJournal(snapshot));
@@ -66,6 +76,9 @@ class JournalChainTest {
 
     JournalChain wrong = new JournalChain("p", CODEC);
     wrong.snapshots.fromJournal(snapshot);
-    assertEquals(5, assertThrows(JournalReadException.class, () -> wrong.events.fromJournal(events.get(2), "")).sequenceNr());
+    assertEquals(
+        5,
+        assertThrows(JournalReadException.class, () -> wrong.events.fromJournal(events.get(2), ""))
+            .sequenceNr());
   }
 }

@@ -18,16 +18,19 @@ import parreg.device.SeedData;
 
 /**
  * The peer actor in one JVM, with a probe as the other participant: a node restarted one step
- * behind is answered at once, and an answer is never answered; a peer started with another
- * {@code --steps} is refused like one of another contract.
+ * behind is answered at once, and an answer is never answered; a peer started with another {@code
+ * --steps} is refused like one of another contract.
  */
 class PeerActorTest {
   ActorTestKit kit;
 
   @BeforeEach
   void start() {
-    kit = ActorTestKit.create("peer-test",
-        ConfigFactory.parseString("pekko.actor.provider = local\npekko.loglevel = WARNING").withFallback(ConfigFactory.load()));
+    kit =
+        ActorTestKit.create(
+            "peer-test",
+            ConfigFactory.parseString("pekko.actor.provider = local\npekko.loglevel = WARNING")
+                .withFallback(ConfigFactory.load()));
   }
 
   @AfterEach
@@ -35,10 +38,31 @@ class PeerActorTest {
     kit.shutdownTestKit();
   }
 
-  /** Participant 0 with target step 100; retry interval one minute: any answer within a test comes from what it sent. */
+  /**
+   * Participant 0 with target step 100; retry interval one minute: any answer within a test comes
+   * from what it sent.
+   */
   static NodeSettings settings() {
-    return new NodeSettings(0, TrainingActorTest.SEED, parreg.device.PartitionSource.of(SeedData.partition(0)), 100, "cpu", "0", null, false,
-        20, Duration.ZERO, 1024, Duration.ofMinutes(1), Duration.ofSeconds(1), 8, Duration.ofMillis(250), 4, Duration.ofMillis(20), "test", Duration.ZERO);
+    return new NodeSettings(
+        0,
+        TrainingActorTest.SEED,
+        parreg.device.PartitionSource.of(SeedData.partition(0)),
+        100,
+        "cpu",
+        "0",
+        null,
+        false,
+        20,
+        Duration.ZERO,
+        1024,
+        Duration.ofMinutes(1),
+        Duration.ofSeconds(1),
+        8,
+        Duration.ofMillis(250),
+        4,
+        Duration.ofMillis(20),
+        "test",
+        Duration.ZERO);
   }
 
   @Test
@@ -49,13 +73,17 @@ class PeerActorTest {
     peer.tell(new PeerActor.Attach(training.getRef(), null, 0));
 
     // same contract and data, but started with --steps 50: it would stop at 50 and leave us waiting
-    peer.tell(new PeerActor.Hello(TrainingActorTest.SEED, TrainingActorTest.ROSTER[1], 0, 50, other.getRef(), true));
+    peer.tell(
+        new PeerActor.Hello(
+            TrainingActorTest.SEED, TrainingActorTest.ROSTER[1], 0, 50, other.getRef(), true));
     other.expectNoMessage(Duration.ofMillis(200)); // not admitted: no reply
     TestProbe<PeerActor.View> view = kit.createTestProbe();
     peer.tell(new PeerActor.GetView(view.getRef()));
     PeerActor.View v = view.receiveMessage();
     assertTrue(v.peers().isEmpty(), "nobody admitted");
-    assertTrue(v.refusal().reason().contains("targetSteps: expected '100' but found '50'"), v.refusal().reason());
+    assertTrue(
+        v.refusal().reason().contains("targetSteps: expected '100' but found '50'"),
+        v.refusal().reason());
     assertEquals(v.refusal().reason(), v.refused().get(0));
     training.expectNoMessage(Duration.ofMillis(50)); // no roster: no step starts
   }
@@ -70,7 +98,9 @@ class PeerActorTest {
     String run = TrainingActorTest.SEED.digest();
 
     // participant 1 comes back from its journal at step 4 and introduces itself
-    peer.tell(new PeerActor.Hello(TrainingActorTest.SEED, TrainingActorTest.ROSTER[1], 4, 100, other.getRef(), true));
+    peer.tell(
+        new PeerActor.Hello(
+            TrainingActorTest.SEED, TrainingActorTest.ROSTER[1], 4, 100, other.getRef(), true));
     PeerActor.Hello reply = other.expectMessageClass(PeerActor.Hello.class);
     assertEquals(5, reply.committed());
 
@@ -79,9 +109,11 @@ class PeerActorTest {
     LocalSums[] set5 = {mine, theirs};
     peer.tell(new PeerActor.Committed(5, set5));
 
-    // its fresh contribution to step 5 (durable here): our contribution and the committed set come back
+    // its fresh contribution to step 5 (durable here): our contribution and the committed set come
+    // back
     peer.tell(new PeerActor.Contribution(run, 5, 1, theirs, null));
-    PeerActor.Contribution answer = other.expectMessageClass(PeerActor.Contribution.class, Duration.ofSeconds(3));
+    PeerActor.Contribution answer =
+        other.expectMessageClass(PeerActor.Contribution.class, Duration.ofSeconds(3));
     assertEquals(5, answer.step());
     assertEquals(0, answer.participant());
     assertSame(mine, answer.sums());

@@ -34,7 +34,8 @@ class PeerServesFromJournalTest {
 
   @Test
   void aDamagedStepIsNotServed() throws Exception {
-    TrainingActorTest.Node n = t.spawn(t.settings(TrainingActorTest.SEED, SeedData.partition(0), 8));
+    TrainingActorTest.Node n =
+        t.spawn(t.settings(TrainingActorTest.SEED, SeedData.partition(0), 8));
     n.peer().expectMessageClass(PeerActor.Attach.class, Duration.ofSeconds(30));
     n.training().tell(new TrainingActor.RosterComplete(TrainingActorTest.ROSTER));
     TrainingActorTest.drive(n, 1, 8, new double[] {3.0});
@@ -45,8 +46,9 @@ class PeerServesFromJournalTest {
     try (Connection c = t.journal.openConnection()) {
       // step 5 is event #6: flip one bit of its stored payload
       byte[] b;
-      try (PreparedStatement s = c.prepareStatement(
-          "SELECT \"event_payload\" FROM \"event_journal\" WHERE \"persistence_id\" = ? AND \"sequence_number\" = 6")) {
+      try (PreparedStatement s =
+          c.prepareStatement(
+              "SELECT \"event_payload\" FROM \"event_journal\" WHERE \"persistence_id\" = ? AND \"sequence_number\" = 6")) {
         s.setString(1, pid);
         try (ResultSet rs = s.executeQuery()) {
           rs.next();
@@ -54,8 +56,9 @@ class PeerServesFromJournalTest {
         }
       }
       b[b.length - 3] ^= 0x10;
-      try (PreparedStatement s = c.prepareStatement(
-          "UPDATE \"event_journal\" SET \"event_payload\" = ? WHERE \"persistence_id\" = ? AND \"sequence_number\" = 6")) {
+      try (PreparedStatement s =
+          c.prepareStatement(
+              "UPDATE \"event_journal\" SET \"event_payload\" = ? WHERE \"persistence_id\" = ? AND \"sequence_number\" = 6")) {
         s.setBytes(1, b);
         s.setString(2, pid);
         assertEquals(1, s.executeUpdate());
@@ -63,9 +66,27 @@ class PeerServesFromJournalTest {
     }
 
     // nothing committed in this incarnation's memory window: every step comes from the journal
-    NodeSettings s = new NodeSettings(0, TrainingActorTest.SEED, parreg.device.PartitionSource.of(SeedData.partition(0)), 8, "cpu", "0", null, false, 20,
-        Duration.ZERO, 2, Duration.ofMinutes(1), Duration.ofSeconds(1), 1, Duration.ofMillis(250), 4, Duration.ofMillis(20),
-        t.dir.toString(), Duration.ZERO);
+    NodeSettings s =
+        new NodeSettings(
+            0,
+            TrainingActorTest.SEED,
+            parreg.device.PartitionSource.of(SeedData.partition(0)),
+            8,
+            "cpu",
+            "0",
+            null,
+            false,
+            20,
+            Duration.ZERO,
+            2,
+            Duration.ofMinutes(1),
+            Duration.ofSeconds(1),
+            1,
+            Duration.ofMillis(250),
+            4,
+            Duration.ofMillis(20),
+            t.dir.toString(),
+            Duration.ZERO);
     TestProbe<TrainingActor.Command> training = t.kit.createTestProbe();
     TestProbe<PeerActor.Command> other = t.kit.createTestProbe();
     ActorRef<PeerActor.Command> peer = t.kit.spawn(PeerActor.create(s));
@@ -73,7 +94,8 @@ class PeerServesFromJournalTest {
     String run = TrainingActorTest.SEED.digest();
 
     peer.tell(new PeerActor.ContributionRequest(run, 4, 1, other.getRef()));
-    PeerActor.Contribution four = other.expectMessageClass(PeerActor.Contribution.class, Duration.ofSeconds(10));
+    PeerActor.Contribution four =
+        other.expectMessageClass(PeerActor.Contribution.class, Duration.ofSeconds(10));
     assertEquals(4, four.step());
     assertEquals(2, four.committedSet().length);
 
@@ -81,7 +103,8 @@ class PeerServesFromJournalTest {
     other.expectNoMessage(Duration.ofSeconds(2));
 
     peer.tell(new PeerActor.ContributionRequest(run, 7, 1, other.getRef()));
-    PeerActor.Contribution seven = other.expectMessageClass(PeerActor.Contribution.class, Duration.ofSeconds(10));
+    PeerActor.Contribution seven =
+        other.expectMessageClass(PeerActor.Contribution.class, Duration.ofSeconds(10));
     assertEquals(7, seven.step());
     assertEquals(2, seven.committedSet().length);
   }

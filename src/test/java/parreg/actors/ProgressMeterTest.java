@@ -29,13 +29,16 @@ class ProgressMeterTest {
   @Test
   void theLineSaysStepTargetPercentRateEtaLossAndDurableStep() {
     ProgressMeter m = new ProgressMeter(0, 0);
-    assertEquals("progress: step 0/3000 (0.0%), ? steps/s, ETA ?, loss -, durable step 0",
+    assertEquals(
+        "progress: step 0/3000 (0.0%), ? steps/s, ETA ?, loss -, durable step 0",
         m.line(0, 3000, Double.NaN, 0, false));
     m.sample(1200, 5 * S);
-    assertEquals("progress: step 1200/3000 (40.0%), 240.0 steps/s, ETA 7.5 s, loss 1.2346e-04, durable step 1024",
+    assertEquals(
+        "progress: step 1200/3000 (40.0%), 240.0 steps/s, ETA 7.5 s, loss 1.2346e-04, durable step 1024",
         m.line(1200, 3000, 1.23456789e-4, 1024, false));
     m.sample(1200, 10 * S);
-    assertEquals("progress: step 1200/3000 (40.0%), 0.0 steps/s, ETA ?, loss 0, durable step 1200, waiting for a participant",
+    assertEquals(
+        "progress: step 1200/3000 (40.0%), 0.0 steps/s, ETA ?, loss 0, durable step 1200, waiting for a participant",
         m.line(1200, 3000, 0.0, 1200, true));
   }
 

@@ -27,13 +27,19 @@ import parreg.persistence.KryoCodecException;
 import parreg.persistence.KryoSerializable;
 import parreg.persistence.KryoSerializer;
 
-/** Every message, event and snapshot type goes through the one Kryo serializer and comes back equal. */
+/**
+ * Every message, event and snapshot type goes through the one Kryo serializer and comes back equal.
+ */
 class ProtocolSerializationTest {
   static ActorTestKit kit;
 
   @BeforeAll
   static void start() {
-    kit = ActorTestKit.create("ser", ConfigFactory.parseString("pekko.actor.provider = local").withFallback(ConfigFactory.load()));
+    kit =
+        ActorTestKit.create(
+            "ser",
+            ConfigFactory.parseString("pekko.actor.provider = local")
+                .withFallback(ConfigFactory.load()));
   }
 
   @AfterAll
@@ -42,9 +48,12 @@ class ProtocolSerializationTest {
   }
 
   static final LocalSums A = new LocalSums(new double[] {3.0, -0.0, Double.MIN_VALUE}, 4.5, 1);
-  static final LocalSums B = new LocalSums(new double[] {15.0, Math.scalb(1.0, -149), 0.0}, 22.5, 2);
+  static final LocalSums B =
+      new LocalSums(new double[] {15.0, Math.scalb(1.0, -149), 0.0}, 22.5, 2);
   static final RunContract C = RunContract.seed(2, 0);
-  static final PartitionInfo[] ROSTER = {SeedData.partition(0).info(0), SeedData.partition(1).info(1)};
+  static final PartitionInfo[] ROSTER = {
+    SeedData.partition(0).info(0), SeedData.partition(1).info(1)
+  };
 
   List<Object> samples(TestProbe<PeerActor.Command> probe) {
     return List.of(
@@ -73,11 +82,15 @@ class ProtocolSerializationTest {
       if (!(o instanceof KryoSerializable)) {
         // Values nested inside messages (contract, sums, roster) go through the same codec.
         kryo = kryo != null ? kryo : (KryoSerializer) ser.serializerFor(TrainingState.class);
-        assertEquals(describe(o), describe(kryo.codec().decode(kryo.codec().encode(o))), o.getClass().getName());
+        assertEquals(
+            describe(o),
+            describe(kryo.codec().decode(kryo.codec().encode(o))),
+            o.getClass().getName());
         continue;
       }
       Serializer s = ser.findSerializerFor(o);
-      assertTrue(s instanceof KryoSerializer, o.getClass() + " is bound to the Kryo serializer, not " + s);
+      assertTrue(
+          s instanceof KryoSerializer, o.getClass() + " is bound to the Kryo serializer, not " + s);
       byte[] bytes = s.toBinary(o);
       Object back = ser.deserialize(bytes, s.identifier(), "").get();
       assertEquals(describe(o), describe(back), o.getClass().getName());
@@ -90,13 +103,20 @@ class ProtocolSerializationTest {
       return java.util.Arrays.deepToString(a);
     }
     if (o instanceof TrainingActor.StepCommitted s) {
-      return s.step() + java.util.Arrays.toString(s.contributions()) + java.util.Arrays.toString(s.parameters()) + s.loss();
+      return s.step()
+          + java.util.Arrays.toString(s.contributions())
+          + java.util.Arrays.toString(s.parameters())
+          + s.loss();
     }
     if (o instanceof TrainingActor.RunStarted r) {
       return r.contract() + java.util.Arrays.toString(r.roster());
     }
     if (o instanceof PeerActor.Contribution c) {
-      return c.run() + c.step() + c.participant() + c.sums() + java.util.Arrays.toString(c.committedSet());
+      return c.run()
+          + c.step()
+          + c.participant()
+          + c.sums()
+          + java.util.Arrays.toString(c.committedSet());
     }
     return o.toString();
   }
@@ -104,7 +124,11 @@ class ProtocolSerializationTest {
   @Test
   void bitsSurviveTheRoundTrip() {
     KryoCodec codec = KryoCodec.fromConfig(ConfigFactory.load());
-    LocalSums odd = new LocalSums(new double[] {-0.0, Double.longBitsToDouble(0x7ff8000000000123L)}, Double.MIN_VALUE, -1L);
+    LocalSums odd =
+        new LocalSums(
+            new double[] {-0.0, Double.longBitsToDouble(0x7ff8000000000123L)},
+            Double.MIN_VALUE,
+            -1L);
     LocalSums back = (LocalSums) codec.decode(codec.encode(odd));
     assertTrue(odd.sameBits(back), "-0.0, NaN payloads, subnormals and u64 masses keep their bits");
   }
@@ -115,11 +139,19 @@ class ProtocolSerializationTest {
     Set<String> registered = new TreeSet<>();
     codec.table().forEach(e -> registered.add(e.className()));
     List<String> missing = new ArrayList<>();
-    for (Class<?> owner : List.of(TrainingActor.class, PeerActor.class, GpuActor.class, AdminActor.class, TrainingState.class)) {
+    for (Class<?> owner :
+        List.of(
+            TrainingActor.class,
+            PeerActor.class,
+            GpuActor.class,
+            AdminActor.class,
+            TrainingState.class)) {
       List<Class<?>> classes = new ArrayList<>(List.of(owner.getDeclaredClasses()));
       classes.add(owner);
       for (Class<?> c : classes) {
-        if (KryoSerializable.class.isAssignableFrom(c) && !c.isInterface() && !registered.contains(c.getName())) {
+        if (KryoSerializable.class.isAssignableFrom(c)
+            && !c.isInterface()
+            && !registered.contains(c.getName())) {
           missing.add(c.getName());
         }
       }

@@ -36,13 +36,15 @@ import parreg.persistence.JournalRows;
 import parreg.persistence.KryoCodec;
 
 /**
- * The training actor on a real H2 journal, with the real GPU actor (CPU backend) and a probe in
- * the peer actor's place: persist, stop, recover from journal and snapshot; refusals; corrupted
+ * The training actor on a real H2 journal, with the real GPU actor (CPU backend) and a probe in the
+ * peer actor's place: persist, stop, recover from journal and snapshot; refusals; corrupted
  * journals.
  */
 class TrainingActorTest {
   static final RunContract SEED = RunContract.seed(2, 0);
-  static final PartitionInfo[] ROSTER = {SeedData.partition(0).info(0), SeedData.partition(1).info(1)};
+  static final PartitionInfo[] ROSTER = {
+    SeedData.partition(0).info(0), SeedData.partition(1).info(1)
+  };
 
   Path dir;
   JournalLocation journal;
@@ -53,9 +55,10 @@ class TrainingActorTest {
     dir = Files.createTempDirectory("parreg-training-");
     journal = JournalLocation.parse(dir.toString());
     journal.createSchema();
-    Config cfg = ConfigFactory.parseString("pekko.actor.provider = local\npekko.loglevel = WARNING")
-        .withFallback(journal.databaseConfig())
-        .withFallback(ConfigFactory.load());
+    Config cfg =
+        ConfigFactory.parseString("pekko.actor.provider = local\npekko.loglevel = WARNING")
+            .withFallback(journal.databaseConfig())
+            .withFallback(ConfigFactory.load());
     kit = ActorTestKit.create("training-test", cfg);
   }
 
@@ -72,24 +75,50 @@ class TrainingActorTest {
     return settings(contract, partition, target, maxLagSteps, Duration.ZERO);
   }
 
-  NodeSettings settings(RunContract contract, Partition partition, long target, int maxLagSteps, Duration progress) {
-    return new NodeSettings(0, contract, parreg.device.PartitionSource.of(partition), target, "cpu", "0", null, false, 20, Duration.ZERO, 1024,
-        Duration.ofMillis(100), Duration.ofSeconds(1), maxLagSteps, Duration.ofSeconds(5), 2, Duration.ofMillis(20), dir.toString(), progress);
+  NodeSettings settings(
+      RunContract contract, Partition partition, long target, int maxLagSteps, Duration progress) {
+    return new NodeSettings(
+        0,
+        contract,
+        parreg.device.PartitionSource.of(partition),
+        target,
+        "cpu",
+        "0",
+        null,
+        false,
+        20,
+        Duration.ZERO,
+        1024,
+        Duration.ofMillis(100),
+        Duration.ofSeconds(1),
+        maxLagSteps,
+        Duration.ofSeconds(5),
+        2,
+        Duration.ofMillis(20),
+        dir.toString(),
+        progress);
   }
 
-  record Node(ActorRef<TrainingActor.Command> training, TestProbe<PeerActor.Command> peer, NodeLifecycle lifecycle) {}
+  record Node(
+      ActorRef<TrainingActor.Command> training,
+      TestProbe<PeerActor.Command> peer,
+      NodeLifecycle lifecycle) {}
 
   Node spawn(NodeSettings s) throws Exception {
     CompletableFuture<BackendInfo> ready = new CompletableFuture<>();
-    ActorRef<GpuActor.Command> gpu = kit.spawn(
-        GpuActor.create("cpu", "0", s.partition(), s.contract().bias(), ready), DispatcherSelector.fromConfig(GpuActor.DISPATCHER));
+    ActorRef<GpuActor.Command> gpu =
+        kit.spawn(
+            GpuActor.create("cpu", "0", s.partition(), s.contract().bias(), ready),
+            DispatcherSelector.fromConfig(GpuActor.DISPATCHER));
     ready.get(10, TimeUnit.SECONDS);
     TestProbe<PeerActor.Command> peer = kit.createTestProbe();
     NodeLifecycle lc = new NodeLifecycle();
     return new Node(kit.spawn(TrainingActor.create(s, lc, gpu, peer.getRef())), peer, lc);
   }
 
-  /** Plays participant 1 (computing its contribution with the reference kernel) up to {@code to}. */
+  /**
+   * Plays participant 1 (computing its contribution with the reference kernel) up to {@code to}.
+   */
   static double[] drive(Node n, long from, long to, double[] w) {
     return drive(n, from, to, w, Integer.MAX_VALUE);
   }
@@ -97,8 +126,9 @@ class TrainingActorTest {
   /**
    * As {@link #drive(Node, long, long, double[])}, and checks the journal's lag: when step k is
    * published, the training actor has reported at least step k - maxLag durable (k - 1 when maxLag
-   * is 0 or 1: every step durable before the next starts). {@link PeerActor.Durable} and {@link PeerActor.Publish} come from the same actor, so
-   * the probe sees them in the order they were sent.
+   * is 0 or 1: every step durable before the next starts). {@link PeerActor.Durable} and {@link
+   * PeerActor.Publish} come from the same actor, so the probe sees them in the order they were
+   * sent.
    */
   static double[] drive(Node n, long from, long to, double[] w, int maxLag) {
     Partition p1 = SeedData.partition(1);
@@ -106,8 +136,15 @@ class TrainingActorTest {
     for (long k = from; k <= to; k++) {
       PeerActor.Publish pub = next(n, PeerActor.Publish.class, durable);
       assertEquals(k, pub.step());
-      assertTrue(k - 1 - durable[0] <= Math.max(1, maxLag) - 1,
-          "step " + k + " started with the journal at step " + durable[0] + " (max lag " + maxLag + ")");
+      assertTrue(
+          k - 1 - durable[0] <= Math.max(1, maxLag) - 1,
+          "step "
+              + k
+              + " started with the journal at step "
+              + durable[0]
+              + " (max lag "
+              + maxLag
+              + ")");
       LocalSums other = ReferenceKernel.compute(p1, 0, p1.samples(), w, false);
       n.training().tell(new TrainingActor.StepReady(k, new LocalSums[] {pub.sums(), other}, null));
       PeerActor.Committed c = next(n, PeerActor.Committed.class, durable);
@@ -117,7 +154,9 @@ class TrainingActorTest {
     return w;
   }
 
-  /** The next message of this class to the peer probe, noting the durable steps reported meanwhile. */
+  /**
+   * The next message of this class to the peer probe, noting the durable steps reported meanwhile.
+   */
   static <T> T next(Node n, Class<T> type, long[] durable) {
     while (true) {
       PeerActor.Command m = n.peer().receiveMessage(Duration.ofSeconds(10));
@@ -139,7 +178,8 @@ class TrainingActorTest {
 
   long rows() throws Exception {
     try (Connection c = journal.openConnection()) {
-      return new JournalRows(c, KryoCodec.fromConfig(ConfigFactory.load())).countEvents("parreg|" + SEED.runName() + "|p0");
+      return new JournalRows(c, KryoCodec.fromConfig(ConfigFactory.load()))
+          .countEvents("parreg|" + SEED.runName() + "|p0");
     }
   }
 
@@ -154,7 +194,10 @@ class TrainingActorTest {
     n.lifecycle().trainingDone().get(5, TimeUnit.SECONDS);
     TrainingActor.View v = view(n);
     assertEquals(150, v.committedStep());
-    assertEquals(0x36a8000000000000L, Double.doubleToRawLongBits(v.parameters()[0]), "3*2^-150 after step 150");
+    assertEquals(
+        0x36a8000000000000L,
+        Double.doubleToRawLongBits(v.parameters()[0]),
+        "3*2^-150 after step 150");
     assertEquals(TrainingActor.Phase.DONE, v.phase());
     assertTrue(v.lastSnapshot() > 0, "a snapshot was taken");
     assertEquals(151, rows(), "RunStarted + 150 steps");
@@ -184,7 +227,9 @@ class TrainingActorTest {
     n.training().tell(new TrainingActor.RosterComplete(ROSTER));
     double[] w = drive(n, 1, 10, new double[] {3.0});
     TrainingActor.View v = view(n);
-    assertTrue(v.startedAtMillis() >= before && v.startedAtMillis() <= System.currentTimeMillis(), "started during the test");
+    assertTrue(
+        v.startedAtMillis() >= before && v.startedAtMillis() <= System.currentTimeMillis(),
+        "started during the test");
     // Step 11 waits for participant 1 (this test plays it and does not answer): an interval with
     // no committed step gives a rate of 0 and no ETA.
     long deadline = System.nanoTime() + 5_000_000_000L;
@@ -234,9 +279,21 @@ class TrainingActorTest {
     trainAFewSteps();
     long before = rows();
     // The seed's loss term restates the rate: another rate is another loss term too.
-    RunContract other = new RunContract(SEED.runName(), SEED.schema(), SEED.checkpointContract(),
-        SEED.loss().replace("rate=1/4", "rate=1/8"), "1/8", SEED.initialWeights(), SEED.initialization(), 1, false, 2,
-        SEED.dataset(), 0, SEED.reductionOrder());
+    RunContract other =
+        new RunContract(
+            SEED.runName(),
+            SEED.schema(),
+            SEED.checkpointContract(),
+            SEED.loss().replace("rate=1/4", "rate=1/8"),
+            "1/8",
+            SEED.initialWeights(),
+            SEED.initialization(),
+            1,
+            false,
+            2,
+            SEED.dataset(),
+            0,
+            SEED.reductionOrder());
     Node n = spawn(settings(other, SeedData.partition(0), 10));
     NodeLifecycle.Outcome o = n.lifecycle().outcome().get(10, TimeUnit.SECONDS);
     assertEquals(2, o.exitCode());
@@ -274,8 +331,10 @@ class TrainingActorTest {
 
     @Override
     public CommandHandler<Object, Object, Object> commandHandler() {
-      return newCommandHandlerBuilder().forAnyState()
-          .onCommand(Write.class, (s, w) -> Effect().persist(w.event()).thenRun(x -> w.done().tell(true)))
+      return newCommandHandlerBuilder()
+          .forAnyState()
+          .onCommand(
+              Write.class, (s, w) -> Effect().persist(w.event()).thenRun(x -> w.done().tell(true)))
           .build();
     }
 

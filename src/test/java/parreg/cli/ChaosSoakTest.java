@@ -24,11 +24,11 @@ import parreg.device.data.PartitionFiles;
 
 /**
  * Chaos soak (issue 13 item 10): N real nodes on generated binary data with a bias and several
- * batches per epoch go through K random faults at random moments — kill -9 of one node, of
- * several, of all at once (each followed by a restart), and SIGSTOP of one node for longer than
- * the failure detector's acceptable pause (3 s) but shorter than the downing (10 s), then SIGCONT
- * — and the run must end at exactly the bits of the uninterrupted run computed in this JVM, each
- * journal holding every step exactly once.
+ * batches per epoch go through K random faults at random moments — kill -9 of one node, of several,
+ * of all at once (each followed by a restart), and SIGSTOP of one node for longer than the failure
+ * detector's acceptable pause (3 s) but shorter than the downing (10 s), then SIGCONT — and the run
+ * must end at exactly the bits of the uninterrupted run computed in this JVM, each journal holding
+ * every step exactly once.
  *
  * <p>CI runs the short form (3 nodes, 10 faults). {@code scripts/chaos.sh} runs the same soak with
  * other figures through the system properties {@code parreg.chaos.nodes}, {@code
@@ -51,50 +51,93 @@ class ChaosSoakTest {
     System.out.printf("chaos: %d nodes, %d faults, %d steps, seed %d%n", n, faults, steps, seed);
 
     // 3,000 rows per node in batches of 700: five batches per epoch, the last one short.
-    DatasetGenerator.Result data = DatasetGenerator.generate(
-        new DatasetGenerator.Spec(n * 3000L, 3, n, 0.05, 29, true, PartitionFiles.Format.BINARY), dir.resolve("data"));
+    DatasetGenerator.Result data =
+        DatasetGenerator.generate(
+            new DatasetGenerator.Spec(
+                n * 3000L, 3, n, 0.05, 29, true, PartitionFiles.Format.BINARY),
+            dir.resolve("data"));
     List<Partition> parts = new ArrayList<>();
     for (Path f : data.files()) {
       parts.add(PartitionFiles.read(f));
     }
-    RunContract contract = new RunContract("parreg-run", RunContract.SCHEMA, RunContract.CHECKPOINT_CONTRACT, RunContract.LOSS,
-        "1/16", new double[4], 3, true, n, "files", 700, ReductionOrder.VERSION);
+    RunContract contract =
+        new RunContract(
+            "parreg-run",
+            RunContract.SCHEMA,
+            RunContract.CHECKPOINT_CONTRACT,
+            RunContract.LOSS,
+            "1/16",
+            new double[4],
+            3,
+            true,
+            n,
+            "files",
+            700,
+            ReductionOrder.VERSION);
     double[] expected = Simulation.run(contract, parts, steps);
 
     Random rnd = new Random(seed);
     Map<String, Integer> counts = new TreeMap<>();
     long t0 = System.nanoTime();
-    try (ClusterRun c = new ClusterRun(n, dir, p -> List.of("--data", data.files().get(p).toString(), "--bias",
-        "--learning-rate", "1/16", "--batch-size", "700", "--journal", dir.resolve("node-" + p).toString(),
-        "--steps", "" + steps))) {
+    try (ClusterRun c =
+        new ClusterRun(
+            n,
+            dir,
+            p ->
+                List.of(
+                    "--data",
+                    data.files().get(p).toString(),
+                    "--bias",
+                    "--learning-rate",
+                    "1/16",
+                    "--batch-size",
+                    "700",
+                    "--journal",
+                    dir.resolve("node-" + p).toString(),
+                    "--steps",
+                    "" + steps))) {
       long at = 0;
       for (int k = 0; k < faults; k++) {
         at += SPACING + rnd.nextInt(SPACING);
         long target = at;
         int first = rnd.nextInt(n);
-        ClusterRun.await(c.node(first), s -> s.get("committedStep").asLong() >= target, "node " + first + " to reach step " + target);
+        ClusterRun.await(
+            c.node(first),
+            s -> s.get("committedStep").asLong() >= target,
+            "node " + first + " to reach step " + target);
         int kind = rnd.nextInt(4);
-        int[] victims = switch (kind) {
-          case 0 -> new int[] {first};
-          case 1 -> some(n, rnd);
-          case 2 -> all(n);
-          default -> null; // a stop
-        };
+        int[] victims =
+            switch (kind) {
+              case 0 -> new int[] {first};
+              case 1 -> some(n, rnd);
+              case 2 -> all(n);
+              default -> null; // a stop
+            };
         if (victims == null) {
           long pauseMs = 3500 + rnd.nextInt(1500);
           counts.merge("SIGSTOP", 1, Integer::sum);
-          System.out.printf("fault %d at step %d: SIGSTOP node %d for %d ms%n", k + 1, target, first, pauseMs);
+          System.out.printf(
+              "fault %d at step %d: SIGSTOP node %d for %d ms%n", k + 1, target, first, pauseMs);
           signal(c.node(first), "STOP");
           Thread.sleep(pauseMs);
           signal(c.node(first), "CONT");
           long before = c.node(first).status().map(s -> s.get("committedStep").asLong()).orElse(0L);
-          ClusterRun.await(c.node(first), s -> "done".equals(s.get("state").asText())
-              || s.get("committedStep").asLong() > before, "node " + first + " to commit after SIGCONT");
+          ClusterRun.await(
+              c.node(first),
+              s ->
+                  "done".equals(s.get("state").asText())
+                      || s.get("committedStep").asLong() > before,
+              "node " + first + " to commit after SIGCONT");
           continue;
         }
-        counts.merge(victims.length == 1 ? "kill -9 of one" : victims.length == n ? "kill -9 of all" : "kill -9 of several",
-            1, Integer::sum);
-        System.out.printf("fault %d at step %d: kill -9 of %s%n", k + 1, target, Arrays.toString(victims));
+        counts.merge(
+            victims.length == 1
+                ? "kill -9 of one"
+                : victims.length == n ? "kill -9 of all" : "kill -9 of several",
+            1,
+            Integer::sum);
+        System.out.printf(
+            "fault %d at step %d: kill -9 of %s%n", k + 1, target, Arrays.toString(victims));
         for (int v : victims) {
           c.node(v).kill9();
         }
@@ -102,8 +145,12 @@ class ChaosSoakTest {
           c.node(v).restart();
         }
         for (int v : victims) {
-          ClusterRun.await(c.node(v), s -> "done".equals(s.get("state").asText())
-              || (!"starting".equals(s.get("state").asText()) && s.get("committedStep").asLong() > s.get("recoveredStep").asLong()),
+          ClusterRun.await(
+              c.node(v),
+              s ->
+                  "done".equals(s.get("state").asText())
+                      || (!"starting".equals(s.get("state").asText())
+                          && s.get("committedStep").asLong() > s.get("recoveredStep").asLong()),
               "node " + v + " to commit after its restart");
         }
       }
@@ -112,15 +159,20 @@ class ChaosSoakTest {
         assertEquals(steps, s.get("durableStep").asLong(), "done means durable");
         List<String> bits = new ArrayList<>();
         s.get("weightBits").forEach(b -> bits.add(b.asText()));
-        assertEquals(List.of(Bits.hex(expected)), bits, "participant " + s.get("participant") + " equals the uninterrupted run");
+        assertEquals(
+            List.of(Bits.hex(expected)),
+            bits,
+            "participant " + s.get("participant") + " equals the uninterrupted run");
       }
     }
     for (int p = 0; p < n; p++) {
       String check = JournalCheck.describe(dir.resolve("node-" + p).toString(), p, steps);
       assertTrue(check.startsWith("ok"), "journal of node " + p + ": " + check);
     }
-    System.out.printf("chaos: %d faults %s, %d steps in %.1f s, final bits equal the uninterrupted run on all %d nodes,"
-        + " every journal holds every step once%n", faults, counts, steps, (System.nanoTime() - t0) / 1e9, n);
+    System.out.printf(
+        "chaos: %d faults %s, %d steps in %.1f s, final bits equal the uninterrupted run on all %d nodes,"
+            + " every journal holds every step once%n",
+        faults, counts, steps, (System.nanoTime() - t0) / 1e9, n);
   }
 
   /** Two or more nodes, but not all of them (all of them where there are only two). */

@@ -19,7 +19,9 @@ final class ClusterRun implements AutoCloseable {
   final int[] admin;
   final String seeds;
 
-  /** @param args participant id → that node's extra arguments (data, journal, steps, ...) */
+  /**
+   * @param args participant id → that node's extra arguments (data, journal, steps, ...)
+   */
   ClusterRun(int n, Path logs, Function<Integer, List<String>> args) throws Exception {
     this(n, logs, null, args);
   }
@@ -29,7 +31,8 @@ final class ClusterRun implements AutoCloseable {
    *     as {@code --host} and {@code --admin-host}); null: the defaults (loopback)
    * @param args participant id → that node's extra arguments (data, journal, steps, ...)
    */
-  ClusterRun(int n, Path logs, IntFunction<String> hosts, Function<Integer, List<String>> args) throws Exception {
+  ClusterRun(int n, Path logs, IntFunction<String> hosts, Function<Integer, List<String>> args)
+      throws Exception {
     this.hosts = new String[n];
     ports = new int[n];
     admin = new int[n];
@@ -42,8 +45,22 @@ final class ClusterRun implements AutoCloseable {
     }
     seeds = String.join(",", s);
     for (int p = 0; p < n; p++) {
-      List<String> a = new ArrayList<>(List.of("node", "--participant", "" + p, "--participants", "" + n,
-          "--port", "" + ports[p], "--admin-port", "" + admin[p], "--seed-nodes", seeds, "--backend", "cpu"));
+      List<String> a =
+          new ArrayList<>(
+              List.of(
+                  "node",
+                  "--participant",
+                  "" + p,
+                  "--participants",
+                  "" + n,
+                  "--port",
+                  "" + ports[p],
+                  "--admin-port",
+                  "" + admin[p],
+                  "--seed-nodes",
+                  seeds,
+                  "--backend",
+                  "cpu"));
       if (hosts != null) {
         a.addAll(List.of("--host", this.hosts[p], "--admin-host", this.hosts[p]));
       }
@@ -63,16 +80,31 @@ final class ClusterRun implements AutoCloseable {
    */
   JsonNode crashAndRestart(int p, long atStep) throws Exception {
     NodeProcess v = node(p);
-    JsonNode before = await(v, s -> s.get("committedStep").asLong() >= atStep, "node " + p + " to reach step " + atStep);
+    JsonNode before =
+        await(
+            v,
+            s -> s.get("committedStep").asLong() >= atStep,
+            "node " + p + " to reach step " + atStep);
     v.kill9();
     v.restart();
     // A victim killed just before its last step may come back already done: that is fine too.
-    JsonNode after = await(v, s -> "done".equals(s.get("state").asText()) || (!"starting".equals(s.get("state").asText())
-        && s.get("committedStep").asLong() > s.get("recoveredStep").asLong()), "node " + p + " to commit after its restart");
+    JsonNode after =
+        await(
+            v,
+            s ->
+                "done".equals(s.get("state").asText())
+                    || (!"starting".equals(s.get("state").asText())
+                        && s.get("committedStep").asLong() > s.get("recoveredStep").asLong()),
+            "node " + p + " to commit after its restart");
     long durable = before.get("durableStep").asLong();
     if (after.get("recoveredStep").asLong() < durable) {
-      throw new AssertionError("node " + p + " reported step " + durable + " durable before the kill but recovered at step "
-          + after.get("recoveredStep").asLong());
+      throw new AssertionError(
+          "node "
+              + p
+              + " reported step "
+              + durable
+              + " durable before the kill but recovered at step "
+              + after.get("recoveredStep").asLong());
     }
     return after;
   }
@@ -89,8 +121,16 @@ final class ClusterRun implements AutoCloseable {
     long deadline = System.nanoTime() + Duration.ofSeconds(180).toNanos();
     while (System.nanoTime() < deadline) {
       if (!n.isAlive()) {
-        throw new AssertionError("node exited (" + n.exitCode().orElse(-1) + ") while waiting for " + what + ":\n"
-            + Files.readString(n.log()).lines().filter(l -> !l.startsWith("\tat")).reduce("", (a, b) -> a + "\n" + b));
+        throw new AssertionError(
+            "node exited ("
+                + n.exitCode().orElse(-1)
+                + ") while waiting for "
+                + what
+                + ":\n"
+                + Files.readString(n.log())
+                    .lines()
+                    .filter(l -> !l.startsWith("\tat"))
+                    .reduce("", (a, b) -> a + "\n" + b));
       }
       Optional<JsonNode> s = n.status();
       if (s.isPresent() && until.test(s.get())) {

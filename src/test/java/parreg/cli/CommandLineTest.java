@@ -29,8 +29,21 @@ class CommandLineTest {
   }
 
   String[] node(String... extra) {
-    String[] base = {"node", "--participant", "0", "--port", "25001", "--seed-nodes", "127.0.0.1:25001,127.0.0.1:25002",
-        "--journal", dir.resolve("j").toString(), "--steps", "10", "--backend", "cpu"};
+    String[] base = {
+      "node",
+      "--participant",
+      "0",
+      "--port",
+      "25001",
+      "--seed-nodes",
+      "127.0.0.1:25001,127.0.0.1:25002",
+      "--journal",
+      dir.resolve("j").toString(),
+      "--steps",
+      "10",
+      "--backend",
+      "cpu"
+    };
     // extra is option/value pairs: an option already in base has its value replaced.
     java.util.List<String> all = new java.util.ArrayList<>(java.util.List.of(base));
     for (int i = 0; i < extra.length; i++) {
@@ -73,8 +86,11 @@ class CommandLineTest {
 
   @Test
   void aBadSeedNodeOrConfigIsRefusedBeforeAJournalIsCreated() throws Exception {
-    Path bad = java.nio.file.Files.writeString(dir.resolve("bad.conf"), "parreg { snapshot-every = \n");
-    Path wrongType = java.nio.file.Files.writeString(dir.resolve("wrong.conf"), "parreg.snapshot-every = often\n");
+    Path bad =
+        java.nio.file.Files.writeString(dir.resolve("bad.conf"), "parreg { snapshot-every = \n");
+    Path wrongType =
+        java.nio.file.Files.writeString(
+            dir.resolve("wrong.conf"), "parreg.snapshot-every = often\n");
     String[][] cases = {
       {"--seed-nodes", "127.0.0.1:25001,127.0.0.1", "not HOST:PORT"},
       {"--seed-nodes", "127.0.0.1:25001,127.0.0.1:99999", "99999 is not a TCP port"},
@@ -83,13 +99,15 @@ class CommandLineTest {
     };
     for (String[] c : cases) {
       assertUserError(run(node(c[0], c[1])), c[2]);
-      assertFalse(java.nio.file.Files.exists(dir.resolve("j")), "no journal was created for " + c[1]);
+      assertFalse(
+          java.nio.file.Files.exists(dir.resolve("j")), "no journal was created for " + c[1]);
     }
   }
 
   @Test
   void aClusterOrAdminPortInUseIsNamedBeforeAJournalIsCreated() throws Exception {
-    try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+    try (java.net.ServerSocket taken =
+        new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
       int port = taken.getLocalPort();
       Run r = run(node("--port", "" + port, "--admin-port", "" + NodeProcess.freePort()));
       assertUserError(r, "cluster port (--port) " + port + " on 127.0.0.1 is already in use");
@@ -123,8 +141,15 @@ class CommandLineTest {
   @Test
   void statusOfANodeThatIsNotThereSaysSoAndFails() throws Exception {
     int port = NodeProcess.freePort();
-    NodeProcess.Result r = NodeProcess.run(java.util.List.of("status", "--node", "127.0.0.1:" + port,
-        "--admin-port", "" + NodeProcess.freePort()), java.time.Duration.ofSeconds(60));
+    NodeProcess.Result r =
+        NodeProcess.run(
+            java.util.List.of(
+                "status",
+                "--node",
+                "127.0.0.1:" + port,
+                "--admin-port",
+                "" + NodeProcess.freePort()),
+            java.time.Duration.ofSeconds(60));
     assertEquals(1, r.exitCode(), r.output());
     assertTrue(r.output().contains("no parreg node answers at 127.0.0.1:" + port), r.output());
   }
@@ -132,25 +157,41 @@ class CommandLineTest {
   @Test
   void statusOfAnAddressThatIsNotANodeIsAUserError() throws Exception {
     assertUserError(run("status", "--node", "127.0.0.1:99999"), "99999 is not a TCP port");
-    assertUserError(run("status", "--node", "127.0.0.1:60000"), "admin port 70000 is not a TCP port");
+    assertUserError(
+        run("status", "--node", "127.0.0.1:60000"), "admin port 70000 is not a TCP port");
     assertUserError(run("status", "--node", "127.0.0.1"), "is not HOST:PORT");
     // Something else answers on the port: an HTML page, or JSON that is not a parreg status.
-    for (String[] answer : new String[][] {{"404", "<html><body>Not Found</body></html>"}, {"200", "{\"hello\": 1}"},
-        {"200", "[1, 2]"}, {"200", ""}}) {
+    for (String[] answer :
+        new String[][] {
+          {"404", "<html><body>Not Found</body></html>"},
+          {"200", "{\"hello\": 1}"},
+          {"200", "[1, 2]"},
+          {"200", ""}
+        }) {
       com.sun.net.httpserver.HttpServer other =
-          com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress("127.0.0.1", 0), 4);
-      other.createContext("/", ex -> {
-        byte[] body = answer[1].getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        ex.sendResponseHeaders(Integer.parseInt(answer[0]), body.length == 0 ? -1 : body.length);
-        ex.getResponseBody().write(body);
-        ex.close();
-      });
+          com.sun.net.httpserver.HttpServer.create(
+              new java.net.InetSocketAddress("127.0.0.1", 0), 4);
+      other.createContext(
+          "/",
+          ex -> {
+            byte[] body = answer[1].getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            ex.sendResponseHeaders(
+                Integer.parseInt(answer[0]), body.length == 0 ? -1 : body.length);
+            ex.getResponseBody().write(body);
+            ex.close();
+          });
       other.start();
       try {
         int admin = other.getAddress().getPort();
         String[] status = {"status", "--node", "127.0.0.1:2551", "--admin-port", "" + admin};
-        for (Run r : new Run[] {run(status), run(java.util.stream.Stream.concat(java.util.Arrays.stream(status),
-            java.util.stream.Stream.of("--json")).toArray(String[]::new))}) {
+        for (Run r :
+            new Run[] {
+              run(status),
+              run(
+                  java.util.stream.Stream.concat(
+                          java.util.Arrays.stream(status), java.util.stream.Stream.of("--json"))
+                      .toArray(String[]::new))
+            }) {
           assertUserError(r, "is not a parreg node");
           assertEquals(1, r.err().strip().lines().count(), r.err());
         }
@@ -165,32 +206,54 @@ class CommandLineTest {
     Path file = java.nio.file.Files.writeString(dir.resolve("a.csv"), "x1,y\n1,2\n");
     // Root may write anywhere on a normal file system: a path through a regular file, and a
     // kernel file system (sysfs) refuse everyone.
-    assertUserError(run("convert", "--in", file.toString(), "--out", file.resolve("x.prb").toString()),
+    assertUserError(
+        run("convert", "--in", file.toString(), "--out", file.resolve("x.prb").toString()),
         "--out " + file.resolve("x.prb") + ": cannot write: not a directory");
     if (java.nio.file.Files.isDirectory(Path.of("/sys/kernel"))) {
-      assertUserError(run("convert", "--in", file.toString(), "--out", "/sys/kernel/x.prb"),
+      assertUserError(
+          run("convert", "--in", file.toString(), "--out", "/sys/kernel/x.prb"),
           "--out /sys/kernel/x.prb: cannot write: permission denied");
     }
     Path journal = java.nio.file.Files.createDirectories(dir.resolve("node-1"));
-    try (java.io.InputStream in = getClass().getResourceAsStream("/golden-journal-v1/node-1/journal.mv.db")) {
+    try (java.io.InputStream in =
+        getClass().getResourceAsStream("/golden-journal-v1/node-1/journal.mv.db")) {
       java.nio.file.Files.copy(in, journal.resolve("journal.mv.db"));
     }
-    assertUserError(run("export", "--journal", journal.toString(), "--participant", "1", "--out",
-        file.resolve("m.json").toString()), file + " is not a directory");
+    assertUserError(
+        run(
+            "export",
+            "--journal",
+            journal.toString(),
+            "--participant",
+            "1",
+            "--out",
+            file.resolve("m.json").toString()),
+        file + " is not a directory");
     if (java.nio.file.Files.isDirectory(Path.of("/sys/kernel"))) {
-      assertUserError(run("export", "--journal", journal.toString(), "--participant", "1", "--out",
-          "/sys/kernel/m.json"), "--out /sys/kernel/m.json: cannot write the checkpoint: permission denied");
+      assertUserError(
+          run(
+              "export",
+              "--journal",
+              journal.toString(),
+              "--participant",
+              "1",
+              "--out",
+              "/sys/kernel/m.json"),
+          "--out /sys/kernel/m.json: cannot write the checkpoint: permission denied");
     }
   }
 
   @Test
   void badDataFilesAreRefusedWithFileAndLine() throws Exception {
-    Path ragged = java.nio.file.Files.writeString(dir.resolve("ragged.csv"), "x1,x2,y\n1,2,3\n4,5\n");
+    Path ragged =
+        java.nio.file.Files.writeString(dir.resolve("ragged.csv"), "x1,x2,y\n1,2,3\n4,5\n");
     assertUserError(run(node("--data", ragged.toString())), ragged + " line 3: expected 3 values");
     Path word = java.nio.file.Files.writeString(dir.resolve("word.csv"), "x1,y\n1,2\nabc,3\n");
-    assertUserError(run(node("--data", word.toString())), word + " line 3: x1 is 'abc', not a number");
+    assertUserError(
+        run(node("--data", word.toString())), word + " line 3: x1 is 'abc', not a number");
     Path nan = java.nio.file.Files.writeString(dir.resolve("nan.csv"), "x1,y\n1,NaN\n");
-    assertUserError(run(node("--data", nan.toString())), nan + " line 2: y is 'NaN', not a finite number");
+    assertUserError(
+        run(node("--data", nan.toString())), nan + " line 2: y is 'NaN', not a finite number");
     assertUserError(run(node("--data", dir.resolve("missing.csv").toString())), "no such file");
     assertFalse(java.nio.file.Files.exists(dir.resolve("j")), "no journal was created");
   }
@@ -202,6 +265,15 @@ class CommandLineTest {
 
   @Test
   void predictFromAMissingJournalIsAUserError() {
-    assertUserError(run("predict", "--journal", dir.resolve("none").toString(), "--participant", "0", "--x", "1"), "no journal");
+    assertUserError(
+        run(
+            "predict",
+            "--journal",
+            dir.resolve("none").toString(),
+            "--participant",
+            "0",
+            "--x",
+            "1"),
+        "no journal");
   }
 }

@@ -37,8 +37,22 @@ class DataCommandsTest {
   @Test
   void generateThenConvertBothWays() throws Exception {
     Path data = dir.resolve("data");
-    Run g = run("generate", "--rows", "1000", "--features", "3", "--partitions", "3", "--noise", "0.05",
-        "--seed", "9", "--out", data.toString(), "--bias");
+    Run g =
+        run(
+            "generate",
+            "--rows",
+            "1000",
+            "--features",
+            "3",
+            "--partitions",
+            "3",
+            "--noise",
+            "0.05",
+            "--seed",
+            "9",
+            "--out",
+            data.toString(),
+            "--bias");
     assertEquals(0, g.code(), g.err());
     assertTrue(g.out().contains("true model: w = ["), g.out());
     assertTrue(g.out().contains("participant 2: part-2.csv  333 rows"), g.out());
@@ -61,7 +75,9 @@ class DataCommandsTest {
 
     Run regen = run("generate", "--rows", "10", "--features", "1", "--out", data.toString());
     assertEquals(2, regen.code());
-    assertTrue(regen.err().strip().endsWith("exists; refusing to overwrite (choose another --out)"), regen.err());
+    assertTrue(
+        regen.err().strip().endsWith("exists; refusing to overwrite (choose another --out)"),
+        regen.err());
   }
 
   @Test
@@ -70,14 +86,35 @@ class DataCommandsTest {
     Files.writeString(bad, "x1,x2,y\n1,2,3\n4,5\n");
     Run r = run("convert", "--in", bad.toString(), "--out", dir.resolve("bad.prb").toString());
     assertEquals(2, r.code());
-    assertEquals("parreg: " + bad + " line 3: expected 3 values (x1..x2,y), found 2", r.err().strip());
+    assertEquals(
+        "parreg: " + bad + " line 3: expected 3 values (x1..x2,y), found 2", r.err().strip());
     assertTrue(!Files.exists(dir.resolve("bad.prb")));
 
-    Run f = run("generate", "--rows", "10", "--features", "2", "--out", dir.toString(), "--format", "parquet");
+    Run f =
+        run(
+            "generate",
+            "--rows",
+            "10",
+            "--features",
+            "2",
+            "--out",
+            dir.toString(),
+            "--format",
+            "parquet");
     assertEquals(2, f.code());
     assertEquals("parreg: --format must be csv or bin, not 'parquet'", f.err().strip());
 
-    Run z = run("generate", "--rows", "1", "--features", "2", "--partitions", "2", "--out", dir.toString());
+    Run z =
+        run(
+            "generate",
+            "--rows",
+            "1",
+            "--features",
+            "2",
+            "--partitions",
+            "2",
+            "--out",
+            dir.toString());
     assertEquals(2, z.code());
     assertEquals(1, z.err().strip().lines().count(), z.err());
   }

@@ -24,11 +24,15 @@ class DemoTest {
   void theDemoSucceedsAndLeavesDeviceEvidence() throws Exception {
     assertEquals(0, Main.execute("demo", "--dir", dir.toString(), "--evidence"));
     for (int p = 0; p < 2; p++) {
-      JsonNode ev = new ObjectMapper().readTree(dir.resolve("evidence-node-" + p + ".json").toFile());
+      JsonNode ev =
+          new ObjectMapper().readTree(dir.resolve("evidence-node-" + p + ".json").toFile());
       assertEquals("parreg-device-evidence/v1", ev.get("kind").asText());
       assertEquals(p, ev.get("participant").asInt());
       assertEquals("cpu", ev.get("backend").asText());
-      assertEquals(ev.get("launchesIssued").asLong(), ev.get("launchesRetired").asLong(), "every launch retired");
+      assertEquals(
+          ev.get("launchesIssued").asLong(),
+          ev.get("launchesRetired").asLong(),
+          "every launch retired");
       assertTrue(ev.get("launchesIssued").asLong() > 0);
       assertEquals(200, ev.get("lastStep").asLong(), "written when the run completed");
       assertTrue(ev.get("lastFences").size() > 0, "fence timestamps of the last launches");

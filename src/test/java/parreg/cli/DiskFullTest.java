@@ -29,7 +29,9 @@ class DiskFullTest {
 
   static boolean userNamespaces() {
     try {
-      Process p = new ProcessBuilder("unshare", "-rm", "sh", "-c", "mount -t tmpfs -o size=64k tmpfs /tmp").start();
+      Process p =
+          new ProcessBuilder("unshare", "-rm", "sh", "-c", "mount -t tmpfs -o size=64k tmpfs /tmp")
+              .start();
       return p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0;
     } catch (Exception e) {
       return false;
@@ -38,24 +40,57 @@ class DiskFullTest {
 
   @Test
   void aFullDiskEndsTheNodeWithOneLineNamingTheStep() throws Exception {
-    assumeTrue(userNamespaces(), "unshare -rm (unprivileged user and mount namespaces) is not available here");
+    assumeTrue(
+        userNamespaces(),
+        "unshare -rm (unprivileged user and mount namespaces) is not available here");
     Path data = Files.writeString(dir.resolve("a.csv"), "x1,y\n1,2\n2,4\n");
     Path small = Files.createDirectories(dir.resolve("small"));
     int port = NodeProcess.freePort();
-    List<String> args = List.of("node", "--participant", "0", "--participants", "1", "--port", "" + port,
-        "--admin-port", "" + NodeProcess.freePort(), "--seed-nodes", "127.0.0.1:" + port, "--data", data.toString(),
-        "--journal", small.resolve("j").toString(), "--steps", "100000000", "--learning-rate", "1/1024", "--backend", "cpu");
-    List<String> cmd = new ArrayList<>(List.of("unshare", "-rm", "sh", "-c",
-        "mount -t tmpfs -o size=600k tmpfs \"$0\" && exec \"$@\"", small.toString()));
+    List<String> args =
+        List.of(
+            "node",
+            "--participant",
+            "0",
+            "--participants",
+            "1",
+            "--port",
+            "" + port,
+            "--admin-port",
+            "" + NodeProcess.freePort(),
+            "--seed-nodes",
+            "127.0.0.1:" + port,
+            "--data",
+            data.toString(),
+            "--journal",
+            small.resolve("j").toString(),
+            "--steps",
+            "100000000",
+            "--learning-rate",
+            "1/1024",
+            "--backend",
+            "cpu");
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                "unshare",
+                "-rm",
+                "sh",
+                "-c",
+                "mount -t tmpfs -o size=600k tmpfs \"$0\" && exec \"$@\"",
+                small.toString()));
     cmd.addAll(NodeProcess.command(args));
     Path log = dir.resolve("node.log");
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    Process p =
+        new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     try {
       assertTrue(p.waitFor(150, TimeUnit.SECONDS), "the node ended");
       String out = Files.readString(log);
       assertEquals(1, p.exitValue(), out);
-      Matcher m = Pattern.compile("parreg: error: journal disk full at step (\\d+): H2 \\S+ \\(no space left on device\\); "
-          + "the journal ends at step (\\d+): free space and restart the node to resume\n").matcher(out);
+      Matcher m =
+          Pattern.compile(
+                  "parreg: error: journal disk full at step (\\d+): H2 \\S+ \\(no space left on device\\); "
+                      + "the journal ends at step (\\d+): free space and restart the node to resume\n")
+              .matcher(out);
       assertTrue(m.find(), out.substring(Math.max(0, out.length() - 2000)));
       assertEquals(Long.parseLong(m.group(1)) - 1, Long.parseLong(m.group(2)));
       assertFalse(out.substring(m.start()).contains("\tat "), "the last line stands alone");

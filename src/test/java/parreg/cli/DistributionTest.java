@@ -23,10 +23,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The distribution tarball that {@code mvn package} builds (scripts/make-dist.sh), unpacked into an
  * empty directory and run as on a machine with no JDK and no Maven: no JAVA_HOME, and a PATH that
- * holds only bash and dirname (what the launcher itself calls), so that no java or mvn can be found.
- * {@code --version}, {@code keys} (EC keys and BouncyCastle: modules jdeps cannot see) and a short
- * {@code demo} (two node processes, a kill -9, H2 journals, the loss chart through java.desktop, a
- * prediction) must all succeed on the bundled runtime.
+ * holds only bash and dirname (what the launcher itself calls), so that no java or mvn can be
+ * found. {@code --version}, {@code keys} (EC keys and BouncyCastle: modules jdeps cannot see) and a
+ * short {@code demo} (two node processes, a kill -9, H2 journals, the loss chart through
+ * java.desktop, a prediction) must all succeed on the bundled runtime.
  *
  * <p>{@code mvn test} runs before {@code package}, so the tarball is usually absent or older than
  * the classes then: the test skips, saying so. {@code mvn verify} runs it after the tarball is made
@@ -45,7 +45,13 @@ class DistributionTest {
     Path tarball = freshTarball();
     Path unpacked = dir.resolve("opt");
     Files.createDirectories(unpacked);
-    assertEquals(0, run(List.of("tar", "-xJf", tarball.toString(), "-C", unpacked.toString()), Map.of("PATH", System.getenv("PATH")), 120).exitCode());
+    assertEquals(
+        0,
+        run(
+                List.of("tar", "-xJf", tarball.toString(), "-C", unpacked.toString()),
+                Map.of("PATH", System.getenv("PATH")),
+                120)
+            .exitCode());
     Path home;
     try (Stream<Path> s = Files.list(unpacked)) {
       home = s.findFirst().orElseThrow();
@@ -65,33 +71,71 @@ class DistributionTest {
     assertEquals(0, version.exitCode(), version.output());
     assertTrue(version.output().startsWith("parreg "), version.output());
 
-    NodeProcess.Result keys = run(List.of(launcher.toString(), "keys", "--out", dir.resolve("keys").toString(), "--nodes", "2"), env, 60);
+    NodeProcess.Result keys =
+        run(
+            List.of(
+                launcher.toString(),
+                "keys",
+                "--out",
+                dir.resolve("keys").toString(),
+                "--nodes",
+                "2"),
+            env,
+            60);
     assertEquals(0, keys.exitCode(), keys.output());
-    assertTrue(Files.exists(dir.resolve("keys/node-1.p12")) && Files.exists(dir.resolve("keys/truststore.p12")), keys.output());
+    assertTrue(
+        Files.exists(dir.resolve("keys/node-1.p12"))
+            && Files.exists(dir.resolve("keys/truststore.p12")),
+        keys.output());
 
     Path work = dir.resolve("demo");
-    NodeProcess.Result demo = run(List.of(launcher.toString(), "demo", "--steps", "160", "--step-interval-ms", "5",
-        "--dir", work.toString()), env, 240);
+    NodeProcess.Result demo =
+        run(
+            List.of(
+                launcher.toString(),
+                "demo",
+                "--steps",
+                "160",
+                "--step-interval-ms",
+                "5",
+                "--dir",
+                work.toString()),
+            env,
+            240);
     assertEquals(0, demo.exitCode(), demo.output());
     assertTrue(demo.output().contains("parreg demo: OK"), demo.output());
-    assertTrue(Files.size(work.resolve("loss-node-1.png")) > 0, "the loss chart (java.desktop in the runtime)");
+    assertTrue(
+        Files.size(work.resolve("loss-node-1.png")) > 0,
+        "the loss chart (java.desktop in the runtime)");
   }
 
-  /** target/parreg-*-linux-x64.tar.xz when it is at least as new as every compiled class; else the test skips. */
+  /**
+   * target/parreg-*-linux-x64.tar.xz when it is at least as new as every compiled class; else the
+   * test skips.
+   */
   static Path freshTarball() throws IOException {
     Optional<Path> tarball;
     try (Stream<Path> s = Files.list(TARGET)) {
-      tarball = s.filter(p -> p.getFileName().toString().matches("parreg-.*-linux-x64\\.tar\\.xz")).findFirst();
+      tarball =
+          s.filter(p -> p.getFileName().toString().matches("parreg-.*-linux-x64\\.tar\\.xz"))
+              .findFirst();
     }
-    Assumptions.assumeTrue(tarball.isPresent(),
+    Assumptions.assumeTrue(
+        tarball.isPresent(),
         "no distribution tarball in target/: mvn test runs before package; mvn verify (or mvn package, then this test) checks it");
     FileTime built = Files.getLastModifiedTime(tarball.get());
     FileTime newest;
     try (Stream<Path> s = Files.walk(TARGET.resolve("classes"))) {
-      newest = s.filter(Files::isRegularFile).map(DistributionTest::mtime).max(FileTime::compareTo).orElse(FileTime.fromMillis(0));
+      newest =
+          s.filter(Files::isRegularFile)
+              .map(DistributionTest::mtime)
+              .max(FileTime::compareTo)
+              .orElse(FileTime.fromMillis(0));
     }
-    Assumptions.assumeTrue(built.compareTo(newest) >= 0,
-        tarball.get().getFileName() + " is older than target/classes (stale: mvn package rebuilds it; mvn verify checks it)");
+    Assumptions.assumeTrue(
+        built.compareTo(newest) >= 0,
+        tarball.get().getFileName()
+            + " is older than target/classes (stale: mvn package rebuilds it; mvn verify checks it)");
     return tarball.get();
   }
 
@@ -114,8 +158,10 @@ class DistributionTest {
   }
 
   /** Runs a command with exactly {@code env} as its environment; stdout and stderr together. */
-  private NodeProcess.Result run(List<String> cmd, Map<String, String> env, long timeoutS) throws Exception {
-    ProcessBuilder pb = new ProcessBuilder(new ArrayList<>(cmd)).redirectErrorStream(true).directory(dir.toFile());
+  private NodeProcess.Result run(List<String> cmd, Map<String, String> env, long timeoutS)
+      throws Exception {
+    ProcessBuilder pb =
+        new ProcessBuilder(new ArrayList<>(cmd)).redirectErrorStream(true).directory(dir.toFile());
     pb.environment().clear();
     pb.environment().putAll(env);
     Path out = Files.createTempFile(dir, "out", ".txt");
@@ -123,7 +169,12 @@ class DistributionTest {
     if (!p.waitFor(timeoutS, TimeUnit.SECONDS)) {
       p.descendants().forEach(ProcessHandle::destroyForcibly);
       p.destroyForcibly();
-      throw new AssertionError(cmd + " did not finish within " + timeoutS + " s: " + Files.readString(out, StandardCharsets.UTF_8));
+      throw new AssertionError(
+          cmd
+              + " did not finish within "
+              + timeoutS
+              + " s: "
+              + Files.readString(out, StandardCharsets.UTF_8));
     }
     return new NodeProcess.Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8));
   }

@@ -29,25 +29,61 @@ class EnvironmentDefaultsTest {
 
   @Test
   void theEnvironmentSetsEveryOptionIncludingRequiredOnes() {
-    Map<String, String> env = Map.of("PARREG_PARTICIPANT", "0", "PARREG_PORT", "25001", "PARREG_SEED_NODES",
-        "127.0.0.1:25001,127.0.0.2:25002", "PARREG_JOURNAL", dir.resolve("j").toString(), "PARREG_STEPS", "10",
-        "PARREG_BIND_HOST", "0.0.0.0");
+    Map<String, String> env =
+        Map.of(
+            "PARREG_PARTICIPANT",
+            "0",
+            "PARREG_PORT",
+            "25001",
+            "PARREG_SEED_NODES",
+            "127.0.0.1:25001,127.0.0.2:25002",
+            "PARREG_JOURNAL",
+            dir.resolve("j").toString(),
+            "PARREG_STEPS",
+            "10",
+            "PARREG_BIND_HOST",
+            "0.0.0.0");
     String err = run(env, "node");
-    assertTrue(err.contains("would listen on 0.0.0.0"), "the node got its options from the environment: " + err);
+    assertTrue(
+        err.contains("would listen on 0.0.0.0"),
+        "the node got its options from the environment: " + err);
     assertFalse(Files.exists(dir.resolve("j")));
   }
 
   @Test
   void aFlagWinsOverTheEnvironment() {
     Map<String, String> env = Map.of("PARREG_BIND_HOST", "0.0.0.0", "PARREG_BACKEND", "cpu");
-    String err = run(env, "node", "--participant", "0", "--port", "25001", "--seed-nodes", "127.0.0.1:25001",
-        "--journal", dir.resolve("j").toString(), "--steps", "10", "--bind-host", "127.0.0.1", "--backend", "tpu");
-    assertTrue(err.contains("unknown backend 'tpu'"), "--backend beat PARREG_BACKEND and --bind-host was not refused: " + err);
+    String err =
+        run(
+            env,
+            "node",
+            "--participant",
+            "0",
+            "--port",
+            "25001",
+            "--seed-nodes",
+            "127.0.0.1:25001",
+            "--journal",
+            dir.resolve("j").toString(),
+            "--steps",
+            "10",
+            "--bind-host",
+            "127.0.0.1",
+            "--backend",
+            "tpu");
+    assertTrue(
+        err.contains("unknown backend 'tpu'"),
+        "--backend beat PARREG_BACKEND and --bind-host was not refused: " + err);
   }
 
   @Test
   void variableNamesAreTheLongOptionInUpperSnakeCase() {
-    CommandLine.Model.OptionSpec o = Main.commandLine().getSubcommands().get("node").getCommandSpec().findOption("--tls-password-file");
+    CommandLine.Model.OptionSpec o =
+        Main.commandLine()
+            .getSubcommands()
+            .get("node")
+            .getCommandSpec()
+            .findOption("--tls-password-file");
     assertEquals("PARREG_TLS_PASSWORD_FILE", EnvironmentDefaults.variable(o));
   }
 }

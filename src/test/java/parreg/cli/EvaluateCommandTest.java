@@ -20,8 +20,20 @@ class EvaluateCommandTest {
   /** A checkpoint of a model with d features and a bias, parameters {@code w} (bias last). */
   private Path model(String name, double... w) throws Exception {
     int d = w.length - 1;
-    RunContract c = new RunContract("evaluate-test", RunContract.SCHEMA, RunContract.CHECKPOINT_CONTRACT, RunContract.LOSS,
-        "1/4", new double[w.length], d, true, 1, "test", 0, ReductionOrder.VERSION);
+    RunContract c =
+        new RunContract(
+            "evaluate-test",
+            RunContract.SCHEMA,
+            RunContract.CHECKPOINT_CONTRACT,
+            RunContract.LOSS,
+            "1/4",
+            new double[w.length],
+            d,
+            true,
+            1,
+            "test",
+            0,
+            ReductionOrder.VERSION);
     Path out = dir.resolve(name);
     new Checkpoint(c, 0, 10, w, Double.NaN).writeTo(out);
     return out;
@@ -39,16 +51,24 @@ class EvaluateCommandTest {
     Path m = model("m.json", 2, 1);
     Path csv = dir.resolve("t.csv");
     Files.writeString(csv, "x1,y\n0,0\n1,2\n2,4\n3,10\n");
-    JsonNode r = json(DataCommandsTest.run("evaluate", "--checkpoint", m.toString(), "--input", csv.toString(), "--json"));
+    JsonNode r =
+        json(
+            DataCommandsTest.run(
+                "evaluate", "--checkpoint", m.toString(), "--input", csv.toString(), "--json"));
     assertEquals(4, r.get("n").asLong());
     assertEquals(Math.sqrt(3.0), r.get("rmse").asDouble());
     assertEquals(1.5, r.get("mae").asDouble());
     assertEquals(1.0 - 12.0 / 56.0, r.get("r2").asDouble());
     assertEquals(10, r.get("committedStep").asLong());
 
-    DataCommandsTest.Run text = DataCommandsTest.run("evaluate", "--checkpoint", m.toString(), "--input", csv.toString());
+    DataCommandsTest.Run text =
+        DataCommandsTest.run("evaluate", "--checkpoint", m.toString(), "--input", csv.toString());
     assertEquals(0, text.code(), text.err());
-    assertTrue(text.out().contains("n     4\nRMSE  " + Math.sqrt(3.0) + "\nMAE   1.5\nR2    " + (1.0 - 12.0 / 56.0)), text.out());
+    assertTrue(
+        text.out()
+            .contains(
+                "n     4\nRMSE  " + Math.sqrt(3.0) + "\nMAE   1.5\nR2    " + (1.0 - 12.0 / 56.0)),
+        text.out());
   }
 
   @Test
@@ -57,8 +77,24 @@ class EvaluateCommandTest {
     // MAE ≈ sigma·sqrt(2/π), and R² ≈ 1 - sigma² / (|w|² + sigma²) (x is standard normal).
     double sigma = 0.5;
     Path data = dir.resolve("data");
-    DataCommandsTest.Run g = DataCommandsTest.run("generate", "--rows", "100000", "--features", "3", "--partitions", "1",
-        "--noise", Double.toString(sigma), "--seed", "11", "--out", data.toString(), "--bias", "--format", "bin");
+    DataCommandsTest.Run g =
+        DataCommandsTest.run(
+            "generate",
+            "--rows",
+            "100000",
+            "--features",
+            "3",
+            "--partitions",
+            "1",
+            "--noise",
+            Double.toString(sigma),
+            "--seed",
+            "11",
+            "--out",
+            data.toString(),
+            "--bias",
+            "--format",
+            "bin");
     assertEquals(0, g.code(), g.err());
     JsonNode truth = JSON.readTree(data.resolve("truth.json").toFile());
     double[] w = new double[4];
@@ -70,7 +106,10 @@ class EvaluateCommandTest {
     w[3] = truth.get("bias").asDouble();
     Path m = model("truth.json", w);
     Path prb = data.resolve("part-0.prb");
-    JsonNode r = json(DataCommandsTest.run("evaluate", "--checkpoint", m.toString(), "--input", prb.toString(), "--json"));
+    JsonNode r =
+        json(
+            DataCommandsTest.run(
+                "evaluate", "--checkpoint", m.toString(), "--input", prb.toString(), "--json"));
     assertEquals(100000, r.get("n").asLong());
     assertEquals(sigma, r.get("rmse").asDouble(), 0.005);
     assertEquals(sigma * Math.sqrt(2 / Math.PI), r.get("mae").asDouble(), 0.005);
@@ -78,8 +117,12 @@ class EvaluateCommandTest {
 
     // The same rows as CSV give the same bits: both are read as training reads them.
     Path csv = dir.resolve("part-0.csv");
-    assertEquals(0, DataCommandsTest.run("convert", "--in", prb.toString(), "--out", csv.toString()).code());
-    JsonNode c = json(DataCommandsTest.run("evaluate", "--checkpoint", m.toString(), "--input", csv.toString(), "--json"));
+    assertEquals(
+        0, DataCommandsTest.run("convert", "--in", prb.toString(), "--out", csv.toString()).code());
+    JsonNode c =
+        json(
+            DataCommandsTest.run(
+                "evaluate", "--checkpoint", m.toString(), "--input", csv.toString(), "--json"));
     for (String k : new String[] {"n", "rmse", "mae", "r2"}) {
       assertEquals(r.get(k).asText(), c.get(k).asText(), k);
     }
@@ -90,18 +133,32 @@ class EvaluateCommandTest {
     Path m = model("m.json", 2, 1);
     Path wrongD = dir.resolve("wrong-d.csv");
     Files.writeString(wrongD, "x1,x2,y\n1,2,3\n");
-    DataCommandsTest.Run r = DataCommandsTest.run("evaluate", "--checkpoint", m.toString(), "--input", wrongD.toString());
+    DataCommandsTest.Run r =
+        DataCommandsTest.run(
+            "evaluate", "--checkpoint", m.toString(), "--input", wrongD.toString());
     assertEquals(2, r.code());
-    assertEquals("parreg: --input " + wrongD + " line 1: expected d=1 features (x1,y), the header has d=2", r.err().strip());
+    assertEquals(
+        "parreg: --input " + wrongD + " line 1: expected d=1 features (x1,y), the header has d=2",
+        r.err().strip());
 
     Path ragged = dir.resolve("ragged.csv");
     Files.writeString(ragged, "x1,y\n1,2\n3\n");
-    r = DataCommandsTest.run("evaluate", "--checkpoint", m.toString(), "--input", ragged.toString());
+    r =
+        DataCommandsTest.run(
+            "evaluate", "--checkpoint", m.toString(), "--input", ragged.toString());
     assertEquals(2, r.code());
-    assertEquals("parreg: --input " + ragged + " line 3: expected 2 values (x1,y), found 1", r.err().strip());
+    assertEquals(
+        "parreg: --input " + ragged + " line 3: expected 2 values (x1,y), found 1",
+        r.err().strip());
     assertEquals("", r.out());
 
-    r = DataCommandsTest.run("evaluate", "--checkpoint", m.toString(), "--input", dir.resolve("none.csv").toString());
+    r =
+        DataCommandsTest.run(
+            "evaluate",
+            "--checkpoint",
+            m.toString(),
+            "--input",
+            dir.resolve("none.csv").toString());
     assertEquals(2, r.code());
     assertEquals("parreg: --input " + dir.resolve("none.csv") + ": no such file", r.err().strip());
   }

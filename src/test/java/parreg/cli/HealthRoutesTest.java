@@ -20,11 +20,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The health routes of a real node process: {@code /ready} is 503 (with its reason) until the
- * node is Up with its journal open and its backend ready, then 200; {@code /alive} and {@code
- * /cluster/members} answer; and 20 idle connections plus 2 half-sent requests do not keep
- * {@code /status} or {@code /ready} from answering within a second (issue 13 item 7: with the
- * former 2-thread executor, two half-sent requests blocked {@code /status} for everyone).
+ * The health routes of a real node process: {@code /ready} is 503 (with its reason) until the node
+ * is Up with its journal open and its backend ready, then 200; {@code /alive} and {@code
+ * /cluster/members} answer; and 20 idle connections plus 2 half-sent requests do not keep {@code
+ * /status} or {@code /ready} from answering within a second (issue 13 item 7: with the former
+ * 2-thread executor, two half-sent requests blocked {@code /status} for everyone).
  */
 @Tag("multiprocess")
 class HealthRoutesTest {
@@ -41,9 +41,25 @@ class HealthRoutesTest {
     int admin = NodeProcess.freePort();
     // participant 0 of a two-node run, alone: it forms the cluster by itself after the seed-node
     // timeout (2 s), so there is a window in which its endpoint answers but it is not Up yet
-    List<String> args = List.of("node", "--participant", "0", "--port", "" + port, "--admin-port", "" + admin,
-        "--seed-nodes", host + ":" + port + "," + host + ":" + NodeProcess.freePort(), "--backend", "cpu",
-        "--data", "seed", "--journal", dir.resolve("j").toString(), "--steps", "10");
+    List<String> args =
+        List.of(
+            "node",
+            "--participant",
+            "0",
+            "--port",
+            "" + port,
+            "--admin-port",
+            "" + admin,
+            "--seed-nodes",
+            host + ":" + port + "," + host + ":" + NodeProcess.freePort(),
+            "--backend",
+            "cpu",
+            "--data",
+            "seed",
+            "--journal",
+            dir.resolve("j").toString(),
+            "--steps",
+            "10");
     try (NodeProcess node = NodeProcess.start(args, dir.resolve("node.log"), admin)) {
       String base = "http://" + host + ":" + admin;
       Answer first = null;
@@ -88,7 +104,9 @@ class HealthRoutesTest {
           Socket s = new Socket();
           s.connect(new InetSocketAddress(host, admin), 2000);
           OutputStream out = s.getOutputStream();
-          out.write(("GET /status HTTP/1.1\r\nHost: " + host + "\r\n").getBytes(StandardCharsets.US_ASCII)); // no blank line
+          out.write(
+              ("GET /status HTTP/1.1\r\nHost: " + host + "\r\n")
+                  .getBytes(StandardCharsets.US_ASCII)); // no blank line
           out.flush();
           idle.add(s);
         }
@@ -97,7 +115,8 @@ class HealthRoutesTest {
           long t0 = System.nanoTime();
           Answer a = get(base + route);
           long ms = (System.nanoTime() - t0) / 1_000_000;
-          assertTrue(a != null && a.code() == 200, route + " answers with 22 idle connections open: " + a);
+          assertTrue(
+              a != null && a.code() == 200, route + " answers with 22 idle connections open: " + a);
           assertTrue(ms < 1000, route + " answered in " + ms + " ms with 22 idle connections open");
         }
       } finally {

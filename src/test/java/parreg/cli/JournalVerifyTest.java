@@ -22,9 +22,9 @@ import parreg.persistence.PostgresTestDatabase;
 
 /**
  * A verifiable journal (issue 13 item 5) on the H2 journal of a real one-node run: bit flips in a
- * stored payload, a deleted event and two swapped events are named by {@code journal verify}
- * (exit 2, the first bad sequence number) and refused by {@code predict} and by the node's
- * recovery; the untouched journal verifies clean. Before, such rows read back with no error.
+ * stored payload, a deleted event and two swapped events are named by {@code journal verify} (exit
+ * 2, the first bad sequence number) and refused by {@code predict} and by the node's recovery; the
+ * untouched journal verifies clean. Before, such rows read back with no error.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class JournalVerifyTest {
@@ -45,9 +45,29 @@ class JournalVerifyTest {
 
   static List<String> node(String journal, String steps) throws Exception {
     int port = NodeProcess.freePort();
-    return List.of("node", "--participant", "0", "--participants", "1", "--port", "" + port,
-        "--admin-port", "" + NodeProcess.freePort(), "--seed-nodes", "127.0.0.1:" + port, "--data", data.toString(),
-        "--journal", journal, "--steps", steps, "--exit-when-done", "--backend", "cpu", "--config", config.toString());
+    return List.of(
+        "node",
+        "--participant",
+        "0",
+        "--participants",
+        "1",
+        "--port",
+        "" + port,
+        "--admin-port",
+        "" + NodeProcess.freePort(),
+        "--seed-nodes",
+        "127.0.0.1:" + port,
+        "--data",
+        data.toString(),
+        "--journal",
+        journal,
+        "--steps",
+        steps,
+        "--exit-when-done",
+        "--backend",
+        "cpu",
+        "--config",
+        config.toString());
   }
 
   /** A copy of the fresh run's journal, to damage. */
@@ -58,8 +78,13 @@ class JournalVerifyTest {
   }
 
   static byte[] payload(Connection c, String table, long seq) throws Exception {
-    try (PreparedStatement s = c.prepareStatement("SELECT \"" + table + "_payload\" FROM \""
-        + (table.equals("event") ? "event_journal" : "snapshot") + "\" WHERE \"persistence_id\" = ? AND \"sequence_number\" = ?")) {
+    try (PreparedStatement s =
+        c.prepareStatement(
+            "SELECT \""
+                + table
+                + "_payload\" FROM \""
+                + (table.equals("event") ? "event_journal" : "snapshot")
+                + "\" WHERE \"persistence_id\" = ? AND \"sequence_number\" = ?")) {
       s.setString(1, PID);
       s.setLong(2, seq);
       try (ResultSet rs = s.executeQuery()) {
@@ -70,8 +95,13 @@ class JournalVerifyTest {
   }
 
   static void store(Connection c, String table, long seq, byte[] bytes) throws Exception {
-    try (PreparedStatement s = c.prepareStatement("UPDATE \"" + (table.equals("event") ? "event_journal" : "snapshot")
-        + "\" SET \"" + table + "_payload\" = ? WHERE \"persistence_id\" = ? AND \"sequence_number\" = ?")) {
+    try (PreparedStatement s =
+        c.prepareStatement(
+            "UPDATE \""
+                + (table.equals("event") ? "event_journal" : "snapshot")
+                + "\" SET \""
+                + table
+                + "_payload\" = ? WHERE \"persistence_id\" = ? AND \"sequence_number\" = ?")) {
       s.setBytes(1, bytes);
       s.setString(2, PID);
       s.setLong(3, seq);
@@ -79,7 +109,10 @@ class JournalVerifyTest {
     }
   }
 
-  /** Flips bit {@code bit} of byte {@code at} (from the end when negative) of a stored payload, by SQL. */
+  /**
+   * Flips bit {@code bit} of byte {@code at} (from the end when negative) of a stored payload, by
+   * SQL.
+   */
   static void flip(String journal, String table, long seq, int at, int bit) throws Exception {
     try (Connection c = JournalLocation.parse(journal).openExistingConnection()) {
       byte[] b = payload(c, table, seq);
@@ -102,8 +135,16 @@ class JournalVerifyTest {
   void aFreshJournalVerifiesClean() {
     CommandLineTest.Run r = verify(fresh.toString());
     assertEquals(0, r.code(), r.err());
-    CommandLineTest.Run p = CommandLineTest.run("journal", "verify", "--journal", fresh.toString(), "--participant", "0",
-        "--run-name", "parreg-run");
+    CommandLineTest.Run p =
+        CommandLineTest.run(
+            "journal",
+            "verify",
+            "--journal",
+            fresh.toString(),
+            "--participant",
+            "0",
+            "--run-name",
+            "parreg-run");
     assertEquals(0, p.code(), p.err());
   }
 
@@ -116,7 +157,9 @@ class JournalVerifyTest {
       Path j = copy("flip-" + f[0]);
       flip(j.toString(), "event", f[0], (int) f[1], (int) f[2]);
       assertNamed(verify(j.toString()), "event " + PID + " #" + f[0] + " ");
-      assertNamed(CommandLineTest.run("predict", "--journal", j.toString(), "--participant", "0", "--x", "2"),
+      assertNamed(
+          CommandLineTest.run(
+              "predict", "--journal", j.toString(), "--participant", "0", "--x", "2"),
           "#" + f[0] + " ");
     }
   }
@@ -126,15 +169,21 @@ class JournalVerifyTest {
     Path j = copy("snapshot");
     long seq;
     try (Connection c = JournalLocation.parse(j.toString()).openExistingConnection();
-        ResultSet rs = c.createStatement().executeQuery("SELECT MAX(\"sequence_number\") FROM \"snapshot\"")) {
+        ResultSet rs =
+            c.createStatement().executeQuery("SELECT MAX(\"sequence_number\") FROM \"snapshot\"")) {
       rs.next();
-      seq = rs.getLong(1); // a write of several events snapshots after it: the latest is near the end
+      seq =
+          rs.getLong(1); // a write of several events snapshots after it: the latest is near the end
     }
     assertTrue(seq >= 40, "snapshots every 20 events, two kept: " + seq);
     flip(j.toString(), "snapshot", seq, 30, 4);
-    assertNamed(verify(j.toString()), "snapshot " + PID + " #" + seq + " does not decode: checksum mismatch");
+    assertNamed(
+        verify(j.toString()),
+        "snapshot " + PID + " #" + seq + " does not decode: checksum mismatch");
     Path out = dir.resolve("m.json");
-    assertNamed(CommandLineTest.run("export", "--journal", j.toString(), "--participant", "0", "--out", out.toString()),
+    assertNamed(
+        CommandLineTest.run(
+            "export", "--journal", j.toString(), "--participant", "0", "--out", out.toString()),
         "#" + seq + " does not decode: checksum mismatch");
     assertTrue(!Files.exists(out));
   }
@@ -151,7 +200,8 @@ class JournalVerifyTest {
       for (int k = 0; k < after.size(); k++) {
         store(c, "event", 30 + k, after.get(k));
       }
-      c.createStatement().executeUpdate("DELETE FROM \"event_journal\" WHERE \"sequence_number\" = 61");
+      c.createStatement()
+          .executeUpdate("DELETE FROM \"event_journal\" WHERE \"sequence_number\" = 61");
     }
     assertNamed(verify(j.toString()), "event " + PID + " #30 does not follow #29");
   }
@@ -166,17 +216,21 @@ class JournalVerifyTest {
       store(c, "event", 46, a);
     }
     assertNamed(verify(j.toString()), "event " + PID + " #45 does not follow #44");
-    assertNamed(CommandLineTest.run("predict", "--journal", j.toString(), "--participant", "0", "--x", "2"),
+    assertNamed(
+        CommandLineTest.run("predict", "--journal", j.toString(), "--participant", "0", "--x", "2"),
         "#45 does not follow #44");
   }
 
   @Test
   void recoveryRefusesADamagedJournal() throws Exception {
     Path j = copy("recovery");
-    flip(j.toString(), "event", 50, 25, 6); // before the latest snapshot (#60): checked at the start
+    flip(
+        j.toString(), "event", 50, 25, 6); // before the latest snapshot (#60): checked at the start
     NodeProcess.Result r = NodeProcess.run(node(j.toString(), "80"), Duration.ofSeconds(90));
     assertNotEquals(0, r.exitCode(), r.output());
-    assertTrue(r.output().contains("event " + PID + " #50 does not decode: checksum mismatch"), r.output());
+    assertTrue(
+        r.output().contains("event " + PID + " #50 does not decode: checksum mismatch"),
+        r.output());
     assertNamed(verify(j.toString()), "#50 does not decode");
   }
 
@@ -198,7 +252,9 @@ class JournalVerifyTest {
     }
     assertEquals(0, r.code(), r.err());
     out.append(buffer);
-    assertTrue(out.toString().contains("201 events (RunStarted, steps 1..200), 2 snapshots; no checksums"), out.toString());
+    assertTrue(
+        out.toString().contains("201 events (RunStarted, steps 1..200), 2 snapshots; no checksums"),
+        out.toString());
     assertEquals(1, out.toString().strip().lines().count(), out.toString());
   }
 
@@ -210,7 +266,9 @@ class JournalVerifyTest {
       assertEquals(0, verify(db.url()).code());
       flip(db.url(), "event", 12, 30, 2);
       assertNamed(verify(db.url()), "event " + PID + " #12 does not decode: checksum mismatch");
-      assertNamed(CommandLineTest.run("predict", "--journal", db.url(), "--participant", "0", "--x", "2"), "#12 ");
+      assertNamed(
+          CommandLineTest.run("predict", "--journal", db.url(), "--participant", "0", "--x", "2"),
+          "#12 ");
     }
   }
 }

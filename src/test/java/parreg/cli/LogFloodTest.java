@@ -22,7 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag("multiprocess")
 class LogFloodTest {
   /** {@code b'AKKA\x02'} then a negative 32-bit little-endian frame length. */
-  static final byte[] PACKET = {'A', 'K', 'K', 'A', 2, (byte) 0xF0, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF};
+  static final byte[] PACKET = {
+    'A', 'K', 'K', 'A', 2, (byte) 0xF0, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF
+  };
 
   @TempDir Path dir;
 
@@ -31,9 +33,25 @@ class LogFloodTest {
     String host = NodeProcess.LOOPBACK;
     int port = NodeProcess.freePort();
     int admin = NodeProcess.freePort();
-    List<String> args = List.of("node", "--participant", "0", "--port", "" + port, "--admin-port", "" + admin,
-        "--seed-nodes", host + ":" + port, "--backend", "cpu", "--data", "seed",
-        "--journal", dir.resolve("j").toString(), "--steps", "10");
+    List<String> args =
+        List.of(
+            "node",
+            "--participant",
+            "0",
+            "--port",
+            "" + port,
+            "--admin-port",
+            "" + admin,
+            "--seed-nodes",
+            host + ":" + port,
+            "--backend",
+            "cpu",
+            "--data",
+            "seed",
+            "--journal",
+            dir.resolve("j").toString(),
+            "--steps",
+            "10");
     try (NodeProcess node = NodeProcess.start(args, dir.resolve("node.log"), admin)) {
       String base = "http://" + host + ":" + admin;
       awaitReady(node, base);
@@ -46,7 +64,9 @@ class LogFloodTest {
         Thread.sleep(3000);
         String log = Files.readString(node.log());
         long grown = Files.size(node.log()) - before;
-        assertTrue(log.contains("Dropping message due to"), "the packet started the framing loop (else this test proves nothing)");
+        assertTrue(
+            log.contains("Dropping message due to"),
+            "the packet started the framing loop (else this test proves nothing)");
         assertTrue(log.contains("dropping messages of logger"), "the guard says it drops");
         assertTrue(grown < 200_000, "log grew by " + grown + " bytes in 3 s of the loop");
         HealthRoutesTest.Answer status = HealthRoutesTest.get(base + "/alive");

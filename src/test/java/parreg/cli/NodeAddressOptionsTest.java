@@ -13,15 +13,29 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The address options of {@code parreg node}: refused with exit 2 and one line, before the
- * journal is created; in particular plain TCP on a non-loopback address needs {@code --insecure}.
+ * The address options of {@code parreg node}: refused with exit 2 and one line, before the journal
+ * is created; in particular plain TCP on a non-loopback address needs {@code --insecure}.
  */
 class NodeAddressOptionsTest {
   @TempDir Path dir;
 
   String[] node(String... extra) {
-    List<String> a = new ArrayList<>(List.of("node", "--participant", "0", "--port", "25001", "--seed-nodes",
-        "127.0.0.1:25001,127.0.0.2:25002", "--journal", dir.resolve("j").toString(), "--steps", "10", "--backend", "cpu"));
+    List<String> a =
+        new ArrayList<>(
+            List.of(
+                "node",
+                "--participant",
+                "0",
+                "--port",
+                "25001",
+                "--seed-nodes",
+                "127.0.0.1:25001,127.0.0.2:25002",
+                "--journal",
+                dir.resolve("j").toString(),
+                "--steps",
+                "10",
+                "--backend",
+                "cpu"));
     a.addAll(List.of(extra));
     return a.toArray(String[]::new);
   }
@@ -32,14 +46,17 @@ class NodeAddressOptionsTest {
 
   @Test
   void listeningOnAllAddressesInPlainTcpNeedsInsecure() {
-    assertUserError(run(node("--bind-host", "0.0.0.0")), "listen on 0.0.0.0, which is not a loopback address");
+    assertUserError(
+        run(node("--bind-host", "0.0.0.0")), "listen on 0.0.0.0, which is not a loopback address");
     assertNothingWritten();
   }
 
   @Test
   void tlsConfiguredByHandInAConfigFileCountsAsTls() throws Exception {
-    // the journal is checked right after the addresses: reaching its refusal means the address check passed
-    Path conf = Files.writeString(dir.resolve("tls.conf"), "pekko.remote.artery.transport = tls-tcp\n");
+    // the journal is checked right after the addresses: reaching its refusal means the address
+    // check passed
+    Path conf =
+        Files.writeString(dir.resolve("tls.conf"), "pekko.remote.artery.transport = tls-tcp\n");
     String[] args = node("--bind-host", "0.0.0.0", "--config", conf.toString());
     args[8] = "jdbc:mysql://127.0.0.1/x";
     assertUserError(run(args), "--journal");
@@ -56,7 +73,8 @@ class NodeAddressOptionsTest {
 
   @Test
   void aMalformedHostIsNamed() {
-    assertUserError(run(node("--host", "node_0!")), "--host 'node_0!' is not a host name or IPv4 address");
+    assertUserError(
+        run(node("--host", "node_0!")), "--host 'node_0!' is not a host name or IPv4 address");
     assertUserError(run(node("--admin-host", "-x")), "--admin-host '-x'");
     assertNothingWritten();
   }
@@ -75,13 +93,26 @@ class NodeAddressOptionsTest {
     assertEquals(0, Main.execute("keys", "--out", keys.toString(), "--nodes", "1"));
     String ks = keys.resolve("node-0.p12").toString();
     String ts = keys.resolve("truststore.p12").toString();
-    assertUserError(run(node("--tls-keystore", ks)), "TLS needs both --tls-keystore and --tls-truststore");
+    assertUserError(
+        run(node("--tls-keystore", ks)), "TLS needs both --tls-keystore and --tls-truststore");
     Path wrong = Files.writeString(dir.resolve("wrong"), "not-the-password\n");
-    assertUserError(run(node("--tls-keystore", ks, "--tls-truststore", ts, "--tls-password-file", wrong.toString())),
+    assertUserError(
+        run(
+            node(
+                "--tls-keystore",
+                ks,
+                "--tls-truststore",
+                ts,
+                "--tls-password-file",
+                wrong.toString())),
         "--tls-keystore " + ks + ": not a PKCS12 store this password opens");
     String pw = keys.resolve("password").toString();
-    assertUserError(run(node("--tls-keystore", ts, "--tls-truststore", ts, "--tls-password-file", pw)), "holds no private key");
-    assertUserError(run(node("--tls-keystore", ks, "--tls-truststore", ks, "--tls-password-file", pw)), "holds no trusted certificate");
+    assertUserError(
+        run(node("--tls-keystore", ts, "--tls-truststore", ts, "--tls-password-file", pw)),
+        "holds no private key");
+    assertUserError(
+        run(node("--tls-keystore", ks, "--tls-truststore", ks, "--tls-password-file", pw)),
+        "holds no trusted certificate");
     assertNothingWritten();
   }
 
@@ -90,11 +121,20 @@ class NodeAddressOptionsTest {
     Path keys = dir.resolve("keys");
     assertEquals(0, Main.execute("keys", "--out", keys.toString(), "--nodes", "2"));
     byte[] before = Files.readAllBytes(keys.resolve("node-0.p12"));
-    assertUserError(run("keys", "--out", keys.toString(), "--nodes", "2"), "is not an empty directory; keys are never overwritten");
-    assertEquals(java.util.Arrays.toString(before), java.util.Arrays.toString(Files.readAllBytes(keys.resolve("node-0.p12"))));
-    assertUserError(run("keys", "--out", dir.resolve("k2").toString(), "--nodes", "0"), "--nodes must be between 1 and 1000");
-    assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(
-        Files.getPosixFilePermissions(keys.resolve("password"))), "the password is the owner's only");
+    assertUserError(
+        run("keys", "--out", keys.toString(), "--nodes", "2"),
+        "is not an empty directory; keys are never overwritten");
+    assertEquals(
+        java.util.Arrays.toString(before),
+        java.util.Arrays.toString(Files.readAllBytes(keys.resolve("node-0.p12"))));
+    assertUserError(
+        run("keys", "--out", dir.resolve("k2").toString(), "--nodes", "0"),
+        "--nodes must be between 1 and 1000");
+    assertEquals(
+        "rw-------",
+        java.nio.file.attribute.PosixFilePermissions.toString(
+            Files.getPosixFilePermissions(keys.resolve("password"))),
+        "the password is the owner's only");
   }
 
   @Test

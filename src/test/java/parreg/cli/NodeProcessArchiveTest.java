@@ -30,7 +30,9 @@ class NodeProcessArchiveTest {
     Path jsa = Files.writeString(dir.resolve("parreg.jsa"), "jsa");
     Files.setLastModifiedTime(jsa, FileTime.fromMillis(1_000_000L));
     Files.setLastModifiedTime(jar, FileTime.fromMillis(2_000_000L));
-    assertTrue(NodeProcess.classDataArchive(jar.toString()).isEmpty(), "the JVM would refuse a stale archive with a warning");
+    assertTrue(
+        NodeProcess.classDataArchive(jar.toString()).isEmpty(),
+        "the JVM would refuse a stale archive with a warning");
   }
 
   @Test
@@ -38,9 +40,12 @@ class NodeProcessArchiveTest {
     Path jar = Files.writeString(dir.resolve("parreg.jar"), "jar");
     assertTrue(NodeProcess.classDataArchive(jar.toString()).isEmpty(), "no archive file");
     Files.writeString(dir.resolve("parreg.jsa"), "jsa");
-    assertTrue(NodeProcess.classDataArchive(jar + File.pathSeparator + dir.resolve("other.jar")).isEmpty(),
+    assertTrue(
+        NodeProcess.classDataArchive(jar + File.pathSeparator + dir.resolve("other.jar")).isEmpty(),
         "a class path of several entries (tests, IDE) is not the archived one");
-    assertTrue(NodeProcess.classDataArchive(dir.resolve("classes").toString()).isEmpty(), "a class folder");
+    assertTrue(
+        NodeProcess.classDataArchive(dir.resolve("classes").toString()).isEmpty(),
+        "a class folder");
     assertTrue(NodeProcess.classDataArchive("").isEmpty());
   }
 }

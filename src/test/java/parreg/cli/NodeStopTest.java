@@ -27,22 +27,55 @@ class NodeStopTest {
     int port = NodeProcess.freePort();
     int admin = NodeProcess.freePort();
     // A lone node restarting waits for running seeds before forming its cluster (12 s by default).
-    Path fast = Files.writeString(dir.resolve("fast.conf"), "parreg.cluster.rejoin-seed-node-timeout = 1s\n");
-    List<String> args = List.of("node", "--config", fast.toString(), "--participant", "0", "--participants", "1", "--port", "" + port,
-        "--admin-port", "" + admin, "--seed-nodes", "127.0.0.1:" + port, "--data", data.toString(),
-        "--journal", journal.toString(), "--steps", "1000000", "--step-interval-ms", "5", "--backend", "cpu");
+    Path fast =
+        Files.writeString(
+            dir.resolve("fast.conf"), "parreg.cluster.rejoin-seed-node-timeout = 1s\n");
+    List<String> args =
+        List.of(
+            "node",
+            "--config",
+            fast.toString(),
+            "--participant",
+            "0",
+            "--participants",
+            "1",
+            "--port",
+            "" + port,
+            "--admin-port",
+            "" + admin,
+            "--seed-nodes",
+            "127.0.0.1:" + port,
+            "--data",
+            data.toString(),
+            "--journal",
+            journal.toString(),
+            "--steps",
+            "1000000",
+            "--step-interval-ms",
+            "5",
+            "--backend",
+            "cpu");
     try (NodeProcess node = NodeProcess.start(args, dir.resolve("node.log"), admin)) {
-      long seen = ClusterRun.await(node, s -> s.get("committedStep").asLong() >= 20, "node to train").get("committedStep").asLong();
+      long seen =
+          ClusterRun.await(node, s -> s.get("committedStep").asLong() >= 20, "node to train")
+              .get("committedStep")
+              .asLong();
       assertEquals(0, node.stop(Duration.ofSeconds(30)), Files.readString(dir.resolve("node.log")));
       assertTrue(Files.readString(dir.resolve("node.log")).contains("parreg: stopped (SIGTERM)"));
 
       // A graceful stop writes every committed step (the journal otherwise runs behind the step).
       long stoppedAt = Checkpoint.fromJournal(journal.toString(), 0, null).committedStep();
-      assertTrue(stoppedAt >= seen, "the journal replays to step " + stoppedAt + ", the node had committed " + seen);
-      assertTrue(Files.readString(dir.resolve("node.log")).contains("journal durable at step " + stoppedAt),
+      assertTrue(
+          stoppedAt >= seen,
+          "the journal replays to step " + stoppedAt + ", the node had committed " + seen);
+      assertTrue(
+          Files.readString(dir.resolve("node.log"))
+              .contains("journal durable at step " + stoppedAt),
           "the stop says where the journal ends");
       node.restart();
-      JsonNode resumed = ClusterRun.await(node, s -> s.get("committedStep").asLong() > stoppedAt, "node to resume");
+      JsonNode resumed =
+          ClusterRun.await(
+              node, s -> s.get("committedStep").asLong() > stoppedAt, "node to resume");
       assertEquals(stoppedAt, resumed.get("recoveredStep").asLong(), "resumed where it stopped");
     }
   }

@@ -25,9 +25,27 @@ class NonFiniteValuesTest {
 
   String[] fileNode(String option, String value) throws Exception {
     Path data = Files.writeString(dir.resolve("a.csv"), "x1,y\n1,2\n2,4\n");
-    return new String[] {"node", "--participant", "0", "--participants", "1", "--port", "25201", "--seed-nodes",
-        "127.0.0.1:25201", "--data", data.toString(), "--journal", dir.resolve("j").toString(), "--steps", "3",
-        "--backend", "cpu", option, value};
+    return new String[] {
+      "node",
+      "--participant",
+      "0",
+      "--participants",
+      "1",
+      "--port",
+      "25201",
+      "--seed-nodes",
+      "127.0.0.1:25201",
+      "--data",
+      data.toString(),
+      "--journal",
+      dir.resolve("j").toString(),
+      "--steps",
+      "3",
+      "--backend",
+      "cpu",
+      option,
+      value
+    };
   }
 
   @Test
@@ -56,23 +74,32 @@ class NonFiniteValuesTest {
 
   @Test
   void aNonFiniteModelDoesNotPredict() throws Exception {
-    CommandLineTest.Run r = CommandLineTest.run("predict", "--checkpoint", checkpoint("nan.json", Double.NaN).toString(),
-        "--x", "2");
+    CommandLineTest.Run r =
+        CommandLineTest.run(
+            "predict", "--checkpoint", checkpoint("nan.json", Double.NaN).toString(), "--x", "2");
     CommandLineTest.assertUserError(r, "the model at step 7 has a non-finite parameter w1 = NaN");
-    r = CommandLineTest.run("predict", "--checkpoint", checkpoint("inf.json", Double.NEGATIVE_INFINITY).toString(),
-        "--x", "2");
+    r =
+        CommandLineTest.run(
+            "predict",
+            "--checkpoint",
+            checkpoint("inf.json", Double.NEGATIVE_INFINITY).toString(),
+            "--x",
+            "2");
     CommandLineTest.assertUserError(r, "non-finite parameter w1 = -Infinity");
   }
 
   @Test
   void aPredictionBeyondTheBinary64RangeIsRefused() throws Exception {
     Path big = checkpoint("big.json", 1e300);
-    CommandLineTest.assertUserError(CommandLineTest.run("predict", "--checkpoint", big.toString(), "--x", "1e10"),
+    CommandLineTest.assertUserError(
+        CommandLineTest.run("predict", "--checkpoint", big.toString(), "--x", "1e10"),
         "--x 1e10: the prediction is Infinity");
     // Many rows: the rows before the bad one are printed, then exit 2 names the line.
     Path rows = Files.writeString(dir.resolve("rows.csv"), "x1\n2\n1e10\n3\n");
-    NodeProcess.Result p = NodeProcess.run(List.of("predict", "--checkpoint", big.toString(), "--input", rows.toString()),
-        Duration.ofSeconds(60));
+    NodeProcess.Result p =
+        NodeProcess.run(
+            List.of("predict", "--checkpoint", big.toString(), "--input", rows.toString()),
+            Duration.ofSeconds(60));
     assertEquals(2, p.exitCode(), p.output());
     assertTrue(p.output().startsWith("2.0E300\n"), p.output());
     assertTrue(p.output().contains(rows + " line 3: the prediction is Infinity"), p.output());

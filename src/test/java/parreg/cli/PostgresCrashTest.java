@@ -13,8 +13,8 @@ import org.junit.jupiter.api.io.TempDir;
 import parreg.persistence.PostgresTestDatabase;
 
 /**
- * Two node processes sharing one PostgreSQL database as their journal (the production set-up);
- * node 1 killed with SIGKILL at a random step and restarted; both end at the golden bits, each
+ * Two node processes sharing one PostgreSQL database as their journal (the production set-up); node
+ * 1 killed with SIGKILL at a random step and restarted; both end at the golden bits, each
  * persistence id holding every step exactly once. Skipped, with the reason, without PostgreSQL.
  */
 @Tag("multiprocess")
@@ -26,7 +26,11 @@ class PostgresCrashTest {
   @Test
   void twoNodesOnASharedPostgresJournalSurviveAKill() throws Exception {
     try (PostgresTestDatabase db = PostgresTestDatabase.createOrSkip()) {
-      try (ClusterRun c = new ClusterRun(2, dir, p -> List.of("--data", "seed", "--journal", db.url(), "--steps", "" + STEPS))) {
+      try (ClusterRun c =
+          new ClusterRun(
+              2,
+              dir,
+              p -> List.of("--data", "seed", "--journal", db.url(), "--steps", "" + STEPS))) {
         JsonNode resumed = c.crashAndRestart(1, 40 + new Random().nextInt(250));
         assertTrue(resumed.get("journal").get("location").asText().contains("postgresql"));
         for (JsonNode s : c.awaitAllDone()) {
@@ -35,7 +39,8 @@ class PostgresCrashTest {
       }
       for (int p = 0; p < 2; p++) {
         String check = JournalCheck.describe(db.url(), p, STEPS);
-        assertTrue(check.startsWith("ok"), "journal of participant " + p + " in PostgreSQL: " + check);
+        assertTrue(
+            check.startsWith("ok"), "journal of participant " + p + " in PostgreSQL: " + check);
       }
     }
   }

@@ -11,18 +11,18 @@ import java.util.regex.Pattern;
 
 /**
  * A strict parser of the Prometheus text exposition format 0.0.4, written against its grammar
- * (prometheus.io/docs/instrumenting/exposition_formats): no maintained Java parser of the format
- * is served here (the prometheus-metrics libraries only write it). It rejects, with the line
- * number, what a Prometheus server would: bad metric or label names, a label name starting with
- * {@code __}, bad escapes or quotes, an unparsable value or timestamp, a TYPE after its samples or
- * twice, a family's samples not together, duplicate series; and for histograms: {@code _bucket}
- * without {@code le}, buckets not cumulative, no {@code +Inf} bucket, {@code _count} not equal to
- * it.
+ * (prometheus.io/docs/instrumenting/exposition_formats): no maintained Java parser of the format is
+ * served here (the prometheus-metrics libraries only write it). It rejects, with the line number,
+ * what a Prometheus server would: bad metric or label names, a label name starting with {@code __},
+ * bad escapes or quotes, an unparsable value or timestamp, a TYPE after its samples or twice, a
+ * family's samples not together, duplicate series; and for histograms: {@code _bucket} without
+ * {@code le}, buckets not cumulative, no {@code +Inf} bucket, {@code _count} not equal to it.
  */
 final class PrometheusText {
   private static final Pattern METRIC = Pattern.compile("[a-zA-Z_:][a-zA-Z0-9_:]*");
   private static final Pattern LABEL = Pattern.compile("[a-zA-Z_][a-zA-Z0-9_]*");
-  private static final Set<String> TYPES = Set.of("counter", "gauge", "histogram", "summary", "untyped");
+  private static final Set<String> TYPES =
+      Set.of("counter", "gauge", "histogram", "summary", "untyped");
 
   record Sample(String name, Map<String, String> labels, double value) {}
 
@@ -55,13 +55,19 @@ final class PrometheusText {
           Family f = out.families.get(name);
           if (t[1].equals("TYPE")) {
             require(t.length == 4 && TYPES.contains(t[3]), no, "bad TYPE line");
-            require(f == null || f.samples().isEmpty(), no, "TYPE of " + name + " after its samples");
+            require(
+                f == null || f.samples().isEmpty(), no, "TYPE of " + name + " after its samples");
             require(f == null || f.type() == null, no, "TYPE of " + name + " given twice");
             f = new Family(name, t[3], f == null ? null : f.help(), new ArrayList<>());
           } else {
             require(f == null || f.help() == null, no, "HELP of " + name + " given twice");
             String help = t.length == 4 ? unescape(t[3], false, no) : "";
-            f = new Family(name, f == null ? null : f.type(), help, f == null ? new ArrayList<>() : f.samples());
+            f =
+                new Family(
+                    name,
+                    f == null ? null : f.type(),
+                    help,
+                    f == null ? new ArrayList<>() : f.samples());
           }
           out.families.put(name, f);
         }
@@ -74,14 +80,21 @@ final class PrometheusText {
         require(closed.add(family), no, "the samples of " + family + " are not together");
         current = family;
       }
-      require(series.add(s.name() + new TreeMap<>(s.labels())), no, "duplicate series " + s.name() + s.labels());
+      require(
+          series.add(s.name() + new TreeMap<>(s.labels())),
+          no,
+          "duplicate series " + s.name() + s.labels());
       out.families.get(family).samples().add(s);
     }
-    out.families.values().stream().filter(f -> "histogram".equals(f.type())).forEach(PrometheusText::checkHistogram);
+    out.families.values().stream()
+        .filter(f -> "histogram".equals(f.type()))
+        .forEach(PrometheusText::checkHistogram);
     return out;
   }
 
-  /** The family a sample belongs to: its own name, or a histogram's/summary's/counter's base name. */
+  /**
+   * The family a sample belongs to: its own name, or a histogram's/summary's/counter's base name.
+   */
   private String familyOf(String name) {
     Family f = families.get(name);
     if (f != null && f.type() != null) {
@@ -90,7 +103,9 @@ final class PrometheusText {
     for (String suffix : List.of("_bucket", "_sum", "_count")) {
       if (name.endsWith(suffix)) {
         Family base = families.get(name.substring(0, name.length() - suffix.length()));
-        if (base != null && ("histogram".equals(base.type()) || "summary".equals(base.type()) && !suffix.equals("_bucket"))) {
+        if (base != null
+            && ("histogram".equals(base.type())
+                || "summary".equals(base.type()) && !suffix.equals("_bucket"))) {
           return base.name();
         }
       }
@@ -112,7 +127,10 @@ final class PrometheusText {
         int eq = line.indexOf('=', i);
         require(eq > i, no, "label without '='");
         String label = line.substring(i, eq);
-        require(LABEL.matcher(label).matches() && !label.startsWith("__"), no, "bad label name '" + label + "'");
+        require(
+            LABEL.matcher(label).matches() && !label.startsWith("__"),
+            no,
+            "bad label name '" + label + "'");
         require(eq + 1 < line.length() && line.charAt(eq + 1) == '"', no, "label value not quoted");
         int j = eq + 2;
         StringBuilder raw = new StringBuilder();
@@ -130,7 +148,10 @@ final class PrometheusText {
             j++;
           }
         }
-        require(labels.put(label, unescape(raw.toString(), true, no)) == null, no, "label " + label + " twice");
+        require(
+            labels.put(label, unescape(raw.toString(), true, no)) == null,
+            no,
+            "label " + label + " twice");
         i = j + 1;
         require(i < line.length(), no, "unterminated label set");
         if (line.charAt(i) == ',') {
@@ -157,11 +178,15 @@ final class PrometheusText {
 
   private static double value(String v, int no) {
     switch (v) {
-      case "NaN": return Double.NaN;
-      case "+Inf": return Double.POSITIVE_INFINITY;
-      case "-Inf": return Double.NEGATIVE_INFINITY;
+      case "NaN":
+        return Double.NaN;
+      case "+Inf":
+        return Double.POSITIVE_INFINITY;
+      case "-Inf":
+        return Double.NEGATIVE_INFINITY;
       default:
-        require(v.matches("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?"), no, "bad value '" + v + "'");
+        require(
+            v.matches("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?"), no, "bad value '" + v + "'");
         return Double.parseDouble(v);
     }
   }
@@ -201,13 +226,16 @@ final class PrometheusText {
       for (Sample b : e.getValue()) {
         double le = value(b.labels().get("le"), 0);
         if (!(le > lastLe) || b.value() < lastCount) {
-          throw new IllegalArgumentException(f.name() + e.getKey() + ": buckets not ascending and cumulative at le=" + le);
+          throw new IllegalArgumentException(
+              f.name() + e.getKey() + ": buckets not ascending and cumulative at le=" + le);
         }
         lastLe = le;
         lastCount = b.value();
       }
-      if (lastLe != Double.POSITIVE_INFINITY || !Double.valueOf(lastCount).equals(counts.get(e.getKey()))) {
-        throw new IllegalArgumentException(f.name() + e.getKey() + ": no +Inf bucket equal to _count");
+      if (lastLe != Double.POSITIVE_INFINITY
+          || !Double.valueOf(lastCount).equals(counts.get(e.getKey()))) {
+        throw new IllegalArgumentException(
+            f.name() + e.getKey() + ": no +Inf bucket equal to _count");
       }
     }
   }

@@ -26,14 +26,29 @@ class SyncCommitCrashTest {
   @Test
   void aSyncCommitNodeIsKilledAndRestartedAndTheBitsAreGolden() throws Exception {
     int killAfter = 100 + new Random().nextInt(600);
-    try (ClusterRun c = new ClusterRun(2, dir, p -> List.of("--data", "seed", "--journal", dir.resolve("node-" + p).toString(),
-        "--steps", "" + STEPS, "--sync-commit"))) {
+    try (ClusterRun c =
+        new ClusterRun(
+            2,
+            dir,
+            p ->
+                List.of(
+                    "--data",
+                    "seed",
+                    "--journal",
+                    dir.resolve("node-" + p).toString(),
+                    "--steps",
+                    "" + STEPS,
+                    "--sync-commit"))) {
       JsonNode resumed = c.crashAndRestart(1, killAfter);
-      assertTrue(resumed.get("recoveredStep").asLong() > 0, "resumed from its journal, not from scratch");
+      assertTrue(
+          resumed.get("recoveredStep").asLong() > 0, "resumed from its journal, not from scratch");
       for (JsonNode s : c.awaitAllDone()) {
         assertEquals(STEPS, s.get("committedStep").asLong());
         assertEquals(STEPS, s.get("durableStep").asLong());
-        assertEquals("0x3690000000000000", s.get("weightBits").get(0).asText(), "golden bits after a crash with --sync-commit");
+        assertEquals(
+            "0x3690000000000000",
+            s.get("weightBits").get(0).asText(),
+            "golden bits after a crash with --sync-commit");
       }
     }
     for (int p = 0; p < 2; p++) {

@@ -40,21 +40,31 @@ class FastCpuKernelTest {
   void vectorPathIsAvailableUnderTheBuildsJvmFlags() {
     // surefire runs with --add-modules jdk.incubator.vector, as bin/parreg does; without the module
     // the SIMD path would be silently off and the benchmark figures would not apply.
-    assertTrue(ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent(), "jdk.incubator.vector not resolved");
-    // The loops are written for 512-bit vectors: used exactly where the processor has them (AVX-512),
+    assertTrue(
+        ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent(),
+        "jdk.incubator.vector not resolved");
+    // The loops are written for 512-bit vectors: used exactly where the processor has them
+    // (AVX-512),
     // scalar elsewhere (same bits either way, see the parity tests below).
-    assertEquals(VectorLanes.nativeWidthIs512(), FastCpuKernel.VECTOR_AVAILABLE,
-        "vector path on a processor whose preferred vector is " + jdk.incubator.vector.FloatVector.SPECIES_PREFERRED.vectorBitSize() + " bits");
+    assertEquals(
+        VectorLanes.nativeWidthIs512(),
+        FastCpuKernel.VECTOR_AVAILABLE,
+        "vector path on a processor whose preferred vector is "
+            + jdk.incubator.vector.FloatVector.SPECIES_PREFERRED.vectorBitSize()
+            + " bits");
   }
 
   /** A value of the test distribution: mostly ordinary, some subnormal, signed zero or huge. */
   static float value(SplittableRandom rnd) {
     int k = rnd.nextInt(20);
     return switch (k) {
-      case 0, 1 -> Float.MIN_VALUE * rnd.nextInt(1, 1 << 23) * (rnd.nextBoolean() ? 1 : -1); // subnormal
+      case 0, 1 ->
+          Float.MIN_VALUE * rnd.nextInt(1, 1 << 23) * (rnd.nextBoolean() ? 1 : -1); // subnormal
       case 2 -> 0f;
       case 3 -> -0f;
-      case 4 -> (float) Math.scalb(rnd.nextDouble(1, 2), rnd.nextInt(30, 56)) * (rnd.nextBoolean() ? 1 : -1);
+      case 4 ->
+          (float) Math.scalb(rnd.nextDouble(1, 2), rnd.nextInt(30, 56))
+              * (rnd.nextBoolean() ? 1 : -1);
       case 5 -> (float) Math.scalb(rnd.nextDouble(1, 2), -rnd.nextInt(100, 126)); // tiny normal
       default -> (float) (rnd.nextGaussian() * 3);
     };
@@ -77,19 +87,24 @@ class FastCpuKernelTest {
     SplittableRandom rnd = new SplittableRandom(seed);
     double[] w = new double[d + (bias ? 1 : 0)];
     for (int j = 0; j < w.length; j++) {
-      w[j] = switch (rnd.nextInt(8)) {
-        case 0 -> Math.scalb(rnd.nextDouble(1, 2), -rnd.nextInt(127, 150)); // a binary32 subnormal
-        case 1 -> -0.0;
-        case 2 -> 0.0;
-        default -> rnd.nextGaussian() * 2;
-      };
+      w[j] =
+          switch (rnd.nextInt(8)) {
+            case 0 ->
+                Math.scalb(rnd.nextDouble(1, 2), -rnd.nextInt(127, 150)); // a binary32 subnormal
+            case 1 -> -0.0;
+            case 2 -> 0.0;
+            default -> rnd.nextGaussian() * 2;
+          };
     }
     return w;
   }
 
   static void assertSame(LocalSums expected, LocalSums actual, String what) {
     assertEquals(expected.mass(), actual.mass(), what + ": mass");
-    assertEquals(Double.doubleToRawLongBits(expected.lossSum()), Double.doubleToRawLongBits(actual.lossSum()), what + ": loss " + expected + " vs " + actual);
+    assertEquals(
+        Double.doubleToRawLongBits(expected.lossSum()),
+        Double.doubleToRawLongBits(actual.lossSum()),
+        what + ": loss " + expected + " vs " + actual);
     for (int j = 0; j < expected.length(); j++) {
       assertEquals(
           Double.doubleToRawLongBits(expected.gradient(j)),
@@ -111,8 +126,21 @@ class FastCpuKernelTest {
           for (int[] b : batches) {
             LocalSums ref = ReferenceKernel.compute(p, b[0], b[1], w, bias);
             for (FastCpuKernel k : KERNELS) {
-              assertSame(ref, k.compute(p, b[0], b[1], w, bias),
-                  "d=" + d + " n=" + n + " bias=" + bias + " batch=[" + b[0] + "+" + b[1] + ") " + k.describe());
+              assertSame(
+                  ref,
+                  k.compute(p, b[0], b[1], w, bias),
+                  "d="
+                      + d
+                      + " n="
+                      + n
+                      + " bias="
+                      + bias
+                      + " batch=["
+                      + b[0]
+                      + "+"
+                      + b[1]
+                      + ") "
+                      + k.describe());
             }
           }
         }
@@ -129,7 +157,8 @@ class FastCpuKernelTest {
         double[] w = params(d, bias, d + 1);
         LocalSums ref = ReferenceKernel.compute(p, 3, 1090, w, bias);
         for (FastCpuKernel k : KERNELS) {
-          assertSame(ref, k.compute(p, 3, 1090, w, bias), "d=" + d + " bias=" + bias + " " + k.describe());
+          assertSame(
+              ref, k.compute(p, 3, 1090, w, bias), "d=" + d + " bias=" + bias + " " + k.describe());
         }
       }
     }
@@ -143,7 +172,10 @@ class FastCpuKernelTest {
     for (int b = 0; b < batching.batchesPerEpoch(); b++) {
       LocalSums ref = ReferenceKernel.compute(p, batching.start(b), batching.length(b), w, true);
       for (FastCpuKernel k : KERNELS) {
-        assertSame(ref, k.compute(p, batching.start(b), batching.length(b), w, true), "batch " + b + " " + k.describe());
+        assertSame(
+            ref,
+            k.compute(p, batching.start(b), batching.length(b), w, true),
+            "batch " + b + " " + k.describe());
       }
     }
   }
@@ -165,17 +197,22 @@ class FastCpuKernelTest {
         }
       }
     }
-    assertEquals(0x3690000000000000L, Double.doubleToRawLongBits(w[0]), "w after step 200 (a flush-to-zero path stalls at 3*2^-128)");
+    assertEquals(
+        0x3690000000000000L,
+        Double.doubleToRawLongBits(w[0]),
+        "w after step 200 (a flush-to-zero path stalls at 3*2^-128)");
   }
 
   @Test
   void backendModesAgree() {
     Partition p = random(3000, 4, 5);
     double[] w = params(4, true, 6);
-    try (CpuBackend fast = new CpuBackend(); CpuBackend ref = new CpuBackend(CpuBackend.Mode.REFERENCE, 1)) {
+    try (CpuBackend fast = new CpuBackend();
+        CpuBackend ref = new CpuBackend(CpuBackend.Mode.REFERENCE, 1)) {
       fast.load(p, true);
       ref.load(p, true);
-      assertSame(ref.launch(w, 100, 2900).await(), fast.launch(w, 100, 2900).await(), "backend modes");
+      assertSame(
+          ref.launch(w, 100, 2900).await(), fast.launch(w, 100, 2900).await(), "backend modes");
       assertEquals(CpuBackend.Mode.FAST, fast.mode());
       assertTrue(fast.info().detail().startsWith("fast kernel"), fast.info().detail());
     }

@@ -11,14 +11,16 @@ import org.junit.jupiter.api.Test;
 public class GoldenTrajectoryTest {
 
   /** SPEC section 2's golden values: step -> binary64 bits of w. */
-  public static final Map<Integer, Long> GOLDEN = new TreeMap<>(Map.of(
-      1, 0x3ff8000000000000L,
-      2, 0x3fe8000000000000L,
-      10, 0x3f68000000000000L,
-      128, 0x3808000000000000L,
-      150, 0x36a8000000000000L,
-      151, 0x3690000000000000L,
-      200, 0x3690000000000000L));
+  public static final Map<Integer, Long> GOLDEN =
+      new TreeMap<>(
+          Map.of(
+              1, 0x3ff8000000000000L,
+              2, 0x3fe8000000000000L,
+              10, 0x3f68000000000000L,
+              128, 0x3808000000000000L,
+              150, 0x36a8000000000000L,
+              151, 0x3690000000000000L,
+              200, 0x3690000000000000L));
 
   /** Runs the seed two-participant loop with the given kernel and records w after each step. */
   static double[] trajectory(Kernel kernel, int steps) {
@@ -43,15 +45,18 @@ public class GoldenTrajectoryTest {
 
   @Test
   void referenceKernelFollowsTheGoldenTrajectory() {
-    double[] w = trajectory((p, params) -> ReferenceKernel.compute(p, 0, p.samples(), params, false), 400);
+    double[] w =
+        trajectory((p, params) -> ReferenceKernel.compute(p, 0, p.samples(), params, false), 400);
     for (Map.Entry<Integer, Long> e : GOLDEN.entrySet()) {
-      assertEquals(e.getValue(), Double.doubleToRawLongBits(w[e.getKey()]), "w after step " + e.getKey());
+      assertEquals(
+          e.getValue(), Double.doubleToRawLongBits(w[e.getKey()]), "w after step " + e.getKey());
     }
     for (int k = 1; k <= 150; k++) {
       assertEquals(3.0 * Math.scalb(1.0, -k), w[k], "w_k = 3*2^-k for k <= 150, step " + k);
     }
     for (int k = 151; k <= 400; k++) {
-      assertEquals(0x3690000000000000L, Double.doubleToRawLongBits(w[k]), "w stays at 2^-150, step " + k);
+      assertEquals(
+          0x3690000000000000L, Double.doubleToRawLongBits(w[k]), "w stays at 2^-150, step " + k);
     }
   }
 
@@ -61,7 +66,10 @@ public class GoldenTrajectoryTest {
     CpuBackend b1 = new CpuBackend();
     b0.load(SeedData.partition(0), false);
     b1.load(SeedData.partition(1), false);
-    double[] w = trajectory((p, params) -> (p.samples() == 1 ? b0 : b1).launch(params, 0, p.samples()).await(), 200);
+    double[] w =
+        trajectory(
+            (p, params) -> (p.samples() == 1 ? b0 : b1).launch(params, 0, p.samples()).await(),
+            200);
     assertEquals(0x3690000000000000L, Double.doubleToRawLongBits(w[200]));
   }
 
@@ -85,8 +93,10 @@ public class GoldenTrajectoryTest {
   @Test
   void aFlushToZeroBackendStallsAndIsCaught() {
     double[] w = trajectory(GoldenTrajectoryTest::flushToZeroKernel, 200);
-    assertEquals(0x3808000000000000L, Double.doubleToRawLongBits(w[128]), "same as golden through step 128");
+    assertEquals(
+        0x3808000000000000L, Double.doubleToRawLongBits(w[128]), "same as golden through step 128");
     assertEquals(0x3808000000000000L, Double.doubleToRawLongBits(w[200]), "stalls at 3*2^-128");
-    assertNotEquals(GOLDEN.get(200), Double.doubleToRawLongBits(w[200]), "the golden check discriminates");
+    assertNotEquals(
+        GOLDEN.get(200), Double.doubleToRawLongBits(w[200]), "the golden check discriminates");
   }
 }

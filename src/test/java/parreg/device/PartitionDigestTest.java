@@ -40,7 +40,9 @@ class PartitionDigestTest {
     float[] x = new float[n * d];
     float[] y = new float[n];
     for (int k = 0; k < x.length; k++) {
-      x[k] = Float.intBitsToFloat(r.nextInt()); // any bits, NaN payloads included: the digest hashes bits
+      x[k] =
+          Float.intBitsToFloat(
+              r.nextInt()); // any bits, NaN payloads included: the digest hashes bits
     }
     for (int i = 0; i < n; i++) {
       y[i] = (float) r.nextGaussian();
@@ -55,7 +57,9 @@ class PartitionDigestTest {
       String want = onePass(p);
       for (int threads : new int[] {1, 2, 3, 8}) {
         for (int rows : new int[] {1, 3, 255, 256, 257, 1000, 1 << 20}) {
-          assertEquals(want, PartitionDigest.sha256(p, threads, rows),
+          assertEquals(
+              want,
+              PartitionDigest.sha256(p, threads, rows),
               "n=" + shape[0] + " d=" + shape[1] + " threads=" + threads + " rowsPerChunk=" + rows);
         }
       }
@@ -66,8 +70,12 @@ class PartitionDigestTest {
   /** The seed partitions' digests, as the code before the parallel digest computed them. */
   @Test
   void seedDigestsAreThoseJournalsRecord() {
-    assertEquals("7e84f7b8f7f91332caed7179218393495866f770d56f79ed54948a902aa7a56a", SeedData.partition(0).digest());
-    assertEquals("5755f914f71a6ecf440b0a223e068b66a2c69e1299709eab6acfd00fe3aec366", SeedData.partition(1).digest());
+    assertEquals(
+        "7e84f7b8f7f91332caed7179218393495866f770d56f79ed54948a902aa7a56a",
+        SeedData.partition(0).digest());
+    assertEquals(
+        "5755f914f71a6ecf440b0a223e068b66a2c69e1299709eab6acfd00fe3aec366",
+        SeedData.partition(1).digest());
   }
 
   @Test
@@ -77,7 +85,9 @@ class PartitionDigestTest {
     Partition q = new Partition(100, 4, p.featureMajor(), p.targets(), null, dg -> told[0] = dg);
     assertEquals(p.digest(), q.digest());
     assertEquals(p.digest(), told[0]);
-    Partition known = new Partition(100, 4, p.featureMajor(), p.targets(), "ab".repeat(32), dg -> told[0] = "called");
+    Partition known =
+        new Partition(
+            100, 4, p.featureMajor(), p.targets(), "ab".repeat(32), dg -> told[0] = "called");
     assertEquals("ab".repeat(32), known.digest());
     assertEquals(p.digest(), told[0], "a known digest is not reported as computed");
   }

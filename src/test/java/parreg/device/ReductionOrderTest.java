@@ -45,12 +45,15 @@ class ReductionOrderTest {
 
   @Test
   void alignedPowerOfTwoChunksAreSubtrees() {
-    int[] lengths = {1, 1024, 1025, 3 * 1024, 5 * 1024 + 1, 7 * 1024 - 3, 100 * 1024 + 17, 333 * 1024 + 999};
+    int[] lengths = {
+      1, 1024, 1025, 3 * 1024, 5 * 1024 + 1, 7 * 1024 - 3, 100 * 1024 + 17, 333 * 1024 + 999
+    };
     for (int n : lengths) {
       double[] v = values(n, n);
       long whole = Double.doubleToRawLongBits(ReductionOrder.sum(n, i -> v[i]));
       for (int chunk = 1; chunk <= 1024; chunk *= 2) {
-        assertEquals(whole, Double.doubleToRawLongBits(chunked(v, chunk)), "n=" + n + " chunk=" + chunk);
+        assertEquals(
+            whole, Double.doubleToRawLongBits(chunked(v, chunk)), "n=" + n + " chunk=" + chunk);
       }
     }
   }
@@ -63,9 +66,11 @@ class ReductionOrderTest {
     LocalSums ref = ReferenceKernel.compute(p, 0, n, w, true);
     for (int threads : new int[] {1, 2, 3, 8}) {
       try (FastCpuKernel k = new FastCpuKernel(threads)) {
-        FastCpuKernelTest.assertSame(ref, k.compute(p, 0, n, w, true), "default chunking, threads=" + threads);
+        FastCpuKernelTest.assertSame(
+            ref, k.compute(p, 0, n, w, true), "default chunking, threads=" + threads);
         for (int chunk = 1; chunk <= 512; chunk *= 2) {
-          FastCpuKernelTest.assertSame(ref, k.compute(p, 0, n, w, true, chunk), "threads=" + threads + " chunk=" + chunk);
+          FastCpuKernelTest.assertSame(
+              ref, k.compute(p, 0, n, w, true, chunk), "threads=" + threads + " chunk=" + chunk);
         }
       }
     }

@@ -13,7 +13,8 @@ public final class Simulation {
     return run(c, partitions, steps, CpuBackend.Mode.FAST);
   }
 
-  public static double[] run(RunContract c, List<Partition> partitions, long steps, CpuBackend.Mode mode) {
+  public static double[] run(
+      RunContract c, List<Partition> partitions, long steps, CpuBackend.Mode mode) {
     double[] w = c.initialWeights();
     double rate = c.rate().value();
     CpuBackend[] b = new CpuBackend[partitions.size()];

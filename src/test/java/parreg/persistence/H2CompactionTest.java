@@ -14,17 +14,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 13 item 6: an embedded journal written one commit per step stays within twice the bytes
- * of its rows plus 1 MB while it is written, because {@link H2Compaction} rewrites the live pages
- * of partly dead chunks, which H2 itself never does with WRITE_DELAY=0. Without it (the same test
- * with the compaction's interval at one hour) the file reached 4.24 MB for 8,000 rows of 1.36 MB,
- * above the bound of 3.77 MB; with it, 2.49 MB. Before this change the journal had no compression
- * either and reached about 4 KB per row.
+ * Issue 13 item 6: an embedded journal written one commit per step stays within twice the bytes of
+ * its rows plus 1 MB while it is written, because {@link H2Compaction} rewrites the live pages of
+ * partly dead chunks, which H2 itself never does with WRITE_DELAY=0. Without it (the same test with
+ * the compaction's interval at one hour) the file reached 4.24 MB for 8,000 rows of 1.36 MB, above
+ * the bound of 3.77 MB; with it, 2.49 MB. Before this change the journal had no compression either
+ * and reached about 4 KB per row.
  *
  * <p>H2 keeps a dead chunk 45 s before its space is reused (its RETENTION_TIME, which the node
- * leaves at its default; {@link JournalLocation} says why). That window adds a term that depends
- * on the commit rate, measured in BENCHMARKS.md, not here: the test sets the retention to 0 on
- * its own connection so that what it checks is the rest, the pages that only rewriting frees.
+ * leaves at its default; {@link JournalLocation} says why). That window adds a term that depends on
+ * the commit rate, measured in BENCHMARKS.md, not here: the test sets the retention to 0 on its own
+ * connection so that what it checks is the rest, the pages that only rewriting frees.
  */
 class H2CompactionTest {
   static final int ROWS = 8000;
@@ -42,10 +42,13 @@ class H2CompactionTest {
         s.execute("SET RETENTION_TIME 0");
       }
       try (H2Compaction compaction = H2Compaction.start(c, Duration.ofMillis(50), 1 << 20);
-          PreparedStatement insert = c.prepareStatement("INSERT INTO \"event_journal\" (\"persistence_id\","
-              + " \"sequence_number\", \"writer\", \"write_timestamp\", \"adapter_manifest\", \"event_payload\","
-              + " \"event_ser_id\", \"event_ser_manifest\") VALUES (?, ?, ?, ?, '', ?, 7100, '')")) {
-        // Rows shaped like the node's: a StepCommitted payload is ~60 bytes of Kryo, parameters raw.
+          PreparedStatement insert =
+              c.prepareStatement(
+                  "INSERT INTO \"event_journal\" (\"persistence_id\","
+                      + " \"sequence_number\", \"writer\", \"write_timestamp\", \"adapter_manifest\", \"event_payload\","
+                      + " \"event_ser_id\", \"event_ser_manifest\") VALUES (?, ?, ?, ?, '', ?, 7100, '')")) {
+        // Rows shaped like the node's: a StepCommitted payload is ~60 bytes of Kryo, parameters
+        // raw.
         Random random = new Random(13);
         String writer = "3f1c9d2e-8a4b-4c6d-9e0f-1a2b3c4d5e6f";
         for (int seq = 1; seq <= ROWS; seq++) {
@@ -62,17 +65,28 @@ class H2CompactionTest {
       }
       long rowBytes = rowBytes(c);
       long bound = 2 * rowBytes + (1 << 20);
-      assertTrue(largest <= bound, "the journal file reached " + largest + " B while written; its "
-          + ROWS + " rows hold " + rowBytes + " B, so the bound is " + bound + " B");
+      assertTrue(
+          largest <= bound,
+          "the journal file reached "
+              + largest
+              + " B while written; its "
+              + ROWS
+              + " rows hold "
+              + rowBytes
+              + " B, so the bound is "
+              + bound
+              + " B");
     }
   }
 
   /** The bytes of the event rows' columns as stored values (numbers at their width). */
   private static long rowBytes(Connection c) throws Exception {
     try (Statement s = c.createStatement();
-        ResultSet r = s.executeQuery("SELECT SUM(1 + 8 + 8 + 8 + 4 + OCTET_LENGTH(\"persistence_id\")"
-            + " + OCTET_LENGTH(\"writer\") + OCTET_LENGTH(\"adapter_manifest\") + OCTET_LENGTH(\"event_payload\")"
-            + " + OCTET_LENGTH(\"event_ser_manifest\")) FROM \"event_journal\"")) {
+        ResultSet r =
+            s.executeQuery(
+                "SELECT SUM(1 + 8 + 8 + 8 + 4 + OCTET_LENGTH(\"persistence_id\")"
+                    + " + OCTET_LENGTH(\"writer\") + OCTET_LENGTH(\"adapter_manifest\") + OCTET_LENGTH(\"event_payload\")"
+                    + " + OCTET_LENGTH(\"event_ser_manifest\")) FROM \"event_journal\"")) {
       r.next();
       return r.getLong(1);
     }

@@ -13,9 +13,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * SPEC section 3: a journal that acknowledged a write has it on disk against a process kill. The
- * H2 URL that {@link JournalLocation} builds ({@code WRITE_DELAY=0}) must lose no acknowledged
- * commit when its process gets SIGKILL (H2's default delays writes by about a second).
+ * SPEC section 3: a journal that acknowledged a write has it on disk against a process kill. The H2
+ * URL that {@link JournalLocation} builds ({@code WRITE_DELAY=0}) must lose no acknowledged commit
+ * when its process gets SIGKILL (H2's default delays writes by about a second).
  */
 class H2DurabilityTest {
 

@@ -6,8 +6,8 @@ import java.sql.PreparedStatement;
 import java.sql.Statement;
 
 /**
- * Test helper run as a separate process: inserts rows one auto-committed transaction at a time
- * and prints each row's number once its commit returned, until killed.
+ * Test helper run as a separate process: inserts rows one auto-committed transaction at a time and
+ * prints each row's number once its commit returned, until killed.
  */
 public final class H2Writer {
   private H2Writer() {}

@@ -92,8 +92,7 @@ class JournalEndToEndTest {
       TestCounter.Added fifth = (TestCounter.Added) after.get(1).event();
       assertEquals(5, fifth.step());
       assertArrayEquals(new double[] {5, -0.0, 1.0 / 5}, fifth.values());
-      assertEquals(
-          Double.doubleToRawLongBits(-0.0), Double.doubleToRawLongBits(fifth.values()[1]));
+      assertEquals(Double.doubleToRawLongBits(-0.0), Double.doubleToRawLongBits(fifth.values()[1]));
       assertEquals(5, rows.eventsAfter(pid, 0).size());
 
       // What the plugin wrote: our serializer id, no manifest.
@@ -127,9 +126,14 @@ class JournalEndToEndTest {
     try (Connection c = location.openExistingConnection()) {
       JournalRows rows = new JournalRows(c, codec);
       List<JournalRows.EventRow> all = rows.eventsAfter(pid, 0);
-      assertEquals(List.of(1L, 2L, 3L, 4L, 5L, 6L), all.stream().map(JournalRows.EventRow::sequenceNr).toList());
+      assertEquals(
+          List.of(1L, 2L, 3L, 4L, 5L, 6L),
+          all.stream().map(JournalRows.EventRow::sequenceNr).toList());
       for (JournalRows.EventRow row : all) {
-        assertEquals(row.sequenceNr(), ((TestCounter.Added) row.event()).step(), "step journaled once, in order");
+        assertEquals(
+            row.sequenceNr(),
+            ((TestCounter.Added) row.event()).step(),
+            "step journaled once, in order");
       }
       assertEquals(6, rows.latestSnapshot(pid).orElseThrow().sequenceNr());
     }
@@ -144,7 +148,8 @@ class JournalEndToEndTest {
     assertInstanceOf(KryoSerializer.class, serializer);
     assertEquals(KryoSerializer.IDENTIFIER, serializer.identifier());
     TestCounter.Add back =
-        (TestCounter.Add) serialization.deserialize(serializer.toBinary(add), serializer.identifier(), "").get();
+        (TestCounter.Add)
+            serialization.deserialize(serializer.toBinary(add), serializer.identifier(), "").get();
     assertEquals(probe.ref(), back.replyTo());
     assertArrayEquals(add.values(), back.values());
     back.replyTo().tell(new TestCounter.Added(9, 9, new double[0]));

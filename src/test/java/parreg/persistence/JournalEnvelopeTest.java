@@ -36,7 +36,10 @@ class JournalEnvelopeTest {
       for (int bit = 0; bit < 8; bit++) {
         byte[] b = payload.clone();
         b[i] ^= (byte) (1 << bit);
-        assertThrows(KryoCodecException.class, () -> JournalEnvelope.open(CODEC, b), "byte " + i + " bit " + bit);
+        assertThrows(
+            KryoCodecException.class,
+            () -> JournalEnvelope.open(CODEC, b),
+            "byte " + i + " bit " + bit);
       }
     }
   }
@@ -77,10 +80,14 @@ class JournalEnvelopeTest {
   void aDeletedOrSwappedEventBreaksTheChainAtItsSequenceNumber() {
     List<Chained> good = chain(6);
     assertEquals(null, check(good));
-    List<Chained> deleted = List.of(good.get(0), good.get(1), good.get(3), good.get(4), good.get(5));
+    List<Chained> deleted =
+        List.of(good.get(0), good.get(1), good.get(3), good.get(4), good.get(5));
     assertEquals(3, check(deleted).sequenceNr());
-    assertTrue(check(deleted).getMessage().contains("event pid #3 does not follow #2"), check(deleted).getMessage());
-    List<Chained> swapped = List.of(good.get(0), good.get(1), good.get(3), good.get(2), good.get(4), good.get(5));
+    assertTrue(
+        check(deleted).getMessage().contains("event pid #3 does not follow #2"),
+        check(deleted).getMessage());
+    List<Chained> swapped =
+        List.of(good.get(0), good.get(1), good.get(3), good.get(2), good.get(4), good.get(5));
     assertEquals(3, check(swapped).sequenceNr());
     List<Chained> firstGone = good.subList(1, 6);
     assertEquals(1, check(firstGone).sequenceNr(), "the first event links to GENESIS");
@@ -91,12 +98,14 @@ class JournalEnvelopeTest {
     List<Chained> good = chain(3);
     ChainCheck gap = ChainCheck.fromStart("pid");
     gap.next(1, good.get(0));
-    JournalReadException e = assertThrows(JournalReadException.class, () -> gap.next(3, good.get(1)));
+    JournalReadException e =
+        assertThrows(JournalReadException.class, () -> gap.next(3, good.get(1)));
     assertEquals(2, e.sequenceNr());
     ChainCheck v1After = ChainCheck.fromStart("pid");
     v1After.next(1, good.get(0));
     Chained v1 = JournalEnvelope.open(CODEC, CODEC.encode(part(9)));
-    assertEquals(2, assertThrows(JournalReadException.class, () -> v1After.next(2, v1)).sequenceNr());
+    assertEquals(
+        2, assertThrows(JournalReadException.class, () -> v1After.next(2, v1)).sequenceNr());
   }
 
   @Test
@@ -109,7 +118,8 @@ class JournalEnvelopeTest {
     check.next(2, v1b);
     check.next(3, next);
     Chained wrong = JournalEnvelope.seal(CODEC, part(3), v1a.hash());
-    assertEquals(4, assertThrows(JournalReadException.class, () -> check.next(4, wrong)).sequenceNr());
+    assertEquals(
+        4, assertThrows(JournalReadException.class, () -> check.next(4, wrong)).sequenceNr());
     // the first checksummed event after version-1 ones starts the chain, whatever it links to
     ChainCheck resumed = ChainCheck.fromStart("pid");
     resumed.next(1, v1a);
@@ -124,8 +134,10 @@ class JournalEnvelopeTest {
       check.next(i + 1, events.get(i));
     }
     check.snapshot(4, JournalEnvelope.seal(CODEC, part(99), events.get(3).hash()));
-    JournalReadException e = assertThrows(JournalReadException.class,
-        () -> check.snapshot(4, JournalEnvelope.seal(CODEC, part(99), events.get(2).hash())));
+    JournalReadException e =
+        assertThrows(
+            JournalReadException.class,
+            () -> check.snapshot(4, JournalEnvelope.seal(CODEC, part(99), events.get(2).hash())));
     assertEquals(4, e.sequenceNr());
   }
 }

@@ -17,17 +17,28 @@ class JournalErrorsTest {
   @Test
   void h2sClosedDatabaseCausedByNoSpaceLeftOnDevice() {
     IOException enospc = new IOException("No space left on device");
-    RuntimeException mvstore = new IllegalStateException("Writing to sun.nio.ch.FileChannelImpl@1 failed; length 4096 at 1527808 [2.5.252/2]", enospc);
-    SQLException general = new SQLException("General error: \"" + mvstore + "\" [50000-252]", "HY000", 50000, mvstore);
+    RuntimeException mvstore =
+        new IllegalStateException(
+            "Writing to sun.nio.ch.FileChannelImpl@1 failed; length 4096 at 1527808 [2.5.252/2]",
+            enospc);
+    SQLException general =
+        new SQLException("General error: \"" + mvstore + "\" [50000-252]", "HY000", 50000, mvstore);
     mvstore.addSuppressed(general); // H2's chains refer back to themselves
-    SQLException closed = new SQLNonTransientConnectionException("The database has been closed [90098-252]", "90098", 90098, mvstore);
-    RuntimeException recovery = new RuntimeException("Exception during recovery from snapshot. PersistenceId [p]. " + closed.getMessage(), closed);
+    SQLException closed =
+        new SQLNonTransientConnectionException(
+            "The database has been closed [90098-252]", "90098", 90098, mvstore);
+    RuntimeException recovery =
+        new RuntimeException(
+            "Exception during recovery from snapshot. PersistenceId [p]. " + closed.getMessage(),
+            closed);
     assertTrue(JournalErrors.isDiskFull(recovery));
   }
 
   @Test
   void postgresDiskFullBySqlState() {
-    SQLException pg = new SQLException("ERROR: could not extend file \"base/16384/16390\"", JournalErrors.POSTGRES_DISK_FULL);
+    SQLException pg =
+        new SQLException(
+            "ERROR: could not extend file \"base/16384/16390\"", JournalErrors.POSTGRES_DISK_FULL);
     assertTrue(JournalErrors.isDiskFull(new RuntimeException("Failed to persist event", pg)));
     SQLException next = new SQLException("batch entry 0 was aborted");
     next.setNextException(new SQLException("ERROR: could not write to file", "53100"));
@@ -36,7 +47,9 @@ class JournalErrorsTest {
 
   @Test
   void otherFailuresAreNotDiskFull() {
-    SQLException closed = new SQLNonTransientConnectionException("The database has been closed [90098-252]", "90098", 90098);
+    SQLException closed =
+        new SQLNonTransientConnectionException(
+            "The database has been closed [90098-252]", "90098", 90098);
     assertFalse(JournalErrors.isDiskFull(new RuntimeException("recovery failed", closed)));
     assertFalse(JournalErrors.isDiskFull(new IOException("Permission denied")));
     assertFalse(JournalErrors.isDiskFull(new SQLException("Connection refused", "08001")));

@@ -21,7 +21,10 @@ class JournalLocationTest {
     Path dir = tmp.resolve("node-1/journal-dir");
     JournalLocation loc = JournalLocation.parse(dir.toString());
     assertEquals(JournalDialect.H2, loc.dialect());
-    assertEquals("jdbc:h2:file:" + dir.resolve("journal") + ";WRITE_DELAY=0;COMPRESS=TRUE;DB_CLOSE_ON_EXIT=FALSE",
+    assertEquals(
+        "jdbc:h2:file:"
+            + dir.resolve("journal")
+            + ";WRITE_DELAY=0;COMPRESS=TRUE;DB_CLOSE_ON_EXIT=FALSE",
         loc.jdbcUrl());
     assertEquals("sa", loc.user());
     assertEquals(dir, loc.directory().orElseThrow());
@@ -34,7 +37,8 @@ class JournalLocationTest {
     Config c = loc.persistenceConfig().resolve();
     assertEquals("jdbc-journal", c.getString("pekko.persistence.journal.plugin"));
     assertEquals("jdbc-snapshot-store", c.getString("pekko.persistence.snapshot-store.plugin"));
-    for (String plugin : new String[] {"jdbc-journal", "jdbc-snapshot-store", "jdbc-read-journal"}) {
+    for (String plugin :
+        new String[] {"jdbc-journal", "jdbc-snapshot-store", "jdbc-read-journal"}) {
       assertEquals("slick", c.getString(plugin + ".use-shared-db"), plugin);
     }
     String slick = "pekko-persistence-jdbc.shared-databases.slick";
@@ -69,7 +73,9 @@ class JournalLocationTest {
   void explicitH2UrlKeepsItsOwnSettings() {
     JournalLocation added = JournalLocation.parse("jdbc:h2:file:" + tmp.resolve("j"));
     assertTrue(added.jdbcUrl().endsWith(";WRITE_DELAY=0;COMPRESS=TRUE"), added.jdbcUrl());
-    JournalLocation kept = JournalLocation.parse("jdbc:h2:file:" + tmp.resolve("j") + ";WRITE_DELAY=500;compress=false");
+    JournalLocation kept =
+        JournalLocation.parse(
+            "jdbc:h2:file:" + tmp.resolve("j") + ";WRITE_DELAY=500;compress=false");
     assertTrue(kept.jdbcUrl().endsWith(";WRITE_DELAY=500;compress=false"), kept.jdbcUrl());
   }
 
@@ -77,10 +83,17 @@ class JournalLocationTest {
   @Test
   void uncompressedWhereAskedUnlessTheUrlSaysOtherwise() {
     Path dir = tmp.resolve("sync");
-    assertEquals("jdbc:h2:file:" + dir.resolve("journal") + ";WRITE_DELAY=0;COMPRESS=FALSE;DB_CLOSE_ON_EXIT=FALSE",
+    assertEquals(
+        "jdbc:h2:file:"
+            + dir.resolve("journal")
+            + ";WRITE_DELAY=0;COMPRESS=FALSE;DB_CLOSE_ON_EXIT=FALSE",
         JournalLocation.parse(dir.toString(), false).jdbcUrl());
-    assertTrue(JournalLocation.parse("jdbc:h2:file:" + tmp.resolve("j"), false).jdbcUrl().endsWith(";WRITE_DELAY=0;COMPRESS=FALSE"));
-    JournalLocation kept = JournalLocation.parse("jdbc:h2:file:" + tmp.resolve("j") + ";COMPRESS=TRUE", false);
+    assertTrue(
+        JournalLocation.parse("jdbc:h2:file:" + tmp.resolve("j"), false)
+            .jdbcUrl()
+            .endsWith(";WRITE_DELAY=0;COMPRESS=FALSE"));
+    JournalLocation kept =
+        JournalLocation.parse("jdbc:h2:file:" + tmp.resolve("j") + ";COMPRESS=TRUE", false);
     assertTrue(kept.jdbcUrl().endsWith(";COMPRESS=TRUE;WRITE_DELAY=0"), kept.jdbcUrl());
   }
 

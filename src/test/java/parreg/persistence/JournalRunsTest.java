@@ -17,8 +17,8 @@ import parreg.device.PartitionInfo;
 import parreg.device.RunContract;
 
 /**
- * "One node journal, one run" (SPEC section 7) as {@link JournalRuns#admit} decides it, on rows
- * as the journal plugin writes them: a RunStarted first event per persistence id.
+ * "One node journal, one run" (SPEC section 7) as {@link JournalRuns#admit} decides it, on rows as
+ * the journal plugin writes them: a RunStarted first event per persistence id.
  */
 class JournalRunsTest {
   static final KryoCodec CODEC = KryoCodec.fromConfig(ConfigFactory.load());
@@ -28,17 +28,34 @@ class JournalRunsTest {
   @TempDir Path dir;
 
   static RunContract contract(String runName, String rate, double w0) {
-    return new RunContract(runName, RunContract.SCHEMA, RunContract.CHECKPOINT_CONTRACT, RunContract.LOSS, rate,
-        new double[] {w0}, 1, false, 2, "files", 0, parreg.device.ReductionOrder.VERSION);
+    return new RunContract(
+        runName,
+        RunContract.SCHEMA,
+        RunContract.CHECKPOINT_CONTRACT,
+        RunContract.LOSS,
+        rate,
+        new double[] {w0},
+        1,
+        false,
+        2,
+        "files",
+        0,
+        parreg.device.ReductionOrder.VERSION);
   }
 
-  /** Writes a run's opening event (and {@code steps} more rows standing for steps) as the plugin would. */
-  static void write(Connection c, RunContract contract, int participant, int steps) throws SQLException {
+  /**
+   * Writes a run's opening event (and {@code steps} more rows standing for steps) as the plugin
+   * would.
+   */
+  static void write(Connection c, RunContract contract, int participant, int steps)
+      throws SQLException {
     String pid = JournalRuns.persistenceId(contract.runName(), participant);
     Object opening = new TrainingActor.RunStarted(contract, new PartitionInfo[] {DATA_0, DATA_1});
-    try (PreparedStatement s = c.prepareStatement("INSERT INTO \"event_journal\" (\"deleted\", \"persistence_id\","
-        + " \"sequence_number\", \"writer\", \"write_timestamp\", \"adapter_manifest\", \"event_payload\","
-        + " \"event_ser_id\", \"event_ser_manifest\") VALUES (FALSE, ?, ?, 'w', 0, '', ?, ?, '')")) {
+    try (PreparedStatement s =
+        c.prepareStatement(
+            "INSERT INTO \"event_journal\" (\"deleted\", \"persistence_id\","
+                + " \"sequence_number\", \"writer\", \"write_timestamp\", \"adapter_manifest\", \"event_payload\","
+                + " \"event_ser_id\", \"event_ser_manifest\") VALUES (FALSE, ?, ?, 'w', 0, '', ?, ?, '')")) {
       for (int seq = 1; seq <= steps + 1; seq++) {
         s.setString(1, pid);
         s.setLong(2, seq);
@@ -56,7 +73,8 @@ class JournalRunsTest {
     return c;
   }
 
-  static JournalRuns.Admission admit(JournalRuns runs, RunContract c, int participant, PartitionInfo data, boolean named)
+  static JournalRuns.Admission admit(
+      JournalRuns runs, RunContract c, int participant, PartitionInfo data, boolean named)
       throws SQLException {
     return runs.admit(c, participant, data, named);
   }
@@ -73,19 +91,24 @@ class JournalRunsTest {
     RunContract run = contract("parreg-run", "1/4", 0.0);
     try (Connection c = h2()) {
       JournalRuns runs = new JournalRuns(c, CODEC, false, "journal j");
-      assertInstanceOf(JournalRuns.Fresh.class, admit(runs, run, 0, DATA_0, false), "an empty journal");
+      assertInstanceOf(
+          JournalRuns.Fresh.class, admit(runs, run, 0, DATA_0, false), "an empty journal");
       write(c, run, 0, 5);
 
-      assertEquals(new JournalRuns.Restart(6), admit(runs, run, 0, DATA_0, false), "the same start again");
+      assertEquals(
+          new JournalRuns.Restart(6), admit(runs, run, 0, DATA_0, false), "the same start again");
       refused(admit(runs, contract("parreg-run", "1/8", 0.0), 0, DATA_0, false), "learningRate");
       refused(admit(runs, run, 0, new PartitionInfo(0, "cc", 3, 1), false), "data");
 
-      // The same journal under another (default) run name: the issue's "second run waiting for ever".
-      JournalRuns.Refused other = refused(admit(runs, contract("seed-like", "1/4", 3.0), 0, DATA_0, false),
-          "initialWeights");
+      // The same journal under another (default) run name: the issue's "second run waiting for
+      // ever".
+      JournalRuns.Refused other =
+          refused(
+              admit(runs, contract("seed-like", "1/4", 3.0), 0, DATA_0, false), "initialWeights");
       assertTrue(other.anotherRun(), other.message());
       // ... unless that new name was given on purpose.
-      assertInstanceOf(JournalRuns.Fresh.class, admit(runs, contract("seed-like", "1/4", 3.0), 0, DATA_0, true));
+      assertInstanceOf(
+          JournalRuns.Fresh.class, admit(runs, contract("seed-like", "1/4", 3.0), 0, DATA_0, true));
       // A name given explicitly that is the run already there is a restart of it, checked as such.
       refused(admit(runs, contract("parreg-run", "1/8", 0.0), 0, DATA_0, true), "learningRate");
       // Another participant's node on this node's journal.
@@ -102,8 +125,10 @@ class JournalRunsTest {
       write(c, contract("a", "1/4", 0.0), 0, 1);
       assertEquals("parreg|a|p0", runs.persistenceIdOf(0, null));
       write(c, contract("b", "1/4", 0.0), 0, 1);
-      assertTrue(assertThrows(IllegalArgumentException.class, () -> runs.persistenceIdOf(0, null)).getMessage()
-          .contains("several runs"));
+      assertTrue(
+          assertThrows(IllegalArgumentException.class, () -> runs.persistenceIdOf(0, null))
+              .getMessage()
+              .contains("several runs"));
       assertEquals("parreg|b|p0", runs.persistenceIdOf(0, "b"));
       assertThrows(IllegalArgumentException.class, () -> runs.persistenceIdOf(0, "c"));
       assertThrows(IllegalArgumentException.class, () -> runs.persistenceIdOf(1, null));
@@ -118,7 +143,8 @@ class JournalRunsTest {
       try (Connection c = location.openConnection()) {
         JournalRuns runs = JournalRuns.of(c, CODEC, location);
         RunContract run = contract("parreg-run", "1/4", 0.0);
-        assertInstanceOf(JournalRuns.Fresh.class, admit(runs, run, 0, DATA_0, false), "no tables yet");
+        assertInstanceOf(
+            JournalRuns.Fresh.class, admit(runs, run, 0, DATA_0, false), "no tables yet");
         JournalSchema.createIfNotExists(c, location.dialect());
         write(c, run, 0, 2);
 
@@ -129,7 +155,8 @@ class JournalRunsTest {
         assertInstanceOf(JournalRuns.Fresh.class, admit(runs, run, 1, DATA_1, false));
         refused(admit(runs, contract("parreg-run", "1/8", 0.0), 1, DATA_1, false), "learningRate");
         // Other runs under other names live side by side in a shared database.
-        assertInstanceOf(JournalRuns.Fresh.class, admit(runs, contract("other", "1/8", 0.0), 0, DATA_0, false));
+        assertInstanceOf(
+            JournalRuns.Fresh.class, admit(runs, contract("other", "1/8", 0.0), 0, DATA_0, false));
       }
     }
   }

@@ -34,7 +34,8 @@ class JournalSchemaTest {
   @Test
   void h2ErrorsAreSurfaced() throws Exception {
     JournalLocation loc = JournalLocation.parse(tmp.toString());
-    try (Connection c = loc.openConnection(); Statement s = c.createStatement()) {
+    try (Connection c = loc.openConnection();
+        Statement s = c.createStatement()) {
       // An incompatible older table in the way: creation must not pass silently.
       s.execute("CREATE TABLE \"snapshot\" (\"persistence_id\" VARCHAR(255), \"snapshot\" BLOB)");
       SQLException e =

@@ -145,7 +145,7 @@ class KryoCodecTest {
     assertEquals(GOLDEN_HEX, HexFormat.of().formatHex(codec.encode(s)));
   }
 
-  static final String GOLDEN_HEX = 
+  static final String GOLDEN_HEX =
       "01660001000000000000f03f000000000000e03f021282670402010200000000000000400202827402000000000000f03f";
 
   @Test
@@ -224,7 +224,16 @@ class KryoCodecTest {
     Sample s = sample();
     Sample bad =
         new Sample(
-            s.name(), 1, 1, 0, 0.0, s.weights(), s.masses(), s.tags(), s.parts(), new Unregistered(2));
+            s.name(),
+            1,
+            1,
+            0,
+            0.0,
+            s.weights(),
+            s.masses(),
+            s.tags(),
+            s.parts(),
+            new Unregistered(2));
     assertThrows(KryoCodecException.class, () -> codec.encode(bad));
   }
 
@@ -234,7 +243,8 @@ class KryoCodecTest {
     assertEquals(
         KryoCodec.ACTOR_REF_ID,
         codec.table().stream()
-            .filter(r -> r.className().equals(org.apache.pekko.actor.typed.ActorRef.class.getName()))
+            .filter(
+                r -> r.className().equals(org.apache.pekko.actor.typed.ActorRef.class.getName()))
             .findFirst()
             .orElseThrow()
             .id());
@@ -253,10 +263,13 @@ class KryoCodecTest {
         KryoCodecException.class,
         () ->
             KryoCodec.create(
-                List.of(new KryoCodec.Entry(100, name), new KryoCodec.Entry(100, "java.lang.Thread"))));
+                List.of(
+                    new KryoCodec.Entry(100, name), new KryoCodec.Entry(100, "java.lang.Thread"))));
     assertThrows(
         KryoCodecException.class,
-        () -> KryoCodec.create(List.of(new KryoCodec.Entry(100, name), new KryoCodec.Entry(101, name))));
+        () ->
+            KryoCodec.create(
+                List.of(new KryoCodec.Entry(100, name), new KryoCodec.Entry(101, name))));
     KryoCodecException e =
         assertThrows(
             KryoCodecException.class,
@@ -269,9 +282,15 @@ class KryoCodecTest {
     var config =
         ConfigFactory.parseString(
             "parreg.serialization.kryo-registrations = [\n"
-                + "  { id = 100, class = \"" + Sample.class.getName() + "\" }\n"
-                + "  { id = 101, class = \"" + Part.class.getName() + "\" }\n"
-                + "  { id = 102, class = \"[L" + Part.class.getName() + ";\" }\n"
+                + "  { id = 100, class = \""
+                + Sample.class.getName()
+                + "\" }\n"
+                + "  { id = 101, class = \""
+                + Part.class.getName()
+                + "\" }\n"
+                + "  { id = 102, class = \"[L"
+                + Part.class.getName()
+                + ";\" }\n"
                 + "]");
     assertEquals(3, KryoCodec.registrationsFromConfig(config).size());
     KryoCodec codec = KryoCodec.fromConfig(config);

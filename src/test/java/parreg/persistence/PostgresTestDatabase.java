@@ -23,7 +23,8 @@ public final class PostgresTestDatabase implements AutoCloseable {
 
   public static PostgresTestDatabase createOrSkip() {
     String name = "parreg_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-    try (Connection admin = admin(); Statement s = admin.createStatement()) {
+    try (Connection admin = admin();
+        Statement s = admin.createStatement()) {
       s.execute("CREATE DATABASE " + name);
     } catch (SQLException e) {
       Assumptions.abort("PostgreSQL at " + SERVER + " not usable: " + e.getMessage());
@@ -49,7 +50,8 @@ public final class PostgresTestDatabase implements AutoCloseable {
 
   @Override
   public void close() throws SQLException {
-    try (Connection admin = admin(); Statement s = admin.createStatement()) {
+    try (Connection admin = admin();
+        Statement s = admin.createStatement()) {
       s.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
     }
   }

@@ -8,8 +8,8 @@ import parreg.device.RunContract;
 
 /**
  * The contract's two binary layouts: layout 2 keeps the seed's initialization term; layout 1 (what
- * format v1 wrote with Kryo's record serializer, reproduced here by the {@code V1} record under
- * the same id) still reads, a v1 seed contract as the seed contract.
+ * format v1 wrote with Kryo's record serializer, reproduced here by the {@code V1} record under the
+ * same id) still reads, a v1 seed contract as the seed contract.
  */
 class RunContractSerializerTest {
   static final KryoCodec CODEC = KryoCodec.fromRegistrationsResource();
@@ -20,22 +20,73 @@ class RunContractSerializerTest {
     RunContract back = CODEC.decode(CODEC.encode(seed), RunContract.class);
     assertEquals(seed, back);
     assertEquals("initial-natural-weight=3", back.initialization());
-    RunContract file = new RunContract("parreg-run", RunContract.SCHEMA, RunContract.CHECKPOINT_CONTRACT, RunContract.LOSS,
-        "0.01", new double[] {0.5, -0.0}, 1, true, 3, "files", 64, "tile1024-lane32-pairwise/v1");
+    RunContract file =
+        new RunContract(
+            "parreg-run",
+            RunContract.SCHEMA,
+            RunContract.CHECKPOINT_CONTRACT,
+            RunContract.LOSS,
+            "0.01",
+            new double[] {0.5, -0.0},
+            1,
+            true,
+            3,
+            "files",
+            64,
+            "tile1024-lane32-pairwise/v1");
     assertEquals(file, CODEC.decode(CODEC.encode(file), RunContract.class));
   }
 
   @Test
   void aFormatV1ContractStillReadsAndTheSeedOneIsUpgraded() {
-    KryoCodec v1Writer = KryoCodec.create(List.of(new KryoCodec.Entry(100, RunContractSerializer.V1.class.getName())));
-    var old = new RunContractSerializer.V1(0, false, RunContract.CHECKPOINT_CONTRACT, RunContract.LEGACY_SEED_DATASET, 1,
-        new double[] {3.0}, "1/4", RunContract.LOSS, 2, "tile1024-lane32-pairwise/v1", RunContract.SEED_RUN, RunContract.SCHEMA);
+    KryoCodec v1Writer =
+        KryoCodec.create(
+            List.of(new KryoCodec.Entry(100, RunContractSerializer.V1.class.getName())));
+    var old =
+        new RunContractSerializer.V1(
+            0,
+            false,
+            RunContract.CHECKPOINT_CONTRACT,
+            RunContract.LEGACY_SEED_DATASET,
+            1,
+            new double[] {3.0},
+            "1/4",
+            RunContract.LOSS,
+            2,
+            "tile1024-lane32-pairwise/v1",
+            RunContract.SEED_RUN,
+            RunContract.SCHEMA);
     RunContract read = CODEC.decode(v1Writer.encode(old), RunContract.class);
     assertEquals(RunContract.seed(2, 0), read);
-    var file = new RunContractSerializer.V1(8, true, RunContract.CHECKPOINT_CONTRACT, "files", 2, new double[] {1, 2, 3},
-        "1/8", RunContract.LOSS, 2, "tile1024-lane32-pairwise/v1", "parreg-run", RunContract.SCHEMA);
+    var file =
+        new RunContractSerializer.V1(
+            8,
+            true,
+            RunContract.CHECKPOINT_CONTRACT,
+            "files",
+            2,
+            new double[] {1, 2, 3},
+            "1/8",
+            RunContract.LOSS,
+            2,
+            "tile1024-lane32-pairwise/v1",
+            "parreg-run",
+            RunContract.SCHEMA);
     RunContract f = CODEC.decode(v1Writer.encode(file), RunContract.class);
-    assertEquals(new RunContract("parreg-run", RunContract.SCHEMA, RunContract.CHECKPOINT_CONTRACT, RunContract.LOSS, "1/8",
-        new double[] {1, 2, 3}, 2, true, 2, "files", 8, "tile1024-lane32-pairwise/v1"), f);
+    assertEquals(
+        new RunContract(
+            "parreg-run",
+            RunContract.SCHEMA,
+            RunContract.CHECKPOINT_CONTRACT,
+            RunContract.LOSS,
+            "1/8",
+            new double[] {1, 2, 3},
+            2,
+            true,
+            2,
+            "files",
+            8,
+            "tile1024-lane32-pairwise/v1"),
+        f);
   }
 }

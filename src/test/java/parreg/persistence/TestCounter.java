@@ -9,8 +9,8 @@ import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehavior;
 import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
 
 /**
- * A minimal event-sourced behaviour for the persistence tests: each {@link Add} persists one
- * {@link Added} (numbered from 1), a snapshot every 3 events.
+ * A minimal event-sourced behaviour for the persistence tests: each {@link Add} persists one {@link
+ * Added} (numbered from 1), a snapshot every 3 events.
  */
 public final class TestCounter
     extends EventSourcedBehavior<TestCounter.Command, TestCounter.Event, TestCounter.State> {

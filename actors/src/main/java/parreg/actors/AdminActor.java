@@ -37,29 +37,30 @@ public final class AdminActor extends AbstractBehavior<AdminActor.Command> {
 
   /**
    * {@link GetStatus} from another node ({@code status --cluster}, {@link ClusterStatus}): the
-   * answer is the status as JSON text, the same document {@code /status} serves, so that it
-   * crosses the wire as one string rather than as a dozen registered classes.
+   * answer is the status as JSON text, the same document {@code /status} serves, so that it crosses
+   * the wire as one string rather than as a dozen registered classes.
    */
   public record GetStatusJson(ActorRef<StatusJson> replyTo) implements Command, KryoSerializable {}
 
   public record StatusJson(String json) implements KryoSerializable {}
 
   /** Every node's admin actor registers under this key; {@link ClusterStatus} finds them by it. */
-  public static final ServiceKey<Command> SERVICE_KEY = ServiceKey.create(Command.class, "parreg-admin");
+  public static final ServiceKey<Command> SERVICE_KEY =
+      ServiceKey.create(Command.class, "parreg-admin");
 
   /** A member of the cluster as this node sees it. */
   public record MemberState(String address, String status, boolean reachable, List<String> roles) {}
 
   /**
    * The node's whole state; field names are the JSON of {@code parreg status --json}. {@code
-   * address} is the node's own cluster address, as its peers see it. {@code
-   * startedAt}: when this node (this incarnation) started, its journal replayed, ISO-8601 UTC; {@code
-   * stepsPerSecond}: committed steps per second over the last rate interval ({@code
-   * parreg.progress-interval}), null before the first; {@code etaSeconds}: time to the target at
-   * that rate, 0 once reached, null while unknown (no rate yet, or no step in the last interval).
-   * {@code validationRmse}, {@code validationR2}: hold-out RMSE and R² ({@code node --validation})
-   * of the parameters of committed step {@code validationStep}; null without a validation file,
-   * before the first evaluation, and (R²) when every hold-out target is the same.
+   * address} is the node's own cluster address, as its peers see it. {@code startedAt}: when this
+   * node (this incarnation) started, its journal replayed, ISO-8601 UTC; {@code stepsPerSecond}:
+   * committed steps per second over the last rate interval ({@code parreg.progress-interval}), null
+   * before the first; {@code etaSeconds}: time to the target at that rate, 0 once reached, null
+   * while unknown (no rate yet, or no step in the last interval). {@code validationRmse}, {@code
+   * validationR2}: hold-out RMSE and R² ({@code node --validation}) of the parameters of committed
+   * step {@code validationStep}; null without a validation file, before the first evaluation, and
+   * (R²) when every hold-out target is the same.
    */
   public record Status(
       int participant,
@@ -102,17 +103,25 @@ public final class AdminActor extends AbstractBehavior<AdminActor.Command> {
   private final ActorRef<ValidationActor.Command> validation;
 
   public static Behavior<Command> create(
-      ActorRef<TrainingActor.Command> training, ActorRef<GpuActor.Command> gpu, ActorRef<PeerActor.Command> peer) {
+      ActorRef<TrainingActor.Command> training,
+      ActorRef<GpuActor.Command> gpu,
+      ActorRef<PeerActor.Command> peer) {
     return create(training, gpu, peer, null);
   }
 
-  /** @param validation the hold-out evaluation, or null when the node has none */
-  public static Behavior<Command> create(ActorRef<TrainingActor.Command> training, ActorRef<GpuActor.Command> gpu,
-      ActorRef<PeerActor.Command> peer, ActorRef<ValidationActor.Command> validation) {
-    return Behaviors.setup(ctx -> {
-      ctx.getSystem().receptionist().tell(Receptionist.register(SERVICE_KEY, ctx.getSelf()));
-      return new AdminActor(ctx, training, gpu, peer, validation);
-    });
+  /**
+   * @param validation the hold-out evaluation, or null when the node has none
+   */
+  public static Behavior<Command> create(
+      ActorRef<TrainingActor.Command> training,
+      ActorRef<GpuActor.Command> gpu,
+      ActorRef<PeerActor.Command> peer,
+      ActorRef<ValidationActor.Command> validation) {
+    return Behaviors.setup(
+        ctx -> {
+          ctx.getSystem().receptionist().tell(Receptionist.register(SERVICE_KEY, ctx.getSelf()));
+          return new AdminActor(ctx, training, gpu, peer, validation);
+        });
   }
 
   private AdminActor(
@@ -132,13 +141,20 @@ public final class AdminActor extends AbstractBehavior<AdminActor.Command> {
   public Receive<Command> createReceive() {
     return newReceiveBuilder()
         .onMessage(GetStatus.class, g -> onGetStatus(g.replyTo()::tell))
-        .onMessage(GetStatusJson.class, g -> onGetStatus(s -> {
-          try {
-            g.replyTo().tell(new StatusJson(AdminHttpServer.JSON.writeValueAsString(s)));
-          } catch (JsonProcessingException e) {
-            getContext().getLog().warn("status could not be written as JSON: {}", e.toString());
-          }
-        }))
+        .onMessage(
+            GetStatusJson.class,
+            g ->
+                onGetStatus(
+                    s -> {
+                      try {
+                        g.replyTo()
+                            .tell(new StatusJson(AdminHttpServer.JSON.writeValueAsString(s)));
+                      } catch (JsonProcessingException e) {
+                        getContext()
+                            .getLog()
+                            .warn("status could not be written as JSON: {}", e.toString());
+                      }
+                    }))
         .build();
   }
 
@@ -149,30 +165,53 @@ public final class AdminActor extends AbstractBehavior<AdminActor.Command> {
     java.util.Set<Member> unreachable = new java.util.HashSet<>();
     cs.getUnreachable().forEach(unreachable::add);
     for (Member m : cs.getMembers()) {
-      members.add(new MemberState(m.address().toString(), m.status().toString(), !unreachable.contains(m), new ArrayList<>(m.getRoles())));
+      members.add(
+          new MemberState(
+              m.address().toString(),
+              m.status().toString(),
+              !unreachable.contains(m),
+              new ArrayList<>(m.getRoles())));
     }
-    CompletionStage<TrainingActor.View> t = AskPattern.ask(training, TrainingActor.GetState::new, ASK, system.scheduler());
-    CompletionStage<GpuActor.Telemetry> d = AskPattern.ask(gpu, GpuActor.GetTelemetry::new, ASK, system.scheduler());
-    CompletionStage<PeerActor.View> p = AskPattern.ask(peer, PeerActor.GetView::new, ASK, system.scheduler());
+    CompletionStage<TrainingActor.View> t =
+        AskPattern.ask(training, TrainingActor.GetState::new, ASK, system.scheduler());
+    CompletionStage<GpuActor.Telemetry> d =
+        AskPattern.ask(gpu, GpuActor.GetTelemetry::new, ASK, system.scheduler());
+    CompletionStage<PeerActor.View> p =
+        AskPattern.ask(peer, PeerActor.GetView::new, ASK, system.scheduler());
     CompletableFuture<TrainingActor.View> tf = t.toCompletableFuture();
     CompletableFuture<GpuActor.Telemetry> df = d.toCompletableFuture();
     CompletableFuture<PeerActor.View> pf = p.toCompletableFuture();
-    CompletableFuture<ValidationActor.Result> vf = validation == null
-        ? CompletableFuture.completedFuture(ValidationActor.Result.NONE)
-        : AskPattern.<ValidationActor.Command, ValidationActor.Result>ask(validation, ValidationActor.GetResult::new, ASK,
-            system.scheduler()).toCompletableFuture();
+    CompletableFuture<ValidationActor.Result> vf =
+        validation == null
+            ? CompletableFuture.completedFuture(ValidationActor.Result.NONE)
+            : AskPattern.<ValidationActor.Command, ValidationActor.Result>ask(
+                    validation, ValidationActor.GetResult::new, ASK, system.scheduler())
+                .toCompletableFuture();
     CompletableFuture.allOf(tf, df, pf, vf)
-        .whenComplete((ok, failure) -> {
-          if (failure == null) {
-            replyTo.accept(compose(system.address().toString(), tf.join(), df.join(), pf.join(), members, vf.join()));
-          } else {
-            getContext().getLog().warn("status query failed: {}", failure.toString());
-          }
-        });
+        .whenComplete(
+            (ok, failure) -> {
+              if (failure == null) {
+                replyTo.accept(
+                    compose(
+                        system.address().toString(),
+                        tf.join(),
+                        df.join(),
+                        pf.join(),
+                        members,
+                        vf.join()));
+              } else {
+                getContext().getLog().warn("status query failed: {}", failure.toString());
+              }
+            });
     return this;
   }
 
-  static Status compose(String address, TrainingActor.View t, GpuActor.Telemetry d, PeerActor.View p, List<MemberState> members,
+  static Status compose(
+      String address,
+      TrainingActor.View t,
+      GpuActor.Telemetry d,
+      PeerActor.View p,
+      List<MemberState> members,
       ValidationActor.Result v) {
     Map<String, String> device = new LinkedHashMap<>();
     device.put("name", d.info().deviceName());
@@ -185,7 +224,8 @@ public final class AdminActor extends AbstractBehavior<AdminActor.Command> {
     launches.put("lastFenceWaitMillis", d.lastFenceWaitMillis());
     launches.put("maxFenceWaitMillis", d.maxFenceWaitMillis());
     launches.put("totalFenceWaitMillis", d.totalFenceWaitMillis());
-    launches.put("lastDeviceMillis", Double.isNaN(d.lastDeviceMillis()) ? null : d.lastDeviceMillis());
+    launches.put(
+        "lastDeviceMillis", Double.isNaN(d.lastDeviceMillis()) ? null : d.lastDeviceMillis());
     launches.put("lastStep", d.lastStep());
     launches.put("lastResultBits", d.lastResultBits());
     Map<String, Object> journal = new LinkedHashMap<>();
@@ -195,7 +235,9 @@ public final class AdminActor extends AbstractBehavior<AdminActor.Command> {
     journal.put("stepsNotDurable", t.journalLag());
     journal.put("writes", t.journalWrites());
     String state = t.phase().label();
-    if (t.phase() == TrainingActor.Phase.TRAINING && !p.waitingFor().isEmpty() && p.waitingMillis() > 1000) {
+    if (t.phase() == TrainingActor.Phase.TRAINING
+        && !p.waitingFor().isEmpty()
+        && p.waitingMillis() > 1000) {
       state = TrainingActor.Phase.WAITING.label();
     }
     return new Status(

@@ -32,24 +32,36 @@ public final class ClusterStatus {
    * "unanswered": [{"address", "error"}, ...]}}; a node that does not answer within {@code timeout}
    * is listed as unanswered, not left out.
    */
-  public static Map<String, Object> gather(ActorSystem<?> system, Duration timeout) throws Exception {
-    Receptionist.Listing listing = AskPattern.<Receptionist.Command, Receptionist.Listing>ask(
-            system.receptionist(), r -> Receptionist.find(AdminActor.SERVICE_KEY, r), timeout, system.scheduler())
-        .toCompletableFuture()
-        .get(timeout.toMillis() + 1000, TimeUnit.MILLISECONDS);
-    List<ActorRef<AdminActor.Command>> admins = new ArrayList<>(listing.getServiceInstances(AdminActor.SERVICE_KEY));
+  public static Map<String, Object> gather(ActorSystem<?> system, Duration timeout)
+      throws Exception {
+    Receptionist.Listing listing =
+        AskPattern.<Receptionist.Command, Receptionist.Listing>ask(
+                system.receptionist(),
+                r -> Receptionist.find(AdminActor.SERVICE_KEY, r),
+                timeout,
+                system.scheduler())
+            .toCompletableFuture()
+            .get(timeout.toMillis() + 1000, TimeUnit.MILLISECONDS);
+    List<ActorRef<AdminActor.Command>> admins =
+        new ArrayList<>(listing.getServiceInstances(AdminActor.SERVICE_KEY));
     List<CompletableFuture<AdminActor.StatusJson>> asks = new ArrayList<>();
     for (ActorRef<AdminActor.Command> a : admins) {
-      asks.add(AskPattern.<AdminActor.Command, AdminActor.StatusJson>ask(a, AdminActor.GetStatusJson::new, timeout,
-          system.scheduler()).toCompletableFuture());
+      asks.add(
+          AskPattern.<AdminActor.Command, AdminActor.StatusJson>ask(
+                  a, AdminActor.GetStatusJson::new, timeout, system.scheduler())
+              .toCompletableFuture());
     }
     List<JsonNode> participants = new ArrayList<>();
     List<Map<String, String>> unanswered = new ArrayList<>();
     for (int i = 0; i < admins.size(); i++) {
-      String address = admins.get(i).path().address().hasGlobalScope()
-          ? admins.get(i).path().address().toString() : system.address().toString();
+      String address =
+          admins.get(i).path().address().hasGlobalScope()
+              ? admins.get(i).path().address().toString()
+              : system.address().toString();
       try {
-        participants.add(AdminHttpServer.JSON.readTree(asks.get(i).get(timeout.toMillis() + 1000, TimeUnit.MILLISECONDS).json()));
+        participants.add(
+            AdminHttpServer.JSON.readTree(
+                asks.get(i).get(timeout.toMillis() + 1000, TimeUnit.MILLISECONDS).json()));
       } catch (Exception e) {
         Throwable c = e.getCause() != null ? e.getCause() : e;
         unanswered.add(Map.of("address", address, "error", c.getClass().getSimpleName()));

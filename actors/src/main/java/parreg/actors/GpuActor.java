@@ -32,8 +32,8 @@ import parreg.device.data.AtomicFiles;
 /**
  * Owns the device: opens the backend on its own thread (a CUDA context is current per thread, so
  * this actor runs on the pinned {@code parreg.gpu-dispatcher}), keeps the partition resident, and
- * serialises launches: each launch is followed by awaiting its fence before the result is read
- * back and before the next launch. Requests that arrive meanwhile wait in the mailbox.
+ * serialises launches: each launch is followed by awaiting its fence before the result is read back
+ * and before the next launch. Requests that arrive meanwhile wait in the mailbox.
  */
 public final class GpuActor extends AbstractBehavior<GpuActor.Command> {
 
@@ -48,15 +48,21 @@ public final class GpuActor extends AbstractBehavior<GpuActor.Command> {
    * CPU backend anyway). Launches stay serialised either way: one actor.
    */
   public static DispatcherSelector dispatcher(String backendKind) {
-    boolean noCuda = "cpu".equals(backendKind)
-        || ("auto".equals(backendKind) && !java.nio.file.Files.exists(java.nio.file.Path.of("/proc/driver/nvidia/version")));
-    return noCuda ? DispatcherSelector.defaultDispatcher() : DispatcherSelector.fromConfig(DISPATCHER);
+    boolean noCuda =
+        "cpu".equals(backendKind)
+            || ("auto".equals(backendKind)
+                && !java.nio.file.Files.exists(
+                    java.nio.file.Path.of("/proc/driver/nvidia/version")));
+    return noCuda
+        ? DispatcherSelector.defaultDispatcher()
+        : DispatcherSelector.fromConfig(DISPATCHER);
   }
 
   public interface Command {}
 
   /** Compute the local sums of samples {@code [start, start+length)} at {@code params}. */
-  public record Compute(long step, double[] params, int start, int length, ActorRef<Computed> replyTo)
+  public record Compute(
+      long step, double[] params, int start, int length, ActorRef<Computed> replyTo)
       implements Command {}
 
   public record Computed(long step, LocalSums sums) {}
@@ -64,7 +70,8 @@ public final class GpuActor extends AbstractBehavior<GpuActor.Command> {
   public record GetTelemetry(ActorRef<Telemetry> replyTo) implements Command {}
 
   /** One retired launch: its step, when its fence was seen retired, how long the wait took. */
-  public record FenceStamp(long step, String retiredAt, double fenceWaitMillis, double deviceMillis) {}
+  public record FenceStamp(
+      long step, String retiredAt, double fenceWaitMillis, double deviceMillis) {}
 
   public record Telemetry(
       BackendInfo info,
@@ -80,7 +87,8 @@ public final class GpuActor extends AbstractBehavior<GpuActor.Command> {
       List<FenceStamp> recentFences) {}
 
   /** Write the device evidence file (SPEC section 6), created exclusively. */
-  public record WriteEvidence(Path file, String runDigest, int participant, ActorRef<EvidenceWritten> replyTo)
+  public record WriteEvidence(
+      Path file, String runDigest, int participant, ActorRef<EvidenceWritten> replyTo)
       implements Command {}
 
   public record EvidenceWritten(Path file, String error) {}
@@ -103,8 +111,8 @@ public final class GpuActor extends AbstractBehavior<GpuActor.Command> {
 
   /**
    * @param onReady told the backend's description once it is open and the partition loaded, or
-   *     completed exceptionally with a {@link BackendUnavailableException} when the requested device
-   *     cannot be used or the partition's rows cannot be read
+   *     completed exceptionally with a {@link BackendUnavailableException} when the requested
+   *     device cannot be used or the partition's rows cannot be read
    */
   public static Behavior<Command> create(
       String backendKind,
@@ -126,7 +134,9 @@ public final class GpuActor extends AbstractBehavior<GpuActor.Command> {
         onReady);
   }
 
-  /** The partition's rows, read concurrently with the start, have arrived (or their read failed). */
+  /**
+   * The partition's rows, read concurrently with the start, have arrived (or their read failed).
+   */
   private record RowsRead(Partition rows, Throwable failure) implements Command {}
 
   static Behavior<Command> create(
@@ -146,40 +156,59 @@ public final class GpuActor extends AbstractBehavior<GpuActor.Command> {
           }
           // Not on this thread's time: commands wait in the stash until the rows are in.
           ctx.pipeToSelf(partition.rows(), RowsRead::new);
-          return Behaviors.withStash(Integer.MAX_VALUE, stash -> Behaviors.receive(Command.class)
-              .onMessage(RowsRead.class, r -> stash.unstashAll(loaded(ctx, sel, r, bias, onReady)))
-              .onSignal(PostStop.class, s -> {
-                sel.backend().close();
-                return Behaviors.same();
-              })
-              .onAnyMessage(m -> {
-                stash.stash(m);
-                return Behaviors.same();
-              })
-              .build());
+          return Behaviors.withStash(
+              Integer.MAX_VALUE,
+              stash ->
+                  Behaviors.receive(Command.class)
+                      .onMessage(
+                          RowsRead.class, r -> stash.unstashAll(loaded(ctx, sel, r, bias, onReady)))
+                      .onSignal(
+                          PostStop.class,
+                          s -> {
+                            sel.backend().close();
+                            return Behaviors.same();
+                          })
+                      .onAnyMessage(
+                          m -> {
+                            stash.stash(m);
+                            return Behaviors.same();
+                          })
+                      .build());
         });
   }
 
   /** Loads the rows onto the device: the actor is ready, or stopped with {@code onReady} failed. */
   private static Behavior<Command> loaded(
-      ActorContext<Command> ctx, Backends.Selection sel, RowsRead r, boolean bias,
+      ActorContext<Command> ctx,
+      Backends.Selection sel,
+      RowsRead r,
+      boolean bias,
       java.util.concurrent.CompletableFuture<BackendInfo> onReady) {
     if (r.failure() != null) {
       sel.backend().close();
-      Throwable cause = r.failure() instanceof java.util.concurrent.CompletionException c && c.getCause() != null
-          ? c.getCause() : r.failure();
-      onReady.completeExceptionally(new BackendUnavailableException(String.valueOf(cause.getMessage()), cause));
+      Throwable cause =
+          r.failure() instanceof java.util.concurrent.CompletionException c && c.getCause() != null
+              ? c.getCause()
+              : r.failure();
+      onReady.completeExceptionally(
+          new BackendUnavailableException(String.valueOf(cause.getMessage()), cause));
       return Behaviors.stopped();
     }
     try {
       sel.backend().load(r.rows(), bias);
     } catch (RuntimeException e) {
       sel.backend().close();
-      onReady.completeExceptionally(new BackendUnavailableException("loading the partition onto the device failed: " + e, e));
+      onReady.completeExceptionally(
+          new BackendUnavailableException("loading the partition onto the device failed: " + e, e));
       return Behaviors.stopped();
     }
     StartupTrace.mark("backend ready (partition loaded)");
-    ctx.getLog().info("{}; device {} ({})", sel.reason(), sel.backend().info().deviceName(), sel.backend().info().deviceUuid());
+    ctx.getLog()
+        .info(
+            "{}; device {} ({})",
+            sel.reason(),
+            sel.backend().info().deviceName(),
+            sel.backend().info().deviceUuid());
     onReady.complete(sel.backend().info());
     return new GpuActor(ctx, sel.backend(), sel.reason());
   }
@@ -229,7 +258,17 @@ public final class GpuActor extends AbstractBehavior<GpuActor.Command> {
   private Telemetry telemetry() {
     String[] bits = lastResult == null ? new String[0] : resultBits(lastResult);
     return new Telemetry(
-        backend.info(), selection, issued, retired, lastWait, maxWait, totalWait, lastDevice, lastStep, bits, List.copyOf(recent));
+        backend.info(),
+        selection,
+        issued,
+        retired,
+        lastWait,
+        maxWait,
+        totalWait,
+        lastDevice,
+        lastStep,
+        bits,
+        List.copyOf(recent));
   }
 
   private static String[] resultBits(LocalSums s) {
@@ -268,12 +307,14 @@ public final class GpuActor extends AbstractBehavior<GpuActor.Command> {
     // it or nothing (AtomicFiles).
     try {
       byte[] bytes = JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(doc);
-      AtomicFiles.writeNew(w.file(), ch -> {
-        java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(bytes);
-        while (b.hasRemaining()) {
-          ch.write(b);
-        }
-      });
+      AtomicFiles.writeNew(
+          w.file(),
+          ch -> {
+            java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(bytes);
+            while (b.hasRemaining()) {
+              ch.write(b);
+            }
+          });
     } catch (FileAlreadyExistsException e) {
       error = "evidence file " + w.file() + " already exists; it is never overwritten";
     } catch (IOException e) {

@@ -9,17 +9,16 @@ import parreg.persistence.JournalEnvelope;
 import parreg.persistence.KryoCodec;
 
 /**
- * Where the journal's chain is made and checked (issue 13 item 5): the event and snapshot
- * adapters of one {@link StepJournal} incarnation. The writer knows the previous event, so each
- * event is sealed here ({@link JournalEnvelope}) with the chain hash of the one before it, and a
- * snapshot with the hash of the event at its sequence number; on recovery each event read must
- * link to the one before it (or to the snapshot recovery started from), and its checksum was
- * checked when the serializer read it. A failed check fails recovery, which stops the node naming
- * the event.
+ * Where the journal's chain is made and checked (issue 13 item 5): the event and snapshot adapters
+ * of one {@link StepJournal} incarnation. The writer knows the previous event, so each event is
+ * sealed here ({@link JournalEnvelope}) with the chain hash of the one before it, and a snapshot
+ * with the hash of the event at its sequence number; on recovery each event read must link to the
+ * one before it (or to the snapshot recovery started from), and its checksum was checked when the
+ * serializer read it. A failed check fails recovery, which stops the node naming the event.
  *
  * <p>Pekko calls {@code toJournal} for the events of a write in order, and saves a snapshot only
- * after the write it follows and before the next command, so the chain's head is then the hash
- * of the snapshot's event. Journals of format version 1 (no envelope) replay as before; the chain
+ * after the write it follows and before the next command, so the chain's head is then the hash of
+ * the snapshot's event. Journals of format version 1 (no envelope) replay as before; the chain
  * starts at the first event appended to them (its link to the version-1 event before it is not
  * checked: see {@link ChainCheck}).
  */
@@ -78,9 +77,17 @@ final class JournalChain {
         }
       };
 
-  /** A version-1 event or snapshot, as the serializer returns it: no link (its hash is not relied on). */
+  /**
+   * A version-1 event or snapshot, as the serializer returns it: no link (its hash is not relied
+   * on).
+   */
   private Chained versionOne(Object value) {
     byte[] bytes = codec.encode(value);
-    return new Chained(KryoCodec.FORMAT_VERSION, value, JournalEnvelope.GENESIS, JournalEnvelope.chainHash(bytes), bytes);
+    return new Chained(
+        KryoCodec.FORMAT_VERSION,
+        value,
+        JournalEnvelope.GENESIS,
+        JournalEnvelope.chainHash(bytes),
+        bytes);
   }
 }

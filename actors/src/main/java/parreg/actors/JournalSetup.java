@@ -34,8 +34,10 @@ final class JournalSetup implements AutoCloseable {
   }
 
   /**
-   * @param writerName how this node is named to another that finds the shared journal's writer lock taken
-   * @param compress compressed H2 pages (off for {@code --sync-commit}: {@link JournalLocation#parse(String, boolean)})
+   * @param writerName how this node is named to another that finds the shared journal's writer lock
+   *     taken
+   * @param compress compressed H2 pages (off for {@code --sync-commit}: {@link
+   *     JournalLocation#parse(String, boolean)})
    */
   static JournalSetup open(String value, String writerName, boolean compress) {
     try {
@@ -45,7 +47,10 @@ final class JournalSetup implements AutoCloseable {
     }
   }
 
-  /** "parreg participant P, port N on HOST": how a node names itself in a shared journal's writer lock. */
+  /**
+   * "parreg participant P, port N on HOST": how a node names itself in a shared journal's writer
+   * lock.
+   */
   static String writerName(ParregNode.Deployment d) {
     String host = d.host();
     if (host == null) {
@@ -62,7 +67,10 @@ final class JournalSetup implements AutoCloseable {
     return location;
   }
 
-  /** Only the database keys of this location; the static persistence settings come from application.conf. */
+  /**
+   * Only the database keys of this location; the static persistence settings come from
+   * application.conf.
+   */
   Config config() {
     return location.databaseConfig();
   }
@@ -77,12 +85,14 @@ final class JournalSetup implements AutoCloseable {
    *     writes this persistence id in the shared one
    * @throws IllegalStateException when the database cannot be read
    */
-  JournalRuns.Admission inspect(RunContract contract, int participant, PartitionInfo data, boolean runNameGiven) {
+  JournalRuns.Admission inspect(
+      RunContract contract, int participant, PartitionInfo data, boolean runNameGiven) {
     try {
       if (location.dialect() == JournalDialect.POSTGRES) {
         try {
-          writerLock = JournalWriterLock.acquire(location, JournalRuns.persistenceId(contract.runName(), participant),
-              writerName);
+          writerLock =
+              JournalWriterLock.acquire(
+                  location, JournalRuns.persistenceId(contract.runName(), participant), writerName);
         } catch (JournalWriterLock.HeldException held) {
           throw new ParregNode.BadInput(held.getMessage());
         }
@@ -97,7 +107,8 @@ final class JournalSetup implements AutoCloseable {
       return JournalRuns.of(keeper, KryoCodec.fromRegistrationsResource(), location)
           .admit(contract, participant, data, runNameGiven);
     } catch (SQLException | JournalReadException e) {
-      throw new IllegalStateException("cannot read the journal at " + location + ": " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "cannot read the journal at " + location + ": " + e.getMessage(), e);
     }
   }
 
@@ -123,7 +134,8 @@ final class JournalSetup implements AutoCloseable {
     } catch (IllegalStateException inUse) {
       throw new ParregNode.BadInput(inUse.getMessage());
     } catch (SQLException e) {
-      throw new IllegalStateException("cannot prepare the journal at " + location + ": " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "cannot prepare the journal at " + location + ": " + e.getMessage(), e);
     }
   }
 

@@ -13,10 +13,10 @@ import parreg.device.PartitionSource;
 import parreg.device.RunContract;
 
 /**
- * A node's configuration from its deployment inputs. Precedence: command-line flags (port,
- * seeds, the journal's database; an option set through {@code PARREG_<OPTION>} counts as a flag)
- * > {@code -D} system properties ({@code bin/parreg -Dkey=value node ...}) > {@code --config FILE}
- * > the defaults of {@code cluster-config/} (application.conf and every jar's reference.conf).
+ * A node's configuration from its deployment inputs. Precedence: command-line flags (port, seeds,
+ * the journal's database; an option set through {@code PARREG_<OPTION>} counts as a flag) > {@code
+ * -D} system properties ({@code bin/parreg -Dkey=value node ...}) > {@code --config FILE} > the
+ * defaults of {@code cluster-config/} (application.conf and every jar's reference.conf).
  *
  * <p>{@link #parse} checks every flag and reads the {@code --config} file without loading the
  * defaults of every jar (the slow part), so that bad input is refused before the journal is
@@ -35,8 +35,15 @@ final class NodeConfig {
   private final int adminPort;
   private final boolean tls;
 
-  private NodeConfig(ParregNode.Deployment deployment, Config flags, Config user, String host, String bindHost,
-      String adminHost, int adminPort, boolean tls) {
+  private NodeConfig(
+      ParregNode.Deployment deployment,
+      Config flags,
+      Config user,
+      String host,
+      String bindHost,
+      String adminHost,
+      int adminPort,
+      boolean tls) {
     this.deployment = deployment;
     this.flags = flags;
     this.user = user;
@@ -55,28 +62,45 @@ final class NodeConfig {
     for (String s : d.seedNodes()) {
       String t = s.strip();
       int colon = t.lastIndexOf(':');
-      if (colon < 0 || !HOST.matcher(t.substring(0, colon)).matches() || !t.substring(colon + 1).matches("\\d{1,5}")) {
+      if (colon < 0
+          || !HOST.matcher(t.substring(0, colon)).matches()
+          || !t.substring(colon + 1).matches("\\d{1,5}")) {
         throw new ParregNode.BadInput("--seed-nodes: '" + t + "' is not HOST:PORT");
       }
       int p = Integer.parseInt(t.substring(colon + 1));
       if (p < 1 || p > 65535) {
-        throw new ParregNode.BadInput("--seed-nodes: '" + t + "' is not HOST:PORT (" + p + " is not a TCP port)");
+        throw new ParregNode.BadInput(
+            "--seed-nodes: '" + t + "' is not HOST:PORT (" + p + " is not a TCP port)");
       }
       seeds.add(quote("pekko://" + ParregNode.SYSTEM_NAME + "@" + t));
     }
-    StringBuilder overlay = new StringBuilder()
-        .append("pekko.remote.artery.canonical.port = ").append(d.port()).append('\n')
-        .append("pekko.cluster.seed-nodes = [").append(String.join(",", seeds)).append("]\n")
-        // the participant id in the membership: a second live node with it is refused (ParticipantClaims)
-        .append("pekko.cluster.roles = [").append(quote(ParticipantClaims.role(d.participant()))).append("]\n");
+    StringBuilder overlay =
+        new StringBuilder()
+            .append("pekko.remote.artery.canonical.port = ")
+            .append(d.port())
+            .append('\n')
+            .append("pekko.cluster.seed-nodes = [")
+            .append(String.join(",", seeds))
+            .append("]\n")
+            // the participant id in the membership: a second live node with it is refused
+            // (ParticipantClaims)
+            .append("pekko.cluster.roles = [")
+            .append(quote(ParticipantClaims.role(d.participant())))
+            .append("]\n");
     if (d.host() != null) {
       checkHost("--host", d.host());
-      overlay.append("pekko.remote.artery.canonical.hostname = ").append(quote(d.host())).append('\n');
+      overlay
+          .append("pekko.remote.artery.canonical.hostname = ")
+          .append(quote(d.host()))
+          .append('\n');
     }
     if (d.bindHost() != null) {
       checkHost("--bind-host", d.bindHost());
       // bind.port stays "" (= the canonical port): one port number, whatever address it listens on
-      overlay.append("pekko.remote.artery.bind.hostname = ").append(quote(d.bindHost())).append('\n');
+      overlay
+          .append("pekko.remote.artery.bind.hostname = ")
+          .append(quote(d.bindHost()))
+          .append('\n');
     }
     if (d.adminHost() != null) {
       checkHost("--admin-host", d.adminHost());
@@ -101,49 +125,73 @@ final class NodeConfig {
     // checked) before anything is written.
     Config admin;
     try {
-      admin = ConfigFactory.systemProperties().withFallback(user).withFallback(ConfigFactory.parseResources("parreg.conf"))
-          .resolve().getConfig("parreg.admin");
+      admin =
+          ConfigFactory.systemProperties()
+              .withFallback(user)
+              .withFallback(ConfigFactory.parseResources("parreg.conf"))
+              .resolve()
+              .getConfig("parreg.admin");
     } catch (ConfigException e) {
-      throw new ParregNode.BadInput((d.configFile() != null ? "--config " + d.configFile() : "configuration") + ": "
-          + e.getMessage());
+      throw new ParregNode.BadInput(
+          (d.configFile() != null ? "--config " + d.configFile() : "configuration")
+              + ": "
+              + e.getMessage());
     }
     int adminPort = d.adminPort() != null ? d.adminPort() : d.port() + admin.getInt("port-offset");
     if (adminPort < 1 || adminPort > 65535) {
-      throw new ParregNode.BadInput("admin port " + adminPort + " is not a TCP port; give --admin-port");
+      throw new ParregNode.BadInput(
+          "admin port " + adminPort + " is not a TCP port; give --admin-port");
     }
     if (adminPort == d.port()) {
-      throw new ParregNode.BadInput((d.adminPort() != null ? "--admin-port " : "admin port ") + adminPort
-          + " is the cluster port; give another" + (d.adminPort() != null ? "" : " with --admin-port"));
+      throw new ParregNode.BadInput(
+          (d.adminPort() != null ? "--admin-port " : "admin port ")
+              + adminPort
+              + " is the cluster port; give another"
+              + (d.adminPort() != null ? "" : " with --admin-port"));
     }
     // The addresses as the node will use them: flags, else -D, else --config, else cluster.conf.
-    Config addresses = flags.withFallback(ConfigFactory.systemProperties()).withFallback(user)
-        .withFallback(ConfigFactory.parseResources("cluster.conf")).resolve();
+    Config addresses =
+        flags
+            .withFallback(ConfigFactory.systemProperties())
+            .withFallback(user)
+            .withFallback(ConfigFactory.parseResources("cluster.conf"))
+            .resolve();
     String host = addresses.getString("pekko.remote.artery.canonical.hostname");
-    String bind = addresses.hasPath("pekko.remote.artery.bind.hostname")
-        && !addresses.getString("pekko.remote.artery.bind.hostname").isEmpty()
-        ? addresses.getString("pekko.remote.artery.bind.hostname") : host;
+    String bind =
+        addresses.hasPath("pekko.remote.artery.bind.hostname")
+                && !addresses.getString("pekko.remote.artery.bind.hostname").isEmpty()
+            ? addresses.getString("pekko.remote.artery.bind.hostname")
+            : host;
     String adminHost = d.adminHost() != null ? d.adminHost() : admin.getString("host");
     // TLS configured by hand in a --config file counts as TLS too
-    boolean secure = tls || (addresses.hasPath("pekko.remote.artery.transport")
-        && addresses.getString("pekko.remote.artery.transport").equals("tls-tcp"));
-    if (!secure && !d.insecure() && !isLoopback(d.bindHost() != null ? "--bind-host" : "--host", bind)) {
-      throw new ParregNode.BadInput("the cluster port would listen on " + bind + ", which is not a loopback address, "
-          + "in plain TCP: give --tls-keystore and --tls-truststore (bin/parreg keys makes them), or --insecure");
+    boolean secure =
+        tls
+            || (addresses.hasPath("pekko.remote.artery.transport")
+                && addresses.getString("pekko.remote.artery.transport").equals("tls-tcp"));
+    if (!secure
+        && !d.insecure()
+        && !isLoopback(d.bindHost() != null ? "--bind-host" : "--host", bind)) {
+      throw new ParregNode.BadInput(
+          "the cluster port would listen on "
+              + bind
+              + ", which is not a loopback address, "
+              + "in plain TCP: give --tls-keystore and --tls-truststore (bin/parreg keys makes them), or --insecure");
     }
     return new NodeConfig(d, flags, user, host, bind, adminHost, adminPort, secure);
   }
 
   /**
-   * Artery over TLS with mutual authentication when a keystore and truststore are given: a peer
-   * is admitted only with a certificate the cluster CA signed, and bytes from anyone else never
-   * reach Artery's framing stage. Host names are not verified (the CA is the trust). The stores
-   * are opened here, so a wrong password or file is refused before anything is written. The
-   * password never appears on a command line: a file, or {@code PARREG_TLS_PASSWORD}.
+   * Artery over TLS with mutual authentication when a keystore and truststore are given: a peer is
+   * admitted only with a certificate the cluster CA signed, and bytes from anyone else never reach
+   * Artery's framing stage. Host names are not verified (the CA is the trust). The stores are
+   * opened here, so a wrong password or file is refused before anything is written. The password
+   * never appears on a command line: a file, or {@code PARREG_TLS_PASSWORD}.
    */
   private static boolean tls(ParregNode.Deployment d, StringBuilder overlay) {
     if (d.tlsKeystore() == null && d.tlsTruststore() == null) {
       if (d.tlsPasswordFile() != null) {
-        throw new ParregNode.BadInput("--tls-password-file needs --tls-keystore and --tls-truststore");
+        throw new ParregNode.BadInput(
+            "--tls-password-file needs --tls-keystore and --tls-truststore");
       }
       return false;
     }
@@ -155,16 +203,36 @@ final class NodeConfig {
     checkStore("--tls-truststore", d.tlsTruststore(), password, false);
     String pw = quote(new String(password));
     String engine = "pekko.remote.artery.ssl.config-ssl-engine.";
-    overlay.append("pekko.remote.artery.transport = tls-tcp\n")
+    overlay
+        .append("pekko.remote.artery.transport = tls-tcp\n")
         // Pekko's provider, with a trust manager that logs a refused node's certificate
-        .append("pekko.remote.artery.ssl.ssl-engine-provider = ").append(RefusalLoggingSslEngineProvider.class.getName()).append('\n')
-        .append(engine).append("key-store = ").append(quote(d.tlsKeystore().toAbsolutePath().toString())).append('\n')
-        .append(engine).append("trust-store = ").append(quote(d.tlsTruststore().toAbsolutePath().toString())).append('\n')
-        .append(engine).append("key-store-password = ").append(pw).append('\n')
-        .append(engine).append("key-password = ").append(pw).append('\n')
-        .append(engine).append("trust-store-password = ").append(pw).append('\n')
-        .append(engine).append("require-mutual-authentication = on\n")
-        .append(engine).append("hostname-verification = off\n");
+        .append("pekko.remote.artery.ssl.ssl-engine-provider = ")
+        .append(RefusalLoggingSslEngineProvider.class.getName())
+        .append('\n')
+        .append(engine)
+        .append("key-store = ")
+        .append(quote(d.tlsKeystore().toAbsolutePath().toString()))
+        .append('\n')
+        .append(engine)
+        .append("trust-store = ")
+        .append(quote(d.tlsTruststore().toAbsolutePath().toString()))
+        .append('\n')
+        .append(engine)
+        .append("key-store-password = ")
+        .append(pw)
+        .append('\n')
+        .append(engine)
+        .append("key-password = ")
+        .append(pw)
+        .append('\n')
+        .append(engine)
+        .append("trust-store-password = ")
+        .append(pw)
+        .append('\n')
+        .append(engine)
+        .append("require-mutual-authentication = on\n")
+        .append(engine)
+        .append("hostname-verification = off\n");
     return true;
   }
 
@@ -182,8 +250,9 @@ final class NodeConfig {
       where = "PARREG_TLS_PASSWORD";
       value = System.getenv("PARREG_TLS_PASSWORD");
       if (value == null) {
-        throw new ParregNode.BadInput("TLS needs the stores' password: --tls-password-file FILE or the environment variable "
-            + "PARREG_TLS_PASSWORD (never on the command line)");
+        throw new ParregNode.BadInput(
+            "TLS needs the stores' password: --tls-password-file FILE or the environment variable "
+                + "PARREG_TLS_PASSWORD (never on the command line)");
       }
     }
     if (value.isEmpty()) {
@@ -192,7 +261,8 @@ final class NodeConfig {
     return value.toCharArray();
   }
 
-  private static void checkStore(String flag, java.nio.file.Path file, char[] password, boolean needsKey) {
+  private static void checkStore(
+      String flag, java.nio.file.Path file, char[] password, boolean needsKey) {
     if (!Files.isRegularFile(file)) {
       throw new ParregNode.BadInput(flag + " " + file + ": no such file");
     }
@@ -201,7 +271,8 @@ final class NodeConfig {
       ks = java.security.KeyStore.getInstance("PKCS12");
       ks.load(in, password);
     } catch (java.io.IOException | java.security.GeneralSecurityException e) {
-      throw new ParregNode.BadInput(flag + " " + file + ": not a PKCS12 store this password opens (" + e.getMessage() + ")");
+      throw new ParregNode.BadInput(
+          flag + " " + file + ": not a PKCS12 store this password opens (" + e.getMessage() + ")");
     }
     try {
       boolean hasKey = false;
@@ -212,10 +283,12 @@ final class NodeConfig {
         hasCert |= ks.isCertificateEntry(a);
       }
       if (needsKey && !hasKey) {
-        throw new ParregNode.BadInput(flag + " " + file + ": holds no private key (give the node's keystore, node-P.p12)");
+        throw new ParregNode.BadInput(
+            flag + " " + file + ": holds no private key (give the node's keystore, node-P.p12)");
       }
       if (!needsKey && !hasCert) {
-        throw new ParregNode.BadInput(flag + " " + file + ": holds no trusted certificate (give truststore.p12)");
+        throw new ParregNode.BadInput(
+            flag + " " + file + ": holds no trusted certificate (give truststore.p12)");
       }
     } catch (java.security.KeyStoreException e) {
       throw new ParregNode.BadInput(flag + " " + file + ": " + e.getMessage());
@@ -242,7 +315,10 @@ final class NodeConfig {
   }
 
   private static String quote(String s) {
-    return ConfigFactory.empty().withValue("v", com.typesafe.config.ConfigValueFactory.fromAnyRef(s)).getValue("v").render();
+    return ConfigFactory.empty()
+        .withValue("v", com.typesafe.config.ConfigValueFactory.fromAnyRef(s))
+        .getValue("v")
+        .render();
   }
 
   /** The address peers reach this node by. */
@@ -262,8 +338,13 @@ final class NodeConfig {
    */
   Config complete(Config journalDatabase) {
     try {
-      Config cfg = flags.withFallback(journalDatabase).withFallback(ConfigFactory.systemProperties()).withFallback(user)
-          .withFallback(ConfigFactory.load()).resolve();
+      Config cfg =
+          flags
+              .withFallback(journalDatabase)
+              .withFallback(ConfigFactory.systemProperties())
+              .withFallback(user)
+              .withFallback(ConfigFactory.load())
+              .resolve();
       cfg.getString("parreg.admin.host");
       clusterHost(cfg);
       cfg.getDuration("parreg.cluster.rejoin-seed-node-timeout");
@@ -274,12 +355,27 @@ final class NodeConfig {
     }
   }
 
-  /** The node's settings from the complete configuration ({@link #complete}); a bad value is bad input. */
-  NodeSettings settings(Config cfg, RunContract contract, PartitionSource partition, String journalDescription) {
+  /**
+   * The node's settings from the complete configuration ({@link #complete}); a bad value is bad
+   * input.
+   */
+  NodeSettings settings(
+      Config cfg, RunContract contract, PartitionSource partition, String journalDescription) {
     ParregNode.Deployment d = deployment;
     try {
-      return NodeSettings.of(cfg, d.participant(), contract, partition, d.steps(), d.backend(), d.device(), d.evidence(),
-          d.exitWhenDone(), d.stepInterval(), d.syncCommit(), journalDescription);
+      return NodeSettings.of(
+          cfg,
+          d.participant(),
+          contract,
+          partition,
+          d.steps(),
+          d.backend(),
+          d.device(),
+          d.evidence(),
+          d.exitWhenDone(),
+          d.stepInterval(),
+          d.syncCommit(),
+          journalDescription);
     } catch (ConfigException e) {
       throw configError(e);
     }
@@ -287,10 +383,16 @@ final class NodeConfig {
 
   private ParregNode.BadInput configError(ConfigException e) {
     return new ParregNode.BadInput(
-        (deployment.configFile() != null ? "--config " + deployment.configFile() + ": " : "configuration: ") + e.getMessage());
+        (deployment.configFile() != null
+                ? "--config " + deployment.configFile() + ": "
+                : "configuration: ")
+            + e.getMessage());
   }
 
-  /** The address the cluster transport binds to: Artery's bind hostname, else its canonical hostname. */
+  /**
+   * The address the cluster transport binds to: Artery's bind hostname, else its canonical
+   * hostname.
+   */
   static String clusterHost(Config cfg) {
     String bind = cfg.getString("pekko.remote.artery.bind.hostname");
     return bind.isEmpty() ? cfg.getString("pekko.remote.artery.canonical.hostname") : bind;

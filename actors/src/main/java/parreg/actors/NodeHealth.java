@@ -23,10 +23,10 @@ import parreg.device.BackendInfo;
  * {@code /ready}, {@code /alive} and {@code /cluster/members}; same paths and meaning as Pekko
  * Management's, see {@link AdminHttpServer} for why not Pekko Management itself).
  *
- * <p>Ready means: not shutting down, the backend answered, this node is {@code Up} in the
- * cluster, and its journal is open — the training actor answers a query only once its recovery
- * from the journal has completed (an event-sourced actor stashes commands until then), so an
- * answer within {@link #JOURNAL_PROBE} is the proof.
+ * <p>Ready means: not shutting down, the backend answered, this node is {@code Up} in the cluster,
+ * and its journal is open — the training actor answers a query only once its recovery from the
+ * journal has completed (an event-sourced actor stashes commands until then), so an answer within
+ * {@link #JOURNAL_PROBE} is the proof.
  */
 public final class NodeHealth {
   /** Short enough that /ready answers within the 1 s that probes (Kubernetes' default) wait. */
@@ -48,7 +48,10 @@ public final class NodeHealth {
   private final CompletableFuture<BackendInfo> backend;
   private final ActorRef<TrainingActor.Command> training;
 
-  public NodeHealth(ActorSystem<?> system, NodeLifecycle lifecycle, CompletableFuture<BackendInfo> backend,
+  public NodeHealth(
+      ActorSystem<?> system,
+      NodeLifecycle lifecycle,
+      CompletableFuture<BackendInfo> backend,
       ActorRef<TrainingActor.Command> training) {
     this.system = system;
     this.lifecycle = lifecycle;
@@ -56,13 +59,19 @@ public final class NodeHealth {
     this.training = training;
   }
 
-  /** Alive while the actor system runs (a stuck node is a matter for readiness, not for a restart loop). */
+  /**
+   * Alive while the actor system runs (a stuck node is a matter for readiness, not for a restart
+   * loop).
+   */
   public Check alive() {
-    return system.whenTerminated().isCompleted() ? Check.fail("actor system terminated") : Check.pass();
+    return system.whenTerminated().isCompleted()
+        ? Check.fail("actor system terminated")
+        : Check.pass();
   }
 
   public Check ready() {
-    if (system.whenTerminated().isCompleted() || CoordinatedShutdown.get(system).getShutdownReason().isPresent()) {
+    if (system.whenTerminated().isCompleted()
+        || CoordinatedShutdown.get(system).getShutdownReason().isPresent()) {
       return Check.fail("shutting down");
     }
     if (lifecycle.outcome().isDone()) {
@@ -79,8 +88,8 @@ public final class NodeHealth {
       return Check.fail("cluster member status " + status);
     }
     try {
-      AskPattern.<TrainingActor.Command, TrainingActor.View>ask(training, TrainingActor.GetState::new, JOURNAL_PROBE,
-              system.scheduler())
+      AskPattern.<TrainingActor.Command, TrainingActor.View>ask(
+              training, TrainingActor.GetState::new, JOURNAL_PROBE, system.scheduler())
           .toCompletableFuture()
           .get();
     } catch (InterruptedException e) {
@@ -92,7 +101,10 @@ public final class NodeHealth {
     return Check.pass();
   }
 
-  /** The cluster as this node sees it; field names follow Pekko Management's {@code /cluster/members}. */
+  /**
+   * The cluster as this node sees it; field names follow Pekko Management's {@code
+   * /cluster/members}.
+   */
   public Map<String, Object> members() {
     ClusterEvent.CurrentClusterState cs = Cluster.get(system).state();
     Set<Member> unreachable = new HashSet<>();

@@ -33,7 +33,9 @@ public final class NodeLifecycle {
   /** Exit code of a run stopped because a step's update or loss was not finite (README). */
   public static final int DIVERGED = 3;
 
-  /** Training diverged: the journal holds every finite step, the non-finite one was not committed. */
+  /**
+   * Training diverged: the journal holds every finite step, the non-finite one was not committed.
+   */
   public void diverge(String message) {
     outcome.complete(new Outcome(DIVERGED, message));
   }

@@ -21,25 +21,26 @@ import org.apache.pekko.cluster.typed.Cluster;
 
 /**
  * The node's Prometheus metrics ({@code GET /metrics}, {@link AdminHttpServer}), one registry per
- * actor system. Each actor records where its data is: the training actor its committed steps,
- * loss and step time; the journal child its write latency and batch size; the peer actor the
- * exchange wait per peer; the GPU actor its fence waits and launches. Cluster membership is read
- * when scraped.
+ * actor system. Each actor records where its data is: the training actor its committed steps, loss
+ * and step time; the journal child its write latency and batch size; the peer actor the exchange
+ * wait per peer; the GPU actor its fence waits and launches. Cluster membership is read when
+ * scraped.
  *
- * <p>Why this costs the step path nothing measurable: recording is a counter increment, a
- * histogram observation (striped adders, no lock; data points are looked up once, not per step)
- * or a release store of a long that the scrape reads; nothing allocates, nothing is sent to
- * another actor. Exemplars are off (they would look for a trace on every observation).
+ * <p>Why this costs the step path nothing measurable: recording is a counter increment, a histogram
+ * observation (striped adders, no lock; data points are looked up once, not per step) or a release
+ * store of a long that the scrape reads; nothing allocates, nothing is sent to another actor.
+ * Exemplars are off (they would look for a trace on every observation).
  */
 public final class NodeMetrics implements Extension {
 
   /** One instance per actor system (tests run several nodes in one JVM). */
-  static final ExtensionId<NodeMetrics> ID = new ExtensionId<>() {
-    @Override
-    public NodeMetrics createExtension(ActorSystem<?> system) {
-      return new NodeMetrics(system);
-    }
-  };
+  static final ExtensionId<NodeMetrics> ID =
+      new ExtensionId<>() {
+        @Override
+        public NodeMetrics createExtension(ActorSystem<?> system) {
+          return new NodeMetrics(system);
+        }
+      };
 
   public static NodeMetrics get(ActorSystem<?> system) {
     return system.registerExtension(ID);
@@ -47,6 +48,7 @@ public final class NodeMetrics implements Extension {
 
   /** Step time and exchange wait: 50 µs to about 13 s, doubling. */
   private static final double[] SECONDS = exponential(0.00005, 2, 19);
+
   /** Events per journal write: 1 to 4096, doubling (the lag bound is 512 steps by default). */
   private static final double[] EVENTS = exponential(1, 2, 13);
 
@@ -58,8 +60,10 @@ public final class NodeMetrics implements Extension {
   private final AtomicLong target = new AtomicLong(-1);
   private final AtomicLong lossBits = new AtomicLong(Double.doubleToRawLongBits(Double.NaN));
   private final AtomicLong validationStep = new AtomicLong(-1);
-  private final AtomicLong validationRmseBits = new AtomicLong(Double.doubleToRawLongBits(Double.NaN));
-  private final AtomicLong validationR2Bits = new AtomicLong(Double.doubleToRawLongBits(Double.NaN));
+  private final AtomicLong validationRmseBits =
+      new AtomicLong(Double.doubleToRawLongBits(Double.NaN));
+  private final AtomicLong validationR2Bits =
+      new AtomicLong(Double.doubleToRawLongBits(Double.NaN));
 
   private final CounterDataPoint steps;
   private final DistributionDataPoint stepSeconds;
@@ -73,32 +77,72 @@ public final class NodeMetrics implements Extension {
     gauge("parreg_committed_step", "last step committed (agreed by every participant)", committed);
     gauge("parreg_durable_step", "last step in this node's journal", durable);
     gauge("parreg_target_step", "step the run trains to (--steps)", target);
-    GaugeWithCallback.builder().name("parreg_loss").help("training loss after the last committed step")
-        .callback(cb -> cb.call(Double.longBitsToDouble(lossBits.get()))).register(registry);
-    gauge("parreg_validation_step", "committed step of the last hold-out evaluation (--validation; -1: none yet)",
-        validationStep);
-    GaugeWithCallback.builder().name("parreg_validation_rmse").help("hold-out RMSE at parreg_validation_step (NaN: none yet)")
-        .callback(cb -> cb.call(Double.longBitsToDouble(validationRmseBits.get()))).register(registry);
-    GaugeWithCallback.builder().name("parreg_validation_r2").help("hold-out R^2 at parreg_validation_step (NaN: none yet)")
-        .callback(cb -> cb.call(Double.longBitsToDouble(validationR2Bits.get()))).register(registry);
-    steps = Counter.builder().name("parreg_steps_total")
-        .help("steps committed by this process (a restart's replayed steps are not counted)")
-        .withoutExemplars().register(registry);
-    stepSeconds = histogram("parreg_step_duration_seconds", "from a step's start to its commit", SECONDS, true);
-    journalWriteSeconds = histogram("parreg_journal_write_duration_seconds",
-        "one journal write (many steps' events), from the request to durable", SECONDS, true);
-    journalWriteEvents = histogram("parreg_journal_write_events", "events per journal write", EVENTS, false);
-    exchangeWait = Histogram.builder().name("parreg_exchange_wait_seconds")
-        .help("from publishing this node's contribution to a step until this peer's arrived (0 if it came first)")
-        .unit(Unit.SECONDS).labelNames("peer").classicOnly().classicUpperBounds(SECONDS).withoutExemplars()
+    GaugeWithCallback.builder()
+        .name("parreg_loss")
+        .help("training loss after the last committed step")
+        .callback(cb -> cb.call(Double.longBitsToDouble(lossBits.get())))
         .register(registry);
-    fenceWaitSeconds = histogram("parreg_gpu_fence_wait_seconds", "wait for a launch's fence to retire", SECONDS, true);
-    launches = Counter.builder().name("parreg_gpu_launches_total").help("gradient launches issued on the backend")
-        .withoutExemplars().register(registry);
-    GaugeWithCallback.builder().name("parreg_cluster_members_up").help("cluster members with status Up, as this node sees them")
-        .callback(cb -> cb.call(members(system, false))).register(registry);
-    GaugeWithCallback.builder().name("parreg_cluster_members_unreachable").help("cluster members this node sees as unreachable")
-        .callback(cb -> cb.call(members(system, true))).register(registry);
+    gauge(
+        "parreg_validation_step",
+        "committed step of the last hold-out evaluation (--validation; -1: none yet)",
+        validationStep);
+    GaugeWithCallback.builder()
+        .name("parreg_validation_rmse")
+        .help("hold-out RMSE at parreg_validation_step (NaN: none yet)")
+        .callback(cb -> cb.call(Double.longBitsToDouble(validationRmseBits.get())))
+        .register(registry);
+    GaugeWithCallback.builder()
+        .name("parreg_validation_r2")
+        .help("hold-out R^2 at parreg_validation_step (NaN: none yet)")
+        .callback(cb -> cb.call(Double.longBitsToDouble(validationR2Bits.get())))
+        .register(registry);
+    steps =
+        Counter.builder()
+            .name("parreg_steps_total")
+            .help("steps committed by this process (a restart's replayed steps are not counted)")
+            .withoutExemplars()
+            .register(registry);
+    stepSeconds =
+        histogram(
+            "parreg_step_duration_seconds", "from a step's start to its commit", SECONDS, true);
+    journalWriteSeconds =
+        histogram(
+            "parreg_journal_write_duration_seconds",
+            "one journal write (many steps' events), from the request to durable",
+            SECONDS,
+            true);
+    journalWriteEvents =
+        histogram("parreg_journal_write_events", "events per journal write", EVENTS, false);
+    exchangeWait =
+        Histogram.builder()
+            .name("parreg_exchange_wait_seconds")
+            .help(
+                "from publishing this node's contribution to a step until this peer's arrived (0 if it came first)")
+            .unit(Unit.SECONDS)
+            .labelNames("peer")
+            .classicOnly()
+            .classicUpperBounds(SECONDS)
+            .withoutExemplars()
+            .register(registry);
+    fenceWaitSeconds =
+        histogram(
+            "parreg_gpu_fence_wait_seconds", "wait for a launch's fence to retire", SECONDS, true);
+    launches =
+        Counter.builder()
+            .name("parreg_gpu_launches_total")
+            .help("gradient launches issued on the backend")
+            .withoutExemplars()
+            .register(registry);
+    GaugeWithCallback.builder()
+        .name("parreg_cluster_members_up")
+        .help("cluster members with status Up, as this node sees them")
+        .callback(cb -> cb.call(members(system, false)))
+        .register(registry);
+    GaugeWithCallback.builder()
+        .name("parreg_cluster_members_unreachable")
+        .help("cluster members this node sees as unreachable")
+        .callback(cb -> cb.call(members(system, true)))
+        .register(registry);
   }
 
   /**
@@ -107,12 +151,24 @@ public final class NodeMetrics implements Extension {
    * the journal starts its replay, which is on the path of a restarted node's first step.
    */
   public static void prepareInBackground() {
-    Thread t = new Thread(() -> {
-      PrometheusRegistry scratch = new PrometheusRegistry();
-      Counter.builder().name("warm_total").withoutExemplars().register(scratch).inc();
-      Histogram.builder().name("warm_seconds").unit(Unit.SECONDS).classicOnly().withoutExemplars().register(scratch).observe(1);
-      GaugeWithCallback.builder().name("warm_gauge").callback(cb -> cb.call(1)).register(scratch);
-    }, "parreg-metrics-init");
+    Thread t =
+        new Thread(
+            () -> {
+              PrometheusRegistry scratch = new PrometheusRegistry();
+              Counter.builder().name("warm_total").withoutExemplars().register(scratch).inc();
+              Histogram.builder()
+                  .name("warm_seconds")
+                  .unit(Unit.SECONDS)
+                  .classicOnly()
+                  .withoutExemplars()
+                  .register(scratch)
+                  .observe(1);
+              GaugeWithCallback.builder()
+                  .name("warm_gauge")
+                  .callback(cb -> cb.call(1))
+                  .register(scratch);
+            },
+            "parreg-metrics-init");
     t.setDaemon(true);
     t.start();
   }
@@ -175,12 +231,22 @@ public final class NodeMetrics implements Extension {
   }
 
   private void gauge(String name, String help, AtomicLong value) {
-    GaugeWithCallback.builder().name(name).help(help).callback(cb -> cb.call(value.get())).register(registry);
+    GaugeWithCallback.builder()
+        .name(name)
+        .help(help)
+        .callback(cb -> cb.call(value.get()))
+        .register(registry);
   }
 
-  private DistributionDataPoint histogram(String name, String help, double[] bounds, boolean seconds) {
-    Histogram.Builder b = Histogram.builder().name(name).help(help).classicOnly().classicUpperBounds(bounds)
-        .withoutExemplars();
+  private DistributionDataPoint histogram(
+      String name, String help, double[] bounds, boolean seconds) {
+    Histogram.Builder b =
+        Histogram.builder()
+            .name(name)
+            .help(help)
+            .classicOnly()
+            .classicUpperBounds(bounds)
+            .withoutExemplars();
     if (seconds) {
       b.unit(Unit.SECONDS);
     }

@@ -7,8 +7,8 @@ import parreg.device.PartitionSource;
 import parreg.device.RunContract;
 
 /**
- * Everything one node is started with: deployment inputs from the command line plus the
- * {@code parreg} settings namespace of the configuration (read once at start-up).
+ * Everything one node is started with: deployment inputs from the command line plus the {@code
+ * parreg} settings namespace of the configuration (read once at start-up).
  *
  * @param participant this node's participant id
  * @param contract the run contract it was started with
@@ -25,10 +25,10 @@ import parreg.device.RunContract;
  * @param waitingAfter how long a step may wait for contributions before the node reports waiting
  * @param maxLagSteps at most this many committed steps may be waiting for the journal when a step
  *     starts (0 or 1: each step is durable before the next starts)
- * @param maxLag a step starts only while the oldest step waiting for the journal was committed
- *     less than this long ago
- * @param groupSteps a journal write starts once this many committed steps wait for it (1 when
- *     every step must be durable before the next)
+ * @param maxLag a step starts only while the oldest step waiting for the journal was committed less
+ *     than this long ago
+ * @param groupSteps a journal write starts once this many committed steps wait for it (1 when every
+ *     step must be durable before the next)
  * @param groupDelay ... or once the oldest of them has waited this long
  * @param journalDescription where the journal lives, for status
  * @param progressInterval how often the node logs its progress line (zero: never)
@@ -58,16 +58,21 @@ public record NodeSettings(
     // A restarted node's peers serve the steps it lacks from memory while they are in the window;
     // a lag that could exceed the window would send them to their journals for steps not yet there.
     if (maxLagSteps < 0 || maxLagSteps >= peerWindow) {
-      throw new IllegalArgumentException("parreg.journal.max-lag-steps = " + maxLagSteps
-          + " must be at least 0 and below parreg.peer.window-steps = " + peerWindow);
+      throw new IllegalArgumentException(
+          "parreg.journal.max-lag-steps = "
+              + maxLagSteps
+              + " must be at least 0 and below parreg.peer.window-steps = "
+              + peerWindow);
     }
     if (groupSteps < 1) {
-      throw new IllegalArgumentException("parreg.journal.group-steps = " + groupSteps + " must be at least 1");
+      throw new IllegalArgumentException(
+          "parreg.journal.group-steps = " + groupSteps + " must be at least 1");
     }
     // A group larger than the lag allows would never fill: training stops at the lag bound first.
     groupSteps = Math.min(groupSteps, Math.max(1, maxLagSteps));
     if (progressInterval.isNegative()) {
-      throw new IllegalArgumentException("parreg.progress-interval = " + progressInterval + " must not be negative (0 = off)");
+      throw new IllegalArgumentException(
+          "parreg.progress-interval = " + progressInterval + " must not be negative (0 = off)");
     }
   }
 

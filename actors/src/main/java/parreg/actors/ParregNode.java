@@ -17,8 +17,8 @@ import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AskPattern;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import parreg.device.BackendInfo;
-import parreg.device.Backends;
 import parreg.device.BackendUnavailableException;
+import parreg.device.Backends;
 import parreg.device.PartitionSource;
 import parreg.device.RunContract;
 import parreg.persistence.JournalRuns;
@@ -43,15 +43,16 @@ public final class ParregNode {
    *
    * @param participant this node's id
    * @param participants how many there are (to know when everyone is done)
-   * @param host the address peers reach this node by (Artery's canonical hostname), or null for
-   *     the configured one
+   * @param host the address peers reach this node by (Artery's canonical hostname), or null for the
+   *     configured one
    * @param bindHost the address the cluster port listens on, or null for {@code host}
    * @param port cluster port
    * @param adminHost the HTTP endpoint's address, or null for {@code parreg.admin.host}
    * @param adminPort HTTP port, or null for port + {@code parreg.admin.port-offset}
    * @param seedNodes HOST:PORT of the seed nodes
    * @param insecure allow plain TCP on a non-loopback address
-   * @param tlsKeystore PKCS12 keystore with this node's key and certificate chain, or null for plain TCP
+   * @param tlsKeystore PKCS12 keystore with this node's key and certificate chain, or null for
+   *     plain TCP
    * @param tlsTruststore PKCS12 truststore with the cluster CA, or null
    * @param tlsPasswordFile file whose first line is the stores' password, or null for the
    *     environment variable {@code PARREG_TLS_PASSWORD}
@@ -119,28 +120,41 @@ public final class ParregNode {
    * configuration, a journal of another run, a port in use) is thrown as {@link BadInput} before
    * anything is written: a refused start leaves no journal behind.
    */
-  public static NodeLifecycle.Outcome run(Deployment d, RunContract contract, PartitionSource partition) throws Exception {
+  public static NodeLifecycle.Outcome run(
+      Deployment d, RunContract contract, PartitionSource partition) throws Exception {
     return run(d, contract, partition, null);
   }
 
-  /** As {@link #run(Deployment, RunContract, PartitionSource)}, with a hold-out evaluation (or null). */
-  public static NodeLifecycle.Outcome run(Deployment d, RunContract contract, PartitionSource partition, Validation validation)
+  /**
+   * As {@link #run(Deployment, RunContract, PartitionSource)}, with a hold-out evaluation (or
+   * null).
+   */
+  public static NodeLifecycle.Outcome run(
+      Deployment d, RunContract contract, PartitionSource partition, Validation validation)
       throws Exception {
     NodeConfig nodeConfig = NodeConfig.parse(d);
-    JournalSetup journalSetup = JournalSetup.open(d.journal(), JournalSetup.writerName(d), !d.syncCommit());
+    JournalSetup journalSetup =
+        JournalSetup.open(d.journal(), JournalSetup.writerName(d), !d.syncCommit());
     // Reading what the journal holds (an H2 file: engine start, a few queries) and loading the
     // configuration (every jar's reference.conf) are independent; do them concurrently. Only the
     // seed-node timeout depends on what the journal holds.
     CompletableFuture<JournalRuns.Admission> inspected = new CompletableFuture<>();
-    Thread inspector = new Thread(() -> {
-      try {
-        inspected.complete(journalSetup.inspect(contract, d.participant(), partition.info(d.participant()),
-            d.runNameGiven()));
-        StartupTrace.mark("journal inspected");
-      } catch (Throwable t) {
-        inspected.completeExceptionally(t);
-      }
-    }, "parreg-journal-inspect");
+    Thread inspector =
+        new Thread(
+            () -> {
+              try {
+                inspected.complete(
+                    journalSetup.inspect(
+                        contract,
+                        d.participant(),
+                        partition.info(d.participant()),
+                        d.runNameGiven()));
+                StartupTrace.mark("journal inspected");
+              } catch (Throwable t) {
+                inspected.completeExceptionally(t);
+              }
+            },
+            "parreg-journal-inspect");
     inspector.setDaemon(true);
     inspector.start();
     Config cfg;
@@ -157,14 +171,20 @@ public final class ParregNode {
     JournalRuns.Admission admission = awaitInspected(inspected, journalSetup);
     if (admission instanceof JournalRuns.Refused refused) {
       journalSetup.close();
-      throw new BadInput(refused.message() + "; nothing was written"
-          + (refused.anotherRun() ? " (a node journal belongs to one run: give --run-name NEW to start another run in it)" : ""));
+      throw new BadInput(
+          refused.message()
+              + "; nothing was written"
+              + (refused.anotherRun()
+                  ? " (a node journal belongs to one run: give --run-name NEW to start another run in it)"
+                  : ""));
     }
     String clusterHost = NodeConfig.clusterHost(cfg);
     Backends.Selection device;
     try {
       Ports.requireFree(clusterHost, d.port(), "cluster port (--port)");
-      Ports.requireFree(nodeConfig.adminHost(), nodeConfig.adminPort(),
+      Ports.requireFree(
+          nodeConfig.adminHost(),
+          nodeConfig.adminPort(),
           "admin port" + (d.adminPort() != null ? " (--admin-port)" : ""));
       device = openDevice(settings);
     } catch (RuntimeException e) {
@@ -172,7 +192,8 @@ public final class ParregNode {
       throw e;
     }
     try {
-      journalSetup.create(cfg.getDuration("parreg.journal.h2-compaction.interval"),
+      journalSetup.create(
+          cfg.getDuration("parreg.journal.h2-compaction.interval"),
           cfg.getBytes("parreg.journal.h2-compaction.write-bytes").intValue());
     } catch (RuntimeException e) {
       device.backend().close();
@@ -181,9 +202,12 @@ public final class ParregNode {
     }
     StartupTrace.mark("journal prepared");
     if (admission instanceof JournalRuns.Restart && isFirstSeed(cfg)) {
-      cfg = ConfigFactory.parseString("pekko.cluster.seed-node-timeout = "
-              + cfg.getDuration("parreg.cluster.rejoin-seed-node-timeout").toMillis() + "ms")
-          .withFallback(cfg);
+      cfg =
+          ConfigFactory.parseString(
+                  "pekko.cluster.seed-node-timeout = "
+                      + cfg.getDuration("parreg.cluster.rejoin-seed-node-timeout").toMillis()
+                      + "ms")
+              .withFallback(cfg);
     }
 
     NodeMetrics.prepareInBackground();
@@ -194,36 +218,56 @@ public final class ParregNode {
       device.backend().close();
       journalSetup.close();
       // The port was free a moment ago (checked above) but another process took it since.
-      throw Ports.bindFailure(e, clusterHost, d.port(), "cluster port (--port)").orElseThrow(() -> e);
+      throw Ports.bindFailure(e, clusterHost, d.port(), "cluster port (--port)")
+          .orElseThrow(() -> e);
     }
     StartupTrace.mark("actor system created");
     // SIGTERM (kill, systemd, docker stop) and SIGINT (Ctrl-C) ask the node to stop: it starts no
     // more steps, writes what it committed (the journal runs behind the step), then ends like a
     // finished run, leaving the cluster and closing its journal, and exits 0. (The JVM's default
-    // would run the shutdown hooks and exit 143 or 130.) The same command resumes the run exactly there.
+    // would run the shutdown hooks and exit 143 or 130.) The same command resumes the run exactly
+    // there.
     for (String signal : List.of("TERM", "INT")) {
-      sun.misc.Signal.handle(new sun.misc.Signal(signal), sig -> {
-        String durable = flush(node);
-        node.lifecycle().stop("stopped (SIG" + signal + ")" + durable);
-      });
+      sun.misc.Signal.handle(
+          new sun.misc.Signal(signal),
+          sig -> {
+            String durable = flush(node);
+            node.lifecycle().stop("stopped (SIG" + signal + ")" + durable);
+          });
     }
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      node.system().terminate();
-      try {
-        node.system().getWhenTerminated().toCompletableFuture().get(10, TimeUnit.SECONDS);
-      } catch (Exception ignored) {
-        // the JVM is going down anyway
-      }
-    }, "parreg-shutdown"));
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  node.system().terminate();
+                  try {
+                    node.system()
+                        .getWhenTerminated()
+                        .toCompletableFuture()
+                        .get(10, TimeUnit.SECONDS);
+                  } catch (Exception ignored) {
+                    // the JVM is going down anyway
+                  }
+                },
+                "parreg-shutdown"));
     try {
       Refs refs = node.refs().get(30, TimeUnit.SECONDS);
-      // The endpoint starts before the backend and the journal are ready: /ready says 503 until they are.
-      NodeHealth health = new NodeHealth(node.system(), node.lifecycle(), node.backend(), refs.training());
+      // The endpoint starts before the backend and the journal are ready: /ready says 503 until
+      // they are.
+      NodeHealth health =
+          new NodeHealth(node.system(), node.lifecycle(), node.backend(), refs.training());
       AdminHttpServer server;
       try {
-        server = new AdminHttpServer(node.system(), refs.admin(), health, nodeConfig.adminHost(), nodeConfig.adminPort());
+        server =
+            new AdminHttpServer(
+                node.system(),
+                refs.admin(),
+                health,
+                nodeConfig.adminHost(),
+                nodeConfig.adminPort());
       } catch (java.io.IOException e) {
-        throw Ports.bindFailure(e, nodeConfig.adminHost(), nodeConfig.adminPort(), "admin port").orElseThrow(() -> e);
+        throw Ports.bindFailure(e, nodeConfig.adminHost(), nodeConfig.adminPort(), "admin port")
+            .orElseThrow(() -> e);
       }
       try (AdminHttpServer http = server) {
         BackendInfo info;
@@ -239,9 +283,17 @@ public final class ParregNode {
           throw e;
         }
         // The addresses as bound, not as asked for: what peers, operators and health checks use.
-        System.err.printf("parreg node %d: %s (cluster port listening on %s:%d, %s), backend %s (%s), status http://%s:%d/status%n",
-            d.participant(), node.system().address(), nodeConfig.bindHost(), d.port(), nodeConfig.tls() ? "TLS" : "plain TCP",
-            info.backend(), info.deviceName(), http.host(), http.port());
+        System.err.printf(
+            "parreg node %d: %s (cluster port listening on %s:%d, %s), backend %s (%s), status http://%s:%d/status%n",
+            d.participant(),
+            node.system().address(),
+            nodeConfig.bindHost(),
+            d.port(),
+            nodeConfig.tls() ? "TLS" : "plain TCP",
+            info.backend(),
+            info.deviceName(),
+            http.host(),
+            http.port());
         return await(d, node, refs, cfg.getDuration("parreg.peer.refusal-grace"));
       }
     } finally {
@@ -253,9 +305,9 @@ public final class ParregNode {
 
   /**
    * Opens the device before the journal is created, so that a card that is not there (a wrong
-   * {@code --device}, {@code --backend cuda} without one) is refused with nothing written. The
-   * GPU actor takes the open backend over (the CUDA backend makes its context current on the
-   * actor's thread before every call).
+   * {@code --device}, {@code --backend cuda} without one) is refused with nothing written. The GPU
+   * actor takes the open backend over (the CUDA backend makes its context current on the actor's
+   * thread before every call).
    */
   private static Backends.Selection openDevice(NodeSettings s) {
     try {
@@ -275,8 +327,13 @@ public final class ParregNode {
    */
   static boolean isFirstSeed(Config cfg) {
     List<String> seeds = cfg.getStringList("pekko.cluster.seed-nodes");
-    String self = "pekko://" + SYSTEM_NAME + "@" + cfg.getString("pekko.remote.artery.canonical.hostname") + ":"
-        + cfg.getInt("pekko.remote.artery.canonical.port");
+    String self =
+        "pekko://"
+            + SYSTEM_NAME
+            + "@"
+            + cfg.getString("pekko.remote.artery.canonical.hostname")
+            + ":"
+            + cfg.getInt("pekko.remote.artery.canonical.port");
     return !seeds.isEmpty() && seeds.get(0).equals(self);
   }
 
@@ -286,36 +343,52 @@ public final class ParregNode {
   }
 
   /**
-   * Wires the actor system and its actors; {@code device} gives the backend, already open (or
-   * null: the GPU actor opens it); {@code validation} the hold-out evaluation (or null).
+   * Wires the actor system and its actors; {@code device} gives the backend, already open (or null:
+   * the GPU actor opens it); {@code validation} the hold-out evaluation (or null).
    */
-  static Handle start(Config config, NodeSettings settings, java.util.function.Supplier<Backends.Selection> device,
+  static Handle start(
+      Config config,
+      NodeSettings settings,
+      java.util.function.Supplier<Backends.Selection> device,
       Validation validation) {
     NodeLifecycle lifecycle = new NodeLifecycle();
     CompletableFuture<BackendInfo> backend = new CompletableFuture<>();
     CompletableFuture<Refs> refs = new CompletableFuture<>();
     ActorSystem<Void> system =
-        ActorSystem.create(guardian(settings, lifecycle, backend, refs, device, validation), SYSTEM_NAME, config);
+        ActorSystem.create(
+            guardian(settings, lifecycle, backend, refs, device, validation), SYSTEM_NAME, config);
     return new Handle(system, lifecycle, backend, refs);
   }
 
   static Behavior<Void> guardian(
-      NodeSettings s, NodeLifecycle lifecycle, CompletableFuture<BackendInfo> backend, CompletableFuture<Refs> refs,
-      java.util.function.Supplier<Backends.Selection> device, Validation validation) {
+      NodeSettings s,
+      NodeLifecycle lifecycle,
+      CompletableFuture<BackendInfo> backend,
+      CompletableFuture<Refs> refs,
+      java.util.function.Supplier<Backends.Selection> device,
+      Validation validation) {
     return Behaviors.setup(
         ctx -> {
           ActorRef<GpuActor.Command> gpu =
               ctx.spawn(
                   device != null
                       ? GpuActor.create(device, s.partition(), s.contract().bias(), backend)
-                      : GpuActor.create(s.backend(), s.device(), s.partition(), s.contract().bias(), backend),
+                      : GpuActor.create(
+                          s.backend(), s.device(), s.partition(), s.contract().bias(), backend),
                   "gpu",
                   GpuActor.dispatcher(s.backend()));
           ActorRef<PeerActor.Command> peer = ctx.spawn(PeerActor.create(s), "peer");
-          ActorRef<TrainingActor.Command> training = ctx.spawn(TrainingActor.create(s, lifecycle, gpu, peer), "training");
-          ActorRef<ValidationActor.Command> holdOut = validation == null ? null
-              : ctx.spawn(ValidationActor.create(validation.data(), s.contract().bias(), validation.every(), training), "validation");
-          ActorRef<AdminActor.Command> admin = ctx.spawn(AdminActor.create(training, gpu, peer, holdOut), AdminActor.NAME);
+          ActorRef<TrainingActor.Command> training =
+              ctx.spawn(TrainingActor.create(s, lifecycle, gpu, peer), "training");
+          ActorRef<ValidationActor.Command> holdOut =
+              validation == null
+                  ? null
+                  : ctx.spawn(
+                      ValidationActor.create(
+                          validation.data(), s.contract().bias(), validation.every(), training),
+                      "validation");
+          ActorRef<AdminActor.Command> admin =
+              ctx.spawn(AdminActor.create(training, gpu, peer, holdOut), AdminActor.NAME);
           refs.complete(new Refs(gpu, peer, training, admin));
           return Behaviors.empty();
         });
@@ -323,10 +396,11 @@ public final class ParregNode {
 
   /**
    * Polls for the outcome; with --exit-when-done also for the target step being durable in every
-   * participant's journal; every second for a refusal that should end this node ({@link #refusedRun}).
+   * participant's journal; every second for a refusal that should end this node ({@link
+   * #refusedRun}).
    */
-  private static NodeLifecycle.Outcome await(Deployment d, Handle node, Refs refs, Duration refusalGrace)
-      throws InterruptedException {
+  private static NodeLifecycle.Outcome await(
+      Deployment d, Handle node, Refs refs, Duration refusalGrace) throws InterruptedException {
     NodeLifecycle lc = node.lifecycle();
     for (long polls = 1; ; polls++) {
       try {
@@ -344,7 +418,8 @@ public final class ParregNode {
       }
       if (polls % 5 == 0) {
         PeerActor.View v = peerView(node, refs);
-        Optional<NodeLifecycle.Outcome> refused = secondHolder(d, v).or(() -> refusedRun(d, v, refusalGrace));
+        Optional<NodeLifecycle.Outcome> refused =
+            secondHolder(d, v).or(() -> refusedRun(d, v, refusalGrace));
         if (refused.isPresent()) {
           return refused.get();
         }
@@ -368,44 +443,70 @@ public final class ParregNode {
   }
 
   private static boolean everyoneDone(Deployment d, PeerActor.View v) {
-    return v != null && v.peers().size() == d.participants() - 1
+    return v != null
+        && v.peers().size() == d.participants() - 1
         && v.peers().stream().allMatch(p -> p.lastKnownDurable() >= d.steps());
   }
 
-  /** A second live node with this participant id gives up: the one Up in the cluster before it keeps the id. */
+  /**
+   * A second live node with this participant id gives up: the one Up in the cluster before it keeps
+   * the id.
+   */
   private static Optional<NodeLifecycle.Outcome> secondHolder(Deployment d, PeerActor.View v) {
     if (v == null || v.heldBy() == null) {
       return Optional.empty();
     }
-    return Optional.of(new NodeLifecycle.Outcome(2, "participant " + d.participant() + " is already held by "
-        + v.heldBy() + ", a live node that joined the cluster before this one (one node per participant id):"
-        + " stop that node first, or give this one its own --participant"));
+    return Optional.of(
+        new NodeLifecycle.Outcome(
+            2,
+            "participant "
+                + d.participant()
+                + " is already held by "
+                + v.heldBy()
+                + ", a live node that joined the cluster before this one (one node per participant id):"
+                + " stop that node first, or give this one its own --participant"));
   }
 
   /**
    * A node that cannot join its run gives up (exit 2, the peer's difference named) instead of
    * waiting for ever: at once when a refused peer of another run is further along (its run is the
    * one going on; this node is the newcomer), after {@code grace} when neither is (a cluster
-   * started with mismatched flags). A node further along than the peer it refused keeps waiting
-   * for the right one; so does any node once all its peers are admitted.
+   * started with mismatched flags). A node further along than the peer it refused keeps waiting for
+   * the right one; so does any node once all its peers are admitted.
    */
-  private static Optional<NodeLifecycle.Outcome> refusedRun(Deployment d, PeerActor.View v, Duration grace) {
+  private static Optional<NodeLifecycle.Outcome> refusedRun(
+      Deployment d, PeerActor.View v, Duration grace) {
     if (v == null || v.refusal() == null || v.peers().size() >= d.participants() - 1) {
       return Optional.empty();
     }
     PeerActor.Refusal r = v.refusal();
     if (r.peerCommitted() > r.committed()) {
-      return Optional.of(new NodeLifecycle.Outcome(2, r.reason() + "; that peer is further along (step "
-          + r.peerCommitted() + ", this node " + r.committed() + "), so this node is not part of its run"));
+      return Optional.of(
+          new NodeLifecycle.Outcome(
+              2,
+              r.reason()
+                  + "; that peer is further along (step "
+                  + r.peerCommitted()
+                  + ", this node "
+                  + r.committed()
+                  + "), so this node is not part of its run"));
     }
     if (r.peerCommitted() == r.committed() && r.firstMillisAgo() >= grace.toMillis()) {
-      return Optional.of(new NodeLifecycle.Outcome(2, r.reason() + "; no peer of this node's run joined within "
-          + grace.toMillis() / 1000.0 + " s"));
+      return Optional.of(
+          new NodeLifecycle.Outcome(
+              2,
+              r.reason()
+                  + "; no peer of this node's run joined within "
+                  + grace.toMillis() / 1000.0
+                  + " s"));
     }
     return Optional.empty();
   }
 
-  /** The outcome of {@link JournalSetup#inspect}, its failure rethrown as it was thrown (after closing the journal). */
+  /**
+   * The outcome of {@link JournalSetup#inspect}, its failure rethrown as it was thrown (after
+   * closing the journal).
+   */
   private static JournalRuns.Admission awaitInspected(
       CompletableFuture<JournalRuns.Admission> inspected, JournalSetup journalSetup) {
     try {
@@ -429,13 +530,19 @@ public final class ParregNode {
       if (refs == null) {
         return "";
       }
-      Long durable = org.apache.pekko.actor.typed.javadsl.AskPattern.<TrainingActor.Command, Long>ask(
-              refs.training(), TrainingActor.Flush::new, java.time.Duration.ofSeconds(10), node.system().scheduler())
-          .toCompletableFuture()
-          .get(11, TimeUnit.SECONDS);
+      Long durable =
+          org.apache.pekko.actor.typed.javadsl.AskPattern.<TrainingActor.Command, Long>ask(
+                  refs.training(),
+                  TrainingActor.Flush::new,
+                  java.time.Duration.ofSeconds(10),
+                  node.system().scheduler())
+              .toCompletableFuture()
+              .get(11, TimeUnit.SECONDS);
       return "; journal durable at step " + durable;
     } catch (Exception e) {
-      return "; the journal could not be flushed in time (" + e.getClass().getSimpleName() + "): the next start resumes from its last durable step";
+      return "; the journal could not be flushed in time ("
+          + e.getClass().getSimpleName()
+          + "): the next start resumes from its last durable step";
     }
   }
 }

@@ -14,11 +14,11 @@ import org.apache.pekko.cluster.typed.Cluster;
  * One live node per participant id (issue 13 item 3), judged by the cluster's membership: every
  * node carries the role {@link #role}, and of two nodes that claim one id, the one that was Up
  * first holds it. A peer admits no other claimant while the holder is a live member (Up and
- * reachable); a node that finds an older live member with its own id starts nothing, and gives
- * up once that member has answered it (ParregNode). A node restarted under its old address
- * replaces its old incarnation, and one restarted under a new address takes the id over once the
- * old one is unreachable (crashed, not yet downed) or gone: neither old incarnation is live.
- * Without a cluster (actor tests in one JVM) nobody else can claim an id.
+ * reachable); a node that finds an older live member with its own id starts nothing, and gives up
+ * once that member has answered it (ParregNode). A node restarted under its old address replaces
+ * its old incarnation, and one restarted under a new address takes the id over once the old one is
+ * unreachable (crashed, not yet downed) or gone: neither old incarnation is live. Without a cluster
+ * (actor tests in one JVM) nobody else can claim an id.
  */
 final class ParticipantClaims {
   private final ActorSystem<?> system;
@@ -26,7 +26,9 @@ final class ParticipantClaims {
 
   ParticipantClaims(ActorSystem<?> system) {
     this.system = system;
-    this.clustered = ((ExtendedActorSystem) system.classicSystem()).provider() instanceof ClusterActorRefProvider;
+    this.clustered =
+        ((ExtendedActorSystem) system.classicSystem()).provider()
+            instanceof ClusterActorRefProvider;
   }
 
   /** The cluster role of a node that is {@code participant}. */
@@ -71,8 +73,11 @@ final class ParticipantClaims {
     Member self = cluster.selfMember();
     ClusterEvent.CurrentClusterState state = cluster.state();
     for (Member m : state.getMembers()) {
-      if (m.hasRole(role(participant)) && !m.address().equals(self.address()) && m.status() == MemberStatus.up()
-          && !state.getUnreachable().contains(m) && m.isOlderThan(self)) {
+      if (m.hasRole(role(participant))
+          && !m.address().equals(self.address())
+          && m.status() == MemberStatus.up()
+          && !state.getUnreachable().contains(m)
+          && m.isOlderThan(self)) {
         return Optional.of(m.address());
       }
     }

@@ -1,5 +1,6 @@
 package parreg.actors;
 
+import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -19,12 +20,11 @@ import org.apache.pekko.actor.typed.receptionist.ServiceKey;
 import org.apache.pekko.persistence.jdbc.query.javadsl.JdbcReadJournal;
 import org.apache.pekko.persistence.query.EventEnvelope;
 import org.apache.pekko.persistence.query.PersistenceQuery;
-import parreg.persistence.Chained;
 import org.apache.pekko.stream.javadsl.Sink;
-import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
 import parreg.device.LocalSums;
 import parreg.device.PartitionInfo;
 import parreg.device.RunContract;
+import parreg.persistence.Chained;
 import parreg.persistence.KryoSerializable;
 
 /**
@@ -33,16 +33,17 @@ import parreg.persistence.KryoSerializable;
  * contribution has arrived.
  *
  * <p>Peers are found through the receptionist and admitted only after a handshake ({@link Hello})
- * whose contract equals ours and whose partition matches the journal's roster; a mismatch is
- * logged with the differing field and the peer is ignored. Contributions are pushed when
- * computed and pulled again ({@link ContributionRequest}) while a step waits, so a peer that
- * restarted, or missed a message, catches up. Recent steps are kept in memory; older committed
- * steps are served from the journal. Every contribution is a deterministic function of the
- * committed state, so serving or receiving one twice is harmless.
+ * whose contract equals ours and whose partition matches the journal's roster; a mismatch is logged
+ * with the differing field and the peer is ignored. Contributions are pushed when computed and
+ * pulled again ({@link ContributionRequest}) while a step waits, so a peer that restarted, or
+ * missed a message, catches up. Recent steps are kept in memory; older committed steps are served
+ * from the journal. Every contribution is a deterministic function of the committed state, so
+ * serving or receiving one twice is harmless.
  */
 public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
 
-  public static final ServiceKey<Command> SERVICE_KEY = ServiceKey.create(Command.class, "parreg-peer");
+  public static final ServiceKey<Command> SERVICE_KEY =
+      ServiceKey.create(Command.class, "parreg-peer");
 
   public interface Command {}
 
@@ -53,14 +54,21 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
    * --steps}) is agreed like the contract: a node that stopped at a lower target would leave its
    * peers waiting for a step it never computes.
    */
-  public record Hello(RunContract contract, PartitionInfo info, long committed, long target, ActorRef<Command> from,
-      boolean wantsReply) implements Command, KryoSerializable {}
+  public record Hello(
+      RunContract contract,
+      PartitionInfo info,
+      long committed,
+      long target,
+      ActorRef<Command> from,
+      boolean wantsReply)
+      implements Command, KryoSerializable {}
 
   /**
    * One participant's contribution to a step. {@code committedSet}, when not null, is the full set
    * the sender committed for that step (served to a peer catching up, which checks its own entry).
    */
-  public record Contribution(String run, long step, int participant, LocalSums sums, LocalSums[] committedSet)
+  public record Contribution(
+      String run, long step, int participant, LocalSums sums, LocalSums[] committedSet)
       implements Command, KryoSerializable {}
 
   /** Asks a peer for its contribution to a step. */
@@ -68,12 +76,15 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
       implements Command, KryoSerializable {}
 
   /** Heartbeat: a participant's committed step and the last step durable in its journal. */
-  public record Progress(String run, int participant, long committed, long durable) implements Command, KryoSerializable {}
+  public record Progress(String run, int participant, long committed, long durable)
+      implements Command, KryoSerializable {}
 
   // ---- local protocol (training actor, admin) ----
 
   /** From the training actor after recovery: where to deliver, the recorded roster (or null). */
-  public record Attach(ActorRef<TrainingActor.Command> training, PartitionInfo[] roster, long committed) implements Command {}
+  public record Attach(
+      ActorRef<TrainingActor.Command> training, PartitionInfo[] roster, long committed)
+      implements Command {}
 
   /** From the training actor: our own contribution to a step. */
   public record Publish(long step, LocalSums sums) implements Command {}
@@ -92,22 +103,36 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
 
   /**
    * What this node knows of its peers; {@code refusal} is the latest peer refused for another
-   * contract or other data (null: none), by which the node decides whether to give up;
-   * {@code heldBy} the address of an older live node that claims this node's participant id (null:
-   * none), in which case this node is the second one and gives up.
+   * contract or other data (null: none), by which the node decides whether to give up; {@code
+   * heldBy} the address of an older live node that claims this node's participant id (null: none),
+   * in which case this node is the second one and gives up.
    */
   public record View(
-      List<PeerState> peers, long awaitingStep, List<Integer> waitingFor, long waitingMillis, List<String> refused,
-      Refusal refusal, String heldBy) {}
+      List<PeerState> peers,
+      long awaitingStep,
+      List<Integer> waitingFor,
+      long waitingMillis,
+      List<String> refused,
+      Refusal refusal,
+      String heldBy) {}
 
-  /** A peer of another run: why, its committed step and ours then, how long ago the first such refusal was. */
+  /**
+   * A peer of another run: why, its committed step and ours then, how long ago the first such
+   * refusal was.
+   */
   public record Refusal(String reason, long peerCommitted, long committed, long firstMillisAgo) {}
 
-  public record PeerState(int participant, String address, long lastKnownCommitted, long lastKnownDurable, long lastHeardMillisAgo) {}
+  public record PeerState(
+      int participant,
+      String address,
+      long lastKnownCommitted,
+      long lastKnownDurable,
+      long lastHeardMillisAgo) {}
 
   private record ListingChanged(Receptionist.Listing listing) implements Command {}
 
-  private record JournalAnswer(long step, LocalSums[] set, ActorRef<Command> replyTo) implements Command {}
+  private record JournalAnswer(long step, LocalSums[] set, ActorRef<Command> replyTo)
+      implements Command {}
 
   private enum Tick implements Command {
     INSTANCE
@@ -119,6 +144,7 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
     long committed;
     long durable;
     long heardAt;
+
     /** This peer's exchange-wait histogram (looked up once, not per step). */
     DistributionDataPoint exchangeWait;
   }
@@ -155,17 +181,24 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
                     Behaviors.withTimers(
                         timers ->
                             Behaviors.receive(Command.class)
-                                .onMessage(Attach.class, a -> attach(ctx, timers, stash, settings, a))
-                                .onAnyMessage(m -> {
-                                  stash.stash(m);
-                                  return Behaviors.same();
-                                })
+                                .onMessage(
+                                    Attach.class, a -> attach(ctx, timers, stash, settings, a))
+                                .onAnyMessage(
+                                    m -> {
+                                      stash.stash(m);
+                                      return Behaviors.same();
+                                    })
                                 .build())));
   }
 
   private static Behavior<Command> attach(
-      ActorContext<Command> ctx, TimerScheduler<Command> timers, StashBuffer<Command> stash, NodeSettings settings, Attach a) {
-    ActorRef<Receptionist.Listing> adapter = ctx.messageAdapter(Receptionist.Listing.class, ListingChanged::new);
+      ActorContext<Command> ctx,
+      TimerScheduler<Command> timers,
+      StashBuffer<Command> stash,
+      NodeSettings settings,
+      Attach a) {
+    ActorRef<Receptionist.Listing> adapter =
+        ctx.messageAdapter(Receptionist.Listing.class, ListingChanged::new);
     ctx.getSystem().receptionist().tell(Receptionist.register(SERVICE_KEY, ctx.getSelf()));
     ctx.getSystem().receptionist().tell(Receptionist.subscribe(SERVICE_KEY, adapter));
     timers.startTimerWithFixedDelay(Tick.INSTANCE, settings.retryInterval());
@@ -217,7 +250,13 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
   }
 
   private Hello hello(boolean wantsReply) {
-    return new Hello(settings.contract(), ownInfo, committed, settings.targetSteps(), getContext().getSelf(), wantsReply);
+    return new Hello(
+        settings.contract(),
+        ownInfo,
+        committed,
+        settings.targetSteps(),
+        getContext().getSelf(),
+        wantsReply);
   }
 
   private Behavior<Command> onListing(ListingChanged l) {
@@ -241,8 +280,15 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
       return this;
     }
     if (h.target() != settings.targetSteps()) {
-      refuseRun("peer " + who + " refused: contract differs in targetSteps: expected '" + settings.targetSteps()
-          + "' but found '" + h.target() + "' (every node of a run is started with the same --steps)", h.committed());
+      refuseRun(
+          "peer "
+              + who
+              + " refused: contract differs in targetSteps: expected '"
+              + settings.targetSteps()
+              + "' but found '"
+              + h.target()
+              + "' (every node of a run is started with the same --steps)",
+          h.committed());
       return this;
     }
     int p = h.info().participant();
@@ -260,23 +306,40 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
       return this;
     }
     if (recordedRoster != null && !recordedRoster[p].equals(h.info())) {
-      refuseRun("peer " + who + " refused: participant " + p + "'s partition differs from the roster in the journal: recorded "
-          + recordedRoster[p].describe() + ", offered " + h.info().describe(), h.committed());
+      refuseRun(
+          "peer "
+              + who
+              + " refused: participant "
+              + p
+              + "'s partition differs from the roster in the journal: recorded "
+              + recordedRoster[p].describe()
+              + ", offered "
+              + h.info().describe(),
+          h.committed());
       return this;
     }
     Peer held = peers.get(p);
-    if (held != null && !held.ref.path().address().equals(h.from().path().address())
+    if (held != null
+        && !held.ref.path().address().equals(h.from().path().address())
         && claims.isLive(held.ref.path().address())) {
       // A second node with a participant id whose holder is alive: keep the holder. (A restart
       // under the same address, or under another while the old one is unreachable, takes over.)
-      refuse("peer " + who + " refused: participant " + p + " is held by " + held.ref.path().address()
-          + ", a live member of the cluster");
+      refuse(
+          "peer "
+              + who
+              + " refused: participant "
+              + p
+              + " is held by "
+              + held.ref.path().address()
+              + ", a live member of the cluster");
       return this;
     }
     Peer peer = peers.computeIfAbsent(p, k -> new Peer());
     boolean isNew = !h.from().equals(peer.ref);
     if (isNew) {
-      getContext().getLog().info("peer participant {} admitted at {} (committed step {})", p, who, h.committed());
+      getContext()
+          .getLog()
+          .info("peer participant {} admitted at {} (committed step {})", p, who, h.committed());
     }
     peer.ref = h.from();
     peer.info = h.info();
@@ -288,7 +351,10 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
     if (h.wantsReply()) {
       h.from().tell(hello(false));
     }
-    if (isNew && awaitingStep > 0 && window.containsKey(awaitingStep) && window.get(awaitingStep)[me] != null) {
+    if (isNew
+        && awaitingStep > 0
+        && window.containsKey(awaitingStep)
+        && window.get(awaitingStep)[me] != null) {
       // A peer that (re)joined may have missed our contribution to the step we wait on.
       h.from().tell(new Contribution(run, awaitingStep, me, window.get(awaitingStep)[me], null));
     }
@@ -306,7 +372,9 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
     }
   }
 
-  /** A refusal that means the peer is in another run: remembered for the node's decision to give up. */
+  /**
+   * A refusal that means the peer is in another run: remembered for the node's decision to give up.
+   */
   private void refuseRun(String why, long peerCommitted) {
     refuse(why);
     if (refusal == null) {
@@ -349,7 +417,12 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
 
   private Behavior<Command> onContribution(Contribution c) {
     if (!run.equals(c.run())) {
-      refuse("contribution for another run (" + c.run().substring(0, 12) + "...) from participant " + c.participant() + " ignored");
+      refuse(
+          "contribution for another run ("
+              + c.run().substring(0, 12)
+              + "...) from participant "
+              + c.participant()
+              + " ignored");
       return this;
     }
     Peer peer = peers.get(c.participant());
@@ -399,7 +472,8 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
     LocalSums[] recorded = recordedSets.get(step);
     delivered = step;
     StepTrace.stamp(6, step);
-    training.tell(new TrainingActor.StepReady(step, set.clone(), recorded == null ? null : recorded[me]));
+    training.tell(
+        new TrainingActor.StepReady(step, set.clone(), recorded == null ? null : recorded[me]));
   }
 
   private Behavior<Command> onRequest(ContributionRequest r) {
@@ -408,7 +482,10 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
     }
     LocalSums[] set = window.get(r.step());
     if (set != null && set[me] != null) {
-      r.replyTo().tell(new Contribution(run, r.step(), me, set[me], r.step() <= committed ? set.clone() : null));
+      r.replyTo()
+          .tell(
+              new Contribution(
+                  run, r.step(), me, set[me], r.step() <= committed ? set.clone() : null));
     } else if (r.step() <= committed) {
       serveFromJournal(r.step(), r.replyTo());
     }
@@ -416,37 +493,53 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
   }
 
   /**
-   * Steps older than the in-memory window are read back from our own journal, with the event
-   * before them: a step whose checksum fails (the serializer refuses it) or that does not link to
-   * the event before it is refused, never served.
+   * Steps older than the in-memory window are read back from our own journal, with the event before
+   * them: a step whose checksum fails (the serializer refuses it) or that does not link to the
+   * event before it is refused, never served.
    */
   private void serveFromJournal(long step, ActorRef<Command> replyTo) {
     JdbcReadJournal journal =
-        PersistenceQuery.get(getContext().getSystem()).getReadJournalFor(JdbcReadJournal.class, JdbcReadJournal.Identifier());
-    getContext().pipeToSelf(
-        journal
-            .currentEventsByPersistenceId(settings.persistenceId(), step, step + 1)
-            .runWith(Sink.seq(), getContext().getSystem()),
-        (found, failure) -> {
-          if (failure != null) {
-            getContext().getLog().error("refusing to serve step {} from this node's journal: {}", step, failure.getMessage());
-            return new JournalAnswer(step, null, replyTo);
-          }
-          LocalSums[] set = servedSet(step, found);
-          return new JournalAnswer(step, set, replyTo);
-        });
+        PersistenceQuery.get(getContext().getSystem())
+            .getReadJournalFor(JdbcReadJournal.class, JdbcReadJournal.Identifier());
+    getContext()
+        .pipeToSelf(
+            journal
+                .currentEventsByPersistenceId(settings.persistenceId(), step, step + 1)
+                .runWith(Sink.seq(), getContext().getSystem()),
+            (found, failure) -> {
+              if (failure != null) {
+                getContext()
+                    .getLog()
+                    .error(
+                        "refusing to serve step {} from this node's journal: {}",
+                        step,
+                        failure.getMessage());
+                return new JournalAnswer(step, null, replyTo);
+              }
+              LocalSums[] set = servedSet(step, found);
+              return new JournalAnswer(step, set, replyTo);
+            });
   }
 
-  /** Step {@code step}'s set from events {@code step} and {@code step + 1} (itself), if they chain. */
+  /**
+   * Step {@code step}'s set from events {@code step} and {@code step + 1} (itself), if they chain.
+   */
   private LocalSums[] servedSet(long step, java.util.List<EventEnvelope> found) {
     Chained before = null;
     for (EventEnvelope e : found) {
       Chained c = e.event() instanceof Chained x ? x : null;
       Object event = c != null ? c.value() : e.event();
-      if (e.sequenceNr() == step + 1 && event instanceof TrainingActor.StepCommitted s && s.step() == step) {
+      if (e.sequenceNr() == step + 1
+          && event instanceof TrainingActor.StepCommitted s
+          && s.step() == step) {
         if (c != null && before != null && !c.follows(before.hash())) {
-          getContext().getLog().error("refusing to serve step {}: journal event #{} does not link to the event before it"
-              + " (an event removed, reordered or changed)", step, e.sequenceNr());
+          getContext()
+              .getLog()
+              .error(
+                  "refusing to serve step {}: journal event #{} does not link to the event before it"
+                      + " (an event removed, reordered or changed)",
+                  step,
+                  e.sequenceNr());
           return null;
         }
         return s.contributions();
@@ -458,7 +551,9 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
 
   private Behavior<Command> onJournalAnswer(JournalAnswer a) {
     if (a.set() == null) {
-      getContext().getLog().warn("step {} asked for by a peer is not in this node's journal", a.step());
+      getContext()
+          .getLog()
+          .warn("step {} asked for by a peer is not in this node's journal", a.step());
     } else {
       a.replyTo().tell(new Contribution(run, a.step(), me, a.set()[me], a.set()));
     }
@@ -542,8 +637,13 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
       sendProgress();
       maybeRosterComplete();
       if (!rosterSent) {
-        getContext().getSystem().receptionist().tell(Receptionist.find(SERVICE_KEY,
-            getContext().messageAdapter(Receptionist.Listing.class, ListingChanged::new)));
+        getContext()
+            .getSystem()
+            .receptionist()
+            .tell(
+                Receptionist.find(
+                    SERVICE_KEY,
+                    getContext().messageAdapter(Receptionist.Listing.class, ListingChanged::new)));
       }
     }
     return this;
@@ -554,12 +654,26 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
     long now = System.nanoTime();
     peers.entrySet().stream()
         .sorted(Map.Entry.comparingByKey())
-        .forEach(e -> states.add(new PeerState(
-            e.getKey(), e.getValue().ref.path().address().toString(), e.getValue().committed, e.getValue().durable, (now - e.getValue().heardAt) / 1_000_000)));
+        .forEach(
+            e ->
+                states.add(
+                    new PeerState(
+                        e.getKey(),
+                        e.getValue().ref.path().address().toString(),
+                        e.getValue().committed,
+                        e.getValue().durable,
+                        (now - e.getValue().heardAt) / 1_000_000)));
     long waited = awaitingStep > 0 ? (now - awaitingSince) / 1_000_000 : 0;
-    Refusal r = refusal == null ? null
-        : new Refusal(refusal.reason(), refusal.peerCommitted(), committed, (now - firstRefusalAt) / 1_000_000);
-    g.replyTo().tell(new View(states, awaitingStep, missing(), waited, List.copyOf(refused), r, heldBy));
+    Refusal r =
+        refusal == null
+            ? null
+            : new Refusal(
+                refusal.reason(),
+                refusal.peerCommitted(),
+                committed,
+                (now - firstRefusalAt) / 1_000_000);
+    g.replyTo()
+        .tell(new View(states, awaitingStep, missing(), waited, List.copyOf(refused), r, heldBy));
     return this;
   }
 }

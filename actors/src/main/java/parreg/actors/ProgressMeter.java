@@ -4,8 +4,8 @@ import java.util.Locale;
 
 /**
  * A node's training rate and the progress line it logs (issue 12, item 1): steps per second over
- * the last interval, the time left at that rate, and the line itself. The training actor samples
- * it on a timer ({@code parreg.progress-interval}); a rate over the last interval rather than since
+ * the last interval, the time left at that rate, and the line itself. The training actor samples it
+ * on a timer ({@code parreg.progress-interval}); a rate over the last interval rather than since
  * the start, because a run's rate changes (a peer restarting, the journal catching up) and an ETA
  * should follow what is happening now.
  *
@@ -39,8 +39,8 @@ public final class ProgressMeter {
   }
 
   /**
-   * Seconds until {@code target} at the last interval's rate: 0 once reached; NaN while unknown
-   * (no interval measured yet, or none of its steps committed: a node waiting for a peer).
+   * Seconds until {@code target} at the last interval's rate: 0 once reached; NaN while unknown (no
+   * interval measured yet, or none of its steps committed: a node waiting for a peer).
    */
   double etaSeconds(long committed, long target) {
     if (committed >= target) {
@@ -53,14 +53,18 @@ public final class ProgressMeter {
   }
 
   /**
-   * The progress line, e.g. {@code progress: step 1200/3000 (40.0%), 250.3 steps/s, ETA 7.2 s,
-   * loss 1.2346e-04, durable step 1024}.
+   * The progress line, e.g. {@code progress: step 1200/3000 (40.0%), 250.3 steps/s, ETA 7.2 s, loss
+   * 1.2346e-04, durable step 1024}.
    */
   String line(long committed, long target, double loss, long durable, boolean waiting) {
     double rate = stepsPerSecond;
     double eta = etaSeconds(committed, target);
-    return String.format(Locale.ROOT, "progress: step %d/%d (%.1f%%), %s steps/s, ETA %s, loss %s, durable step %d%s",
-        committed, target, target == 0 ? 100.0 : 100.0 * committed / target,
+    return String.format(
+        Locale.ROOT,
+        "progress: step %d/%d (%.1f%%), %s steps/s, ETA %s, loss %s, durable step %d%s",
+        committed,
+        target,
+        target == 0 ? 100.0 : 100.0 * committed / target,
         Double.isNaN(rate) ? "?" : String.format(Locale.ROOT, "%.1f", rate),
         duration(eta),
         Double.isNaN(loss) ? "-" : loss == 0 ? "0" : String.format(Locale.ROOT, "%.4e", loss),

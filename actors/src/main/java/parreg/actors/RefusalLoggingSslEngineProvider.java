@@ -16,22 +16,24 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Pekko's Artery TLS engine provider (the stores and settings of
- * {@code pekko.remote.artery.ssl.config-ssl-engine}, NodeConfig) whose server side says in this
- * node's log when it refuses an incoming connection: one line with the reason, e.g. a node whose
- * certificate another CA signed ("Empty client certificate chain": its key manager finds no
- * certificate for the CAs this node asks for) or bytes that are not TLS. Pekko drops a failed
- * inbound handshake without a word, so without this a refused node was visible only in its own
- * log, and an operator of the cluster could not tell that someone tried to join. This node writes
- * at most one line per reason per {@link #EVERY_NANOS 10 s}, counting the refusals in between: a
- * refused node retries several connections a second for as long as it runs (LogRateLimit, which
- * caps every logger at 2 lines a second after a burst of 200, would still let that fill the log).
+ * Pekko's Artery TLS engine provider (the stores and settings of {@code
+ * pekko.remote.artery.ssl.config-ssl-engine}, NodeConfig) whose server side says in this node's log
+ * when it refuses an incoming connection: one line with the reason, e.g. a node whose certificate
+ * another CA signed ("Empty client certificate chain": its key manager finds no certificate for the
+ * CAs this node asks for) or bytes that are not TLS. Pekko drops a failed inbound handshake without
+ * a word, so without this a refused node was visible only in its own log, and an operator of the
+ * cluster could not tell that someone tried to join. This node writes at most one line per reason
+ * per {@link #EVERY_NANOS 10 s}, counting the refusals in between: a refused node retries several
+ * connections a second for as long as it runs (LogRateLimit, which caps every logger at 2 lines a
+ * second after a burst of 200, would still let that fill the log).
  */
 public final class RefusalLoggingSslEngineProvider extends ConfigSSLEngineProvider {
   static final Logger LOG = LoggerFactory.getLogger(RefusalLoggingSslEngineProvider.class);
   static final long EVERY_NANOS = 10_000_000_000L;
 
-  /** Per reason (the exception's text), when its last line was written and how many refusals since. */
+  /**
+   * Per reason (the exception's text), when its last line was written and how many refusals since.
+   */
   private final Map<String, long[]> lines = new HashMap<>();
 
   public RefusalLoggingSslEngineProvider(ActorSystem system) {
@@ -40,12 +42,14 @@ public final class RefusalLoggingSslEngineProvider extends ConfigSSLEngineProvid
 
   @Override
   public SSLEngine createServerSSLEngine(String hostname, int port) {
-    return new RefusalLogging(super.createServerSSLEngine(hostname, port), hostname + ":" + port, this);
+    return new RefusalLogging(
+        super.createServerSSLEngine(hostname, port), hostname + ":" + port, this);
   }
 
   /**
    * Writes the refusal line unless one with the same reason was written in the last 10 s (then it
-   * is counted for the next). Reasons are few (the JDK's handshake failures); past 64 they share one.
+   * is counted for the next). Reasons are few (the JDK's handshake failures); past 64 they share
+   * one.
    */
   void refused(String listening, SSLException e) {
     long more;
@@ -61,16 +65,25 @@ public final class RefusalLoggingSslEngineProvider extends ConfigSSLEngineProvid
       last[0] = now;
       last[1] = 0;
     }
-    LOG.warn(refusal(listening, e) + (more > 0 ? " (and " + more + " more like it since the last such line)" : ""));
+    LOG.warn(
+        refusal(listening, e)
+            + (more > 0 ? " (and " + more + " more like it since the last such line)" : ""));
   }
 
   /** The refusal line. */
   static String refusal(String listening, SSLException e) {
-    return "refused a TLS connection to the cluster port " + listening + " (a node without a certificate this cluster's CA "
-        + "signed, or not speaking TLS): " + e.getClass().getSimpleName() + ": " + e.getMessage();
+    return "refused a TLS connection to the cluster port "
+        + listening
+        + " (a node without a certificate this cluster's CA "
+        + "signed, or not speaking TLS): "
+        + e.getClass().getSimpleName()
+        + ": "
+        + e.getMessage();
   }
 
-  /** Delegates everything to Pekko's engine; logs the exception that ends a handshake as it passes. */
+  /**
+   * Delegates everything to Pekko's engine; logs the exception that ends a handshake as it passes.
+   */
   private static final class RefusalLogging extends SSLEngine {
     private final SSLEngine d;
     private final String listening;
@@ -85,7 +98,8 @@ public final class RefusalLoggingSslEngineProvider extends ConfigSSLEngineProvid
     }
 
     private SSLException logged(SSLException e) {
-      if (!logged && !d.getSession().isValid()) { // once per connection, and only before it is established
+      if (!logged
+          && !d.getSession().isValid()) { // once per connection, and only before it is established
         logged = true;
         provider.refused(listening, e);
       }
@@ -93,7 +107,8 @@ public final class RefusalLoggingSslEngineProvider extends ConfigSSLEngineProvid
     }
 
     @Override
-    public SSLEngineResult wrap(ByteBuffer[] srcs, int offset, int length, ByteBuffer dst) throws SSLException {
+    public SSLEngineResult wrap(ByteBuffer[] srcs, int offset, int length, ByteBuffer dst)
+        throws SSLException {
       try {
         return d.wrap(srcs, offset, length, dst);
       } catch (SSLException e) {
@@ -102,7 +117,8 @@ public final class RefusalLoggingSslEngineProvider extends ConfigSSLEngineProvid
     }
 
     @Override
-    public SSLEngineResult unwrap(ByteBuffer src, ByteBuffer[] dsts, int offset, int length) throws SSLException {
+    public SSLEngineResult unwrap(ByteBuffer src, ByteBuffer[] dsts, int offset, int length)
+        throws SSLException {
       try {
         return d.unwrap(src, dsts, offset, length);
       } catch (SSLException e) {
@@ -110,36 +126,144 @@ public final class RefusalLoggingSslEngineProvider extends ConfigSSLEngineProvid
       }
     }
 
-    @Override public Runnable getDelegatedTask() { return d.getDelegatedTask(); }
-    @Override public void closeInbound() throws SSLException { d.closeInbound(); }
-    @Override public boolean isInboundDone() { return d.isInboundDone(); }
-    @Override public void closeOutbound() { d.closeOutbound(); }
-    @Override public boolean isOutboundDone() { return d.isOutboundDone(); }
-    @Override public String[] getSupportedCipherSuites() { return d.getSupportedCipherSuites(); }
-    @Override public String[] getEnabledCipherSuites() { return d.getEnabledCipherSuites(); }
-    @Override public void setEnabledCipherSuites(String[] suites) { d.setEnabledCipherSuites(suites); }
-    @Override public String[] getSupportedProtocols() { return d.getSupportedProtocols(); }
-    @Override public String[] getEnabledProtocols() { return d.getEnabledProtocols(); }
-    @Override public void setEnabledProtocols(String[] protocols) { d.setEnabledProtocols(protocols); }
-    @Override public SSLSession getSession() { return d.getSession(); }
-    @Override public SSLSession getHandshakeSession() { return d.getHandshakeSession(); }
-    @Override public void beginHandshake() throws SSLException { d.beginHandshake(); }
-    @Override public SSLEngineResult.HandshakeStatus getHandshakeStatus() { return d.getHandshakeStatus(); }
-    @Override public void setUseClientMode(boolean mode) { d.setUseClientMode(mode); }
-    @Override public boolean getUseClientMode() { return d.getUseClientMode(); }
-    @Override public void setNeedClientAuth(boolean need) { d.setNeedClientAuth(need); }
-    @Override public boolean getNeedClientAuth() { return d.getNeedClientAuth(); }
-    @Override public void setWantClientAuth(boolean want) { d.setWantClientAuth(want); }
-    @Override public boolean getWantClientAuth() { return d.getWantClientAuth(); }
-    @Override public void setEnableSessionCreation(boolean flag) { d.setEnableSessionCreation(flag); }
-    @Override public boolean getEnableSessionCreation() { return d.getEnableSessionCreation(); }
-    @Override public SSLParameters getSSLParameters() { return d.getSSLParameters(); }
-    @Override public void setSSLParameters(SSLParameters params) { d.setSSLParameters(params); }
-    @Override public String getApplicationProtocol() { return d.getApplicationProtocol(); }
-    @Override public String getHandshakeApplicationProtocol() { return d.getHandshakeApplicationProtocol(); }
+    @Override
+    public Runnable getDelegatedTask() {
+      return d.getDelegatedTask();
+    }
 
     @Override
-    public void setHandshakeApplicationProtocolSelector(BiFunction<SSLEngine, List<String>, String> selector) {
+    public void closeInbound() throws SSLException {
+      d.closeInbound();
+    }
+
+    @Override
+    public boolean isInboundDone() {
+      return d.isInboundDone();
+    }
+
+    @Override
+    public void closeOutbound() {
+      d.closeOutbound();
+    }
+
+    @Override
+    public boolean isOutboundDone() {
+      return d.isOutboundDone();
+    }
+
+    @Override
+    public String[] getSupportedCipherSuites() {
+      return d.getSupportedCipherSuites();
+    }
+
+    @Override
+    public String[] getEnabledCipherSuites() {
+      return d.getEnabledCipherSuites();
+    }
+
+    @Override
+    public void setEnabledCipherSuites(String[] suites) {
+      d.setEnabledCipherSuites(suites);
+    }
+
+    @Override
+    public String[] getSupportedProtocols() {
+      return d.getSupportedProtocols();
+    }
+
+    @Override
+    public String[] getEnabledProtocols() {
+      return d.getEnabledProtocols();
+    }
+
+    @Override
+    public void setEnabledProtocols(String[] protocols) {
+      d.setEnabledProtocols(protocols);
+    }
+
+    @Override
+    public SSLSession getSession() {
+      return d.getSession();
+    }
+
+    @Override
+    public SSLSession getHandshakeSession() {
+      return d.getHandshakeSession();
+    }
+
+    @Override
+    public void beginHandshake() throws SSLException {
+      d.beginHandshake();
+    }
+
+    @Override
+    public SSLEngineResult.HandshakeStatus getHandshakeStatus() {
+      return d.getHandshakeStatus();
+    }
+
+    @Override
+    public void setUseClientMode(boolean mode) {
+      d.setUseClientMode(mode);
+    }
+
+    @Override
+    public boolean getUseClientMode() {
+      return d.getUseClientMode();
+    }
+
+    @Override
+    public void setNeedClientAuth(boolean need) {
+      d.setNeedClientAuth(need);
+    }
+
+    @Override
+    public boolean getNeedClientAuth() {
+      return d.getNeedClientAuth();
+    }
+
+    @Override
+    public void setWantClientAuth(boolean want) {
+      d.setWantClientAuth(want);
+    }
+
+    @Override
+    public boolean getWantClientAuth() {
+      return d.getWantClientAuth();
+    }
+
+    @Override
+    public void setEnableSessionCreation(boolean flag) {
+      d.setEnableSessionCreation(flag);
+    }
+
+    @Override
+    public boolean getEnableSessionCreation() {
+      return d.getEnableSessionCreation();
+    }
+
+    @Override
+    public SSLParameters getSSLParameters() {
+      return d.getSSLParameters();
+    }
+
+    @Override
+    public void setSSLParameters(SSLParameters params) {
+      d.setSSLParameters(params);
+    }
+
+    @Override
+    public String getApplicationProtocol() {
+      return d.getApplicationProtocol();
+    }
+
+    @Override
+    public String getHandshakeApplicationProtocol() {
+      return d.getHandshakeApplicationProtocol();
+    }
+
+    @Override
+    public void setHandshakeApplicationProtocolSelector(
+        BiFunction<SSLEngine, List<String>, String> selector) {
       d.setHandshakeApplicationProtocolSelector(selector);
     }
 

@@ -8,14 +8,26 @@ package parreg.actors;
 public final class StartupTrace {
   private static final boolean ON = System.getenv("PARREG_STARTUP_TRACE") != null;
   private static final long START_MS =
-      ON ? ProcessHandle.current().info().startInstant().map(java.time.Instant::toEpochMilli).orElse(0L) : 0L;
+      ON
+          ? ProcessHandle.current()
+              .info()
+              .startInstant()
+              .map(java.time.Instant::toEpochMilli)
+              .orElse(0L)
+          : 0L;
 
   private StartupTrace() {}
 
   public static void mark(String what) {
     if (ON) {
-      System.err.println("startup +" + (System.currentTimeMillis() - START_MS) + " ms: " + what
-          + " [" + Thread.currentThread().getName() + "]");
+      System.err.println(
+          "startup +"
+              + (System.currentTimeMillis() - START_MS)
+              + " ms: "
+              + what
+              + " ["
+              + Thread.currentThread().getName()
+              + "]");
     }
   }
 }

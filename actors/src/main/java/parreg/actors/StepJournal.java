@@ -23,21 +23,22 @@ import org.apache.pekko.persistence.typed.javadsl.SignalHandler;
  * ({@link TrainingState}, every N events) are the checkpoint.
  *
  * <p>Why a child and not the training actor itself: an {@code EventSourcedBehavior} stashes every
- * command while a write is in flight, so a training actor that persisted each step could not
- * commit the next one meanwhile. Here the training actor keeps committing in memory and hands
- * over everything not yet durable in one {@link Write} whenever the previous write was
- * acknowledged: one journal write for many events, behind the step, never ahead of it.
+ * command while a write is in flight, so a training actor that persisted each step could not commit
+ * the next one meanwhile. Here the training actor keeps committing in memory and hands over
+ * everything not yet durable in one {@link Write} whenever the previous write was acknowledged: one
+ * journal write for many events, behind the step, never ahead of it.
  *
  * <p>Call order: recovery ends with {@link TrainingActor.JournalRecovered} (or {@link
  * TrainingActor.JournalFailed}) to the owner; then each {@link Write} is answered with {@link
- * TrainingActor.JournalWritten} once its events are durable. The owner sends one write at a time.
- * A failed write stops this actor; it is restarted with back-off, recovers, and tells the owner
- * {@link TrainingActor.JournalRecovered} again, so the owner re-sends what is not durable.
- * Applying an event re-checks it ({@link TrainingState#apply}): the journal never holds a step
- * that does not recompute. Every event and snapshot is written with a checksum and linked to the
- * event before it, and checked so on recovery ({@link JournalChain}).
+ * TrainingActor.JournalWritten} once its events are durable. The owner sends one write at a time. A
+ * failed write stops this actor; it is restarted with back-off, recovers, and tells the owner
+ * {@link TrainingActor.JournalRecovered} again, so the owner re-sends what is not durable. Applying
+ * an event re-checks it ({@link TrainingState#apply}): the journal never holds a step that does not
+ * recompute. Every event and snapshot is written with a checksum and linked to the event before it,
+ * and checked so on recovery ({@link JournalChain}).
  */
-final class StepJournal extends EventSourcedBehavior<StepJournal.Command, TrainingActor.Event, TrainingState> {
+final class StepJournal
+    extends EventSourcedBehavior<StepJournal.Command, TrainingActor.Event, TrainingState> {
 
   interface Command {}
 
@@ -47,17 +48,27 @@ final class StepJournal extends EventSourcedBehavior<StepJournal.Command, Traini
   private final ActorContext<Command> ctx;
   private final ActorRef<TrainingActor.Command> owner;
   private final int snapshotEvery;
-  /** Seals what is written and checks what is replayed: checksum and chain ({@link JournalChain}). */
+
+  /**
+   * Seals what is written and checks what is replayed: checksum and chain ({@link JournalChain}).
+   */
   private final JournalChain chain;
+
   private final NodeMetrics metrics;
+
   /** When the write in flight was asked for (the owner sends one at a time). */
   private long writeStartNanos;
 
-  static Behavior<Command> create(String persistenceId, int snapshotEvery, ActorRef<TrainingActor.Command> owner) {
+  static Behavior<Command> create(
+      String persistenceId, int snapshotEvery, ActorRef<TrainingActor.Command> owner) {
     return Behaviors.setup(ctx -> new StepJournal(ctx, persistenceId, snapshotEvery, owner));
   }
 
-  private StepJournal(ActorContext<Command> ctx, String persistenceId, int snapshotEvery, ActorRef<TrainingActor.Command> owner) {
+  private StepJournal(
+      ActorContext<Command> ctx,
+      String persistenceId,
+      int snapshotEvery,
+      ActorRef<TrainingActor.Command> owner) {
     super(
         PersistenceId.ofUniqueId(persistenceId),
         SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.2));
@@ -97,12 +108,24 @@ final class StepJournal extends EventSourcedBehavior<StepJournal.Command, Traini
   @Override
   public SignalHandler<TrainingState> signalHandler() {
     return newSignalHandlerBuilder()
-        .onSignal(RecoveryCompleted.instance(), state -> owner.tell(new TrainingActor.JournalRecovered(state, lastSequenceNumber(ctx))))
-        // After a failed write the journal child restarts and recovers; on H2 a full disk closes the
-        // database, so that recovery fails, and its cause chain still holds "No space left on device".
-        .onSignal(RecoveryFailed.class, (state, f) -> owner.tell(new TrainingActor.JournalFailed(
-            String.valueOf(f.getFailure().getMessage()), parreg.persistence.JournalErrors.isDiskFull(f.getFailure()))))
-        .onSignal(SnapshotCompleted.class, (state, s) -> owner.tell(new TrainingActor.JournalSnapshotted(s.metadata().sequenceNr())))
+        .onSignal(
+            RecoveryCompleted.instance(),
+            state -> owner.tell(new TrainingActor.JournalRecovered(state, lastSequenceNumber(ctx))))
+        // After a failed write the journal child restarts and recovers; on H2 a full disk closes
+        // the
+        // database, so that recovery fails, and its cause chain still holds "No space left on
+        // device".
+        .onSignal(
+            RecoveryFailed.class,
+            (state, f) ->
+                owner.tell(
+                    new TrainingActor.JournalFailed(
+                        String.valueOf(f.getFailure().getMessage()),
+                        parreg.persistence.JournalErrors.isDiskFull(f.getFailure()))))
+        .onSignal(
+            SnapshotCompleted.class,
+            (state, s) ->
+                owner.tell(new TrainingActor.JournalSnapshotted(s.metadata().sequenceNr())))
         .build();
   }
 
@@ -110,15 +133,21 @@ final class StepJournal extends EventSourcedBehavior<StepJournal.Command, Traini
   public CommandHandler<Command, TrainingActor.Event, TrainingState> commandHandler() {
     return newCommandHandlerBuilder()
         .forAnyState()
-        .onCommand(Write.class, (state, w) -> {
-          writeStartNanos = System.nanoTime();
-          return Effect()
-              .persist(Arrays.asList(w.events()))
-              .thenRun(s -> {
-                metrics.journalWritten(w.events().length, System.nanoTime() - writeStartNanos);
-                owner.tell(new TrainingActor.JournalWritten(s.committed(), lastSequenceNumber(ctx)));
-              });
-        })
+        .onCommand(
+            Write.class,
+            (state, w) -> {
+              writeStartNanos = System.nanoTime();
+              return Effect()
+                  .persist(Arrays.asList(w.events()))
+                  .thenRun(
+                      s -> {
+                        metrics.journalWritten(
+                            w.events().length, System.nanoTime() - writeStartNanos);
+                        owner.tell(
+                            new TrainingActor.JournalWritten(
+                                s.committed(), lastSequenceNumber(ctx)));
+                      });
+            })
         .build();
   }
 

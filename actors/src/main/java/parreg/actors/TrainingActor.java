@@ -27,21 +27,21 @@ import parreg.persistence.KryoSerializable;
  * it through the peer actor, receive the full set of step k, apply {@link UpdateRule}: step k is
  * <em>committed</em> (in memory, agreed by every participant) and step k+1 starts at once. Its
  * {@link StepCommitted} is written behind the step, many in one journal write (group commit): a
- * write starts, when none is in flight, once {@code group-steps} steps wait or the oldest has waited
- * {@code group-ms}, or at once when training cannot go on without it (lag bound, target reached).
- * A write costs about as much CPU for one event as for a hundred, so grouping is what makes a step
- * cheap; and whatever waits is written in the next write. The lag is bounded: a
- * step starts only while at most {@code max-lag-steps} committed steps are not yet durable and
- * the oldest of them was committed less than {@code max-lag-ms} ago, so a slow journal slows
- * training instead of letting the lag grow; {@code max-lag-steps} 0 or 1 makes every step durable
- * before the next starts.
+ * write starts, when none is in flight, once {@code group-steps} steps wait or the oldest has
+ * waited {@code group-ms}, or at once when training cannot go on without it (lag bound, target
+ * reached). A write costs about as much CPU for one event as for a hundred, so grouping is what
+ * makes a step cheap; and whatever waits is written in the next write. The lag is bounded: a step
+ * starts only while at most {@code max-lag-steps} committed steps are not yet durable and the
+ * oldest of them was committed less than {@code max-lag-ms} ago, so a slow journal slows training
+ * instead of letting the lag grow; {@code max-lag-steps} 0 or 1 makes every step durable before the
+ * next starts.
  *
  * <p>Why this is safe: every contribution is a deterministic function of the committed parameters
  * and the partition, so a step that was committed but not durable when the node died is simply
  * recomputed to the same bits, or served by a peer (which checks it against this node's
  * recomputation). Nothing outside the node treats a step as saved before it is durable: status
- * reports {@code durableStep} apart from {@code committedStep}, the run is done (evidence,
- * {@code --exit-when-done}) only when the target is durable, and export/predict read the journal.
+ * reports {@code durableStep} apart from {@code committedStep}, the run is done (evidence, {@code
+ * --exit-when-done}) only when the target is durable, and export/predict read the journal.
  */
 public final class TrainingActor extends AbstractBehavior<TrainingActor.Command> {
 
@@ -51,10 +51,11 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
   public record RosterComplete(PartitionInfo[] roster) implements Command {}
 
   /**
-   * From the peer actor: the full set of contributions to {@code step}; {@code recordedOwn} is
-   * this node's contribution as a peer recorded it (when catching up), checked against ours.
+   * From the peer actor: the full set of contributions to {@code step}; {@code recordedOwn} is this
+   * node's contribution as a peer recorded it (when catching up), checked against ours.
    */
-  public record StepReady(long step, LocalSums[] contributions, LocalSums recordedOwn) implements Command {}
+  public record StepReady(long step, LocalSums[] contributions, LocalSums recordedOwn)
+      implements Command {}
 
   public record GetState(ActorRef<View> replyTo) implements Command {}
 
@@ -69,7 +70,8 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
    * every}, of the target step, and at once of the step already committed: what a hold-out
    * evaluation reads ({@link ValidationActor}). One watcher; a second replaces the first.
    */
-  public record WatchCommits(long every, ActorRef<CommittedParameters> replyTo) implements Command {}
+  public record WatchCommits(long every, ActorRef<CommittedParameters> replyTo)
+      implements Command {}
 
   /** A committed step's parameters (the state's own array: read-only). */
   public record CommittedParameters(long step, double[] parameters) {}
@@ -119,14 +121,20 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
 
   record JournalSnapshotted(long sequenceNr) implements Command {}
 
-  /** The journal failed; {@code diskFull} when its cause was a full disk (see {@link parreg.persistence.JournalErrors}). */
+  /**
+   * The journal failed; {@code diskFull} when its cause was a full disk (see {@link
+   * parreg.persistence.JournalErrors}).
+   */
   record JournalFailed(String reason, boolean diskFull) implements Command {}
 
   private record Computed(long step, LocalSums sums) implements Command {}
 
   private record EvidenceDone(String error) implements Command {}
 
-  /** The diverged run's last finite step is durable and its peers had time to fetch our contribution. */
+  /**
+   * The diverged run's last finite step is durable and its peers had time to fetch our
+   * contribution.
+   */
   private enum DivergedEnd implements Command {
     INSTANCE
   }
@@ -152,12 +160,15 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
       implements Event, parreg.persistence.JournalRuns.Opening {}
 
   /** Step {@code step} committed with these contributions (by participant id) and this outcome. */
-  public record StepCommitted(long step, LocalSums[] contributions, double[] parameters, double loss) implements Event {}
+  public record StepCommitted(
+      long step, LocalSums[] contributions, double[] parameters, double loss) implements Event {}
 
   /** An event committed in memory and not yet acknowledged by the journal. */
   private record Pending(Event event, long committedAtNanos) {}
 
-  /** How often the rate is measured when {@code parreg.progress-interval} = 0 (no progress line). */
+  /**
+   * How often the rate is measured when {@code parreg.progress-interval} = 0 (no progress line).
+   */
   private static final Duration DEFAULT_RATE_INTERVAL = Duration.ofSeconds(5);
 
   private final NodeSettings settings;
@@ -172,10 +183,13 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
 
   /** Committed state: agreed by every participant, durable up to {@link #durable}. */
   private TrainingState state;
+
   private long durable;
   private final ArrayDeque<Pending> pending = new ArrayDeque<>();
+
   /** How many of {@link #pending}'s first events the write in flight holds (0: none in flight). */
   private int writing;
+
   private long journalPosition;
   private long journalWrites;
   private long lastSnapshot;
@@ -188,27 +202,47 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
   private long inFlight = -1;
   private LocalSums ownSums;
   private long ownStep = -1;
-  /** The step whose own contribution was last asked of the GPU actor (see {@link #computeAhead}). */
+
+  /**
+   * The step whose own contribution was last asked of the GPU actor (see {@link #computeAhead}).
+   */
   private long computeSent = -1;
+
   private long lastStepStartNanos;
   private boolean doneReported;
+
   /** Why training stopped at a non-finite step (null: it did not). */
   private String diverged;
+
   /** When this incarnation started (its journal replayed), and its rate over the last interval. */
   private final long startedAtMillis = System.currentTimeMillis();
+
   private final ProgressMeter progress;
   private final NodeMetrics metrics;
   private WatchCommits watcher;
 
   public static Behavior<Command> create(
-      NodeSettings settings, NodeLifecycle lifecycle, ActorRef<GpuActor.Command> gpu, ActorRef<PeerActor.Command> peer) {
+      NodeSettings settings,
+      NodeLifecycle lifecycle,
+      ActorRef<GpuActor.Command> gpu,
+      ActorRef<PeerActor.Command> peer) {
     return Behaviors.withStash(
         10_000,
-        stash -> Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
-          ActorRef<StepJournal.Command> journal =
-              ctx.spawn(StepJournal.create(settings.persistenceId(), settings.snapshotEvery(), ctx.getSelf()), "journal");
-          return recovering(ctx, timers, stash, settings, lifecycle, gpu, peer, journal);
-        })));
+        stash ->
+            Behaviors.setup(
+                ctx ->
+                    Behaviors.withTimers(
+                        timers -> {
+                          ActorRef<StepJournal.Command> journal =
+                              ctx.spawn(
+                                  StepJournal.create(
+                                      settings.persistenceId(),
+                                      settings.snapshotEvery(),
+                                      ctx.getSelf()),
+                                  "journal");
+                          return recovering(
+                              ctx, timers, stash, settings, lifecycle, gpu, peer, journal);
+                        })));
   }
 
   /** Until the journal is replayed, everything else waits. */
@@ -222,26 +256,38 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
       ActorRef<PeerActor.Command> peer,
       ActorRef<StepJournal.Command> journal) {
     return Behaviors.receive(Command.class)
-        .onMessage(JournalFailed.class, f -> {
-          lifecycle.fail(f.diskFull()
-              ? "journal disk full at start: " + settings.journalDescription() + " (no space left on device); free space and restart"
-              : "journal " + settings.journalDescription() + " could not be replayed: " + f.reason());
-          return Behaviors.stopped();
-        })
-        .onMessage(JournalRecovered.class, r -> {
-          String refusal = refusal(settings, r.state());
-          if (refusal != null) {
-            ctx.getLog().error(refusal);
-            lifecycle.refuse(refusal);
-            return Behaviors.stopped();
-          }
-          TrainingActor actor = new TrainingActor(ctx, timers, settings, lifecycle, gpu, peer, journal, r);
-          return stash.unstashAll(actor);
-        })
-        .onAnyMessage(m -> {
-          stash.stash(m);
-          return Behaviors.same();
-        })
+        .onMessage(
+            JournalFailed.class,
+            f -> {
+              lifecycle.fail(
+                  f.diskFull()
+                      ? "journal disk full at start: "
+                          + settings.journalDescription()
+                          + " (no space left on device); free space and restart"
+                      : "journal "
+                          + settings.journalDescription()
+                          + " could not be replayed: "
+                          + f.reason());
+              return Behaviors.stopped();
+            })
+        .onMessage(
+            JournalRecovered.class,
+            r -> {
+              String refusal = refusal(settings, r.state());
+              if (refusal != null) {
+                ctx.getLog().error(refusal);
+                lifecycle.refuse(refusal);
+                return Behaviors.stopped();
+              }
+              TrainingActor actor =
+                  new TrainingActor(ctx, timers, settings, lifecycle, gpu, peer, journal, r);
+              return stash.unstashAll(actor);
+            })
+        .onAnyMessage(
+            m -> {
+              stash.stash(m);
+              return Behaviors.same();
+            })
         .build();
   }
 
@@ -252,14 +298,21 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
     }
     var diff = state.contract().firstDifference(settings.contract());
     if (diff.isPresent()) {
-      return "the journal " + settings.journalDescription() + " belongs to another contract: " + diff.get()
+      return "the journal "
+          + settings.journalDescription()
+          + " belongs to another contract: "
+          + diff.get()
           + " (journal value first, given value second)";
     }
     PartitionInfo recorded = state.roster()[settings.participant()];
     PartitionInfo given = settings.partition().info(settings.participant());
     if (!recorded.equals(given)) {
-      return "participant " + settings.participant() + "'s data differs from the journal's roster: recorded "
-          + recorded.describe() + ", given " + given.describe();
+      return "participant "
+          + settings.participant()
+          + "'s data differs from the journal's roster: recorded "
+          + recorded.describe()
+          + ", given "
+          + given.describe();
     }
     return null;
   }
@@ -280,7 +333,8 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
     this.gpu = gpu;
     this.peer = peer;
     this.journal = journal;
-    this.computedAdapter = ctx.messageAdapter(GpuActor.Computed.class, c -> new Computed(c.step(), c.sums()));
+    this.computedAdapter =
+        ctx.messageAdapter(GpuActor.Computed.class, c -> new Computed(c.step(), c.sums()));
     this.batching = new Batching(settings.partition().samples(), settings.contract().batchSize());
     this.maxLagNanos = settings.maxLag().toNanos();
     this.state = recovered.state();
@@ -291,10 +345,16 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
     this.metrics = NodeMetrics.get(ctx.getSystem());
     metrics.recovered(state.committed(), settings.targetSteps(), state.loss());
     // The rate (status: stepsPerSecond, etaSeconds) is measured even when the line is off.
-    Duration every = settings.progressInterval().isZero() ? DEFAULT_RATE_INTERVAL : settings.progressInterval();
+    Duration every =
+        settings.progressInterval().isZero() ? DEFAULT_RATE_INTERVAL : settings.progressInterval();
     timers.startTimerAtFixedRate(Progress.INSTANCE, Progress.INSTANCE, every);
     if (state.started()) {
-      ctx.getLog().info("recovered {} at step {} (w={})", settings.persistenceId(), state.committed(), Bits.hexList(state.parameters()));
+      ctx.getLog()
+          .info(
+              "recovered {} at step {} (w={})",
+              settings.persistenceId(),
+              state.committed(),
+              Bits.hexList(state.parameters()));
     } else {
       ctx.getLog().info("new journal for {}", settings.persistenceId());
     }
@@ -306,37 +366,51 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
     return newReceiveBuilder()
         .onMessage(RosterComplete.class, this::onRosterComplete)
         .onMessage(Next.class, n -> startNextStep())
-        .onMessage(GroupDue.class, f -> {
-          write();
-          return this;
-        })
+        .onMessage(
+            GroupDue.class,
+            f -> {
+              write();
+              return this;
+            })
         .onMessage(Computed.class, this::onComputed)
         .onMessage(StepReady.class, this::onStepReady)
         .onMessage(JournalWritten.class, this::onJournalWritten)
         .onMessage(JournalRecovered.class, this::onJournalRestarted)
-        .onMessage(JournalSnapshotted.class, s -> {
-          lastSnapshot = s.sequenceNr();
-          return this;
-        })
-        .onMessage(JournalFailed.class, f -> {
-          lifecycle.fail(f.diskFull() ? diskFull() : "journal " + settings.journalDescription() + " failed: " + f.reason());
-          return this;
-        })
+        .onMessage(
+            JournalSnapshotted.class,
+            s -> {
+              lastSnapshot = s.sequenceNr();
+              return this;
+            })
+        .onMessage(
+            JournalFailed.class,
+            f -> {
+              lifecycle.fail(
+                  f.diskFull()
+                      ? diskFull()
+                      : "journal " + settings.journalDescription() + " failed: " + f.reason());
+              return this;
+            })
         .onMessage(EvidenceDone.class, this::onEvidenceDone)
         .onMessage(Progress.class, p -> onProgress())
-        .onMessage(DivergedEnd.class, d -> {
-          lifecycle.diverge(diverged + "; the journal ends at step " + durable + ", the last finite one");
-          return this;
-        })
+        .onMessage(
+            DivergedEnd.class,
+            d -> {
+              lifecycle.diverge(
+                  diverged + "; the journal ends at step " + durable + ", the last finite one");
+              return this;
+            })
         .onMessage(GetState.class, this::onGetState)
         .onMessage(Flush.class, this::onFlush)
-        .onMessage(WatchCommits.class, w -> {
-          watcher = w;
-          if (state.started() && state.committed() > 0) {
-            w.replyTo().tell(new CommittedParameters(state.committed(), state.parameters()));
-          }
-          return this;
-        })
+        .onMessage(
+            WatchCommits.class,
+            w -> {
+              watcher = w;
+              if (state.started() && state.committed() > 0) {
+                w.replyTo().tell(new CommittedParameters(state.committed(), state.parameters()));
+              }
+              return this;
+            })
         .build();
   }
 
@@ -401,8 +475,8 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
    * While the journal holds the next step up (with {@code --sync-commit}, on every step), its own
    * contribution is computed already: it depends only on the committed parameters, and nothing
    * derived from them leaves the node before the journal lets the step start ({@link
-   * #startNextStep} publishes it then). The device works while the journal writes, instead of
-   * after it.
+   * #startNextStep} publishes it then). The device works while the journal writes, instead of after
+   * it.
    */
   private void computeAhead() {
     long step = state.committed() + 1;
@@ -415,7 +489,13 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
     computeSent = step;
     int batch = batching.batchOfStep(step);
     StepTrace.stamp(0, step);
-    gpu.tell(new GpuActor.Compute(step, state.parameters(), batching.start(batch), batching.length(batch), computedAdapter));
+    gpu.tell(
+        new GpuActor.Compute(
+            step,
+            state.parameters(),
+            batching.start(batch),
+            batching.length(batch),
+            computedAdapter));
   }
 
   /** The back-pressure rule: see the class comment. */
@@ -454,10 +534,16 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
       return this;
     }
     LocalSums mine = r.contributions()[settings.participant()];
-    if (!ownSums.sameBits(mine) || (r.recordedOwn() != null && !ownSums.sameBits(r.recordedOwn()))) {
-      String msg = "step " + step + ": this node's recomputed contribution " + ownSums
-          + " differs from the one its peers recorded " + (r.recordedOwn() != null ? r.recordedOwn() : mine)
-          + "; refusing to continue (different data, code or device arithmetic?)";
+    if (!ownSums.sameBits(mine)
+        || (r.recordedOwn() != null && !ownSums.sameBits(r.recordedOwn()))) {
+      String msg =
+          "step "
+              + step
+              + ": this node's recomputed contribution "
+              + ownSums
+              + " differs from the one its peers recorded "
+              + (r.recordedOwn() != null ? r.recordedOwn() : mine)
+              + "; refusing to continue (different data, code or device arithmetic?)";
       ctx().getLog().error(msg);
       stopped = true;
       lifecycle.fail(msg);
@@ -465,11 +551,15 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
     }
     StepTrace.stamp(7, step);
     try {
-      state = state.next(step, r.contributions()); // the update, computed once (the journal child re-checks it)
+      state =
+          state.next(
+              step,
+              r.contributions()); // the update, computed once (the journal child re-checks it)
     } catch (TrainingState.NonFinite e) {
       return onDiverged(e);
     }
-    StepCommitted event = new StepCommitted(step, r.contributions(), state.parameters(), state.loss());
+    StepCommitted event =
+        new StepCommitted(step, r.contributions(), state.parameters(), state.loss());
     commit(event);
     metrics.stepCommitted(step, state.loss(), System.nanoTime() - lastStepStartNanos);
     if (watcher != null && (step % watcher.every() == 0 || step == settings.targetSteps())) {
@@ -508,13 +598,24 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
     }
   }
 
-  /** The one line of a journal write that failed for want of space: the first step it could not write. */
+  /**
+   * The one line of a journal write that failed for want of space: the first step it could not
+   * write.
+   */
   private String diskFull() {
-    return "journal disk full at step " + (durable + 1) + ": " + settings.journalDescription()
-        + " (no space left on device); the journal ends at step " + durable + ": free space and restart the node to resume";
+    return "journal disk full at step "
+        + (durable + 1)
+        + ": "
+        + settings.journalDescription()
+        + " (no space left on device); the journal ends at step "
+        + durable
+        + ": free space and restart the node to resume";
   }
 
-  /** Queues a committed event for the journal; writes when the group is full (see the class comment). */
+  /**
+   * Queues a committed event for the journal; writes when the group is full (see the class
+   * comment).
+   */
   private void commit(Event event) {
     pending.addLast(new Pending(event, System.nanoTime()));
     if (pending.size() == 1 && settings.groupSteps() > 1) {
@@ -566,21 +667,27 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
       if (pending.size() >= settings.groupSteps() || waited >= settings.groupDelay().toNanos()) {
         write();
       } else {
-        timers.startSingleTimer(GroupDue.INSTANCE, GroupDue.INSTANCE, settings.groupDelay().minusNanos(waited));
+        timers.startSingleTimer(
+            GroupDue.INSTANCE, GroupDue.INSTANCE, settings.groupDelay().minusNanos(waited));
       }
     }
     return startNextStep();
   }
 
   /**
-   * The journal child was restarted after a failed write and replayed what is durable: drop what
-   * it already holds, write the rest again. (A write whose acknowledgement was lost may be durable.)
+   * The journal child was restarted after a failed write and replayed what is durable: drop what it
+   * already holds, write the rest again. (A write whose acknowledgement was lost may be durable.)
    */
   private Behavior<Command> onJournalRestarted(JournalRecovered r) {
     long back = r.state().committed();
-    ctx().getLog().warn("journal restarted after a failure; durable at step {}, {} committed steps to write again",
-        back, state.committed() - back);
-    pending.removeIf(p -> p.event() instanceof StepCommitted s ? s.step() <= back : r.state().started());
+    ctx()
+        .getLog()
+        .warn(
+            "journal restarted after a failure; durable at step {}, {} committed steps to write again",
+            back,
+            state.committed() - back);
+    pending.removeIf(
+        p -> p.event() instanceof StepCommitted s ? s.step() <= back : r.state().started());
     writing = 0;
     durable = back;
     journalPosition = r.sequenceNr();
@@ -611,10 +718,19 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
     }
     doneReported = true;
     StepTrace.write(settings.participant());
-    ctx().getLog().info("target step {} durable: w={} loss={}", state.committed(), Bits.hexList(state.parameters()), state.loss());
+    ctx()
+        .getLog()
+        .info(
+            "target step {} durable: w={} loss={}",
+            state.committed(),
+            Bits.hexList(state.parameters()),
+            state.loss());
     if (settings.evidence() != null) {
-      ActorRef<GpuActor.EvidenceWritten> adapter = ctx().messageAdapter(GpuActor.EvidenceWritten.class, e -> new EvidenceDone(e.error()));
-      gpu.tell(new GpuActor.WriteEvidence(settings.evidence(), settings.contract().digest(), settings.participant(), adapter));
+      ActorRef<GpuActor.EvidenceWritten> adapter =
+          ctx().messageAdapter(GpuActor.EvidenceWritten.class, e -> new EvidenceDone(e.error()));
+      gpu.tell(
+          new GpuActor.WriteEvidence(
+              settings.evidence(), settings.contract().digest(), settings.participant(), adapter));
     } else {
       lifecycle.markTrainingDone();
     }
@@ -635,8 +751,17 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
   private Behavior<Command> onProgress() {
     progress.sample(state.committed(), System.nanoTime());
     Phase phase = phase();
-    if (!settings.progressInterval().isZero() && (phase == Phase.TRAINING || phase == Phase.WAITING)) {
-      ctx().getLog().info(progress.line(state.committed(), settings.targetSteps(), state.loss(), durable, phase == Phase.WAITING));
+    if (!settings.progressInterval().isZero()
+        && (phase == Phase.TRAINING || phase == Phase.WAITING)) {
+      ctx()
+          .getLog()
+          .info(
+              progress.line(
+                  state.committed(),
+                  settings.targetSteps(),
+                  state.loss(),
+                  durable,
+                  phase == Phase.WAITING));
     }
     return this;
   }
@@ -646,7 +771,8 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
       return Phase.STARTING;
     } else if (state.committed() >= settings.targetSteps() && durable >= settings.targetSteps()) {
       return Phase.DONE;
-    } else if (inFlight >= 0 && System.nanoTime() - lastStepStartNanos > settings.waitingAfter().toNanos()) {
+    } else if (inFlight >= 0
+        && System.nanoTime() - lastStepStartNanos > settings.waitingAfter().toNanos()) {
       return Phase.WAITING;
     }
     return Phase.TRAINING;
@@ -655,28 +781,30 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
   private Behavior<Command> onGetState(GetState g) {
     Phase phase = phase();
     double[] params = state.started() ? state.parameters() : settings.contract().initialWeights();
-    g.replyTo().tell(new View(
-        settings.participant(),
-        state.committed(),
-        durable,
-        recoveredStep,
-        settings.targetSteps(),
-        batching.epoch(state.committed()),
-        state.committed(),
-        batching.batchesPerEpoch(),
-        params,
-        state.loss(),
-        phase,
-        settings.contract(),
-        state.roster(),
-        journalPosition,
-        lastSnapshot,
-        pendingSteps(),
-        journalWrites,
-        settings.journalDescription(),
-        startedAtMillis,
-        progress.stepsPerSecond(),
-        progress.etaSeconds(state.committed(), settings.targetSteps())));
+    g.replyTo()
+        .tell(
+            new View(
+                settings.participant(),
+                state.committed(),
+                durable,
+                recoveredStep,
+                settings.targetSteps(),
+                batching.epoch(state.committed()),
+                state.committed(),
+                batching.batchesPerEpoch(),
+                params,
+                state.loss(),
+                phase,
+                settings.contract(),
+                state.roster(),
+                journalPosition,
+                lastSnapshot,
+                pendingSteps(),
+                journalWrites,
+                settings.journalDescription(),
+                startedAtMillis,
+                progress.stepsPerSecond(),
+                progress.etaSeconds(state.committed(), settings.targetSteps())));
     return this;
   }
 

@@ -8,12 +8,13 @@ import parreg.device.UpdateRule;
 import parreg.persistence.KryoSerializable;
 
 /**
- * The training actor's state, which is also its snapshot: the contract and roster once the run
- * has started, the last committed step, the parameters after it and that step's loss. Immutable;
- * events are applied with checks, so a journal that is not contiguous or whose recorded update
- * does not recompute is reported instead of accepted.
+ * The training actor's state, which is also its snapshot: the contract and roster once the run has
+ * started, the last committed step, the parameters after it and that step's loss. Immutable; events
+ * are applied with checks, so a journal that is not contiguous or whose recorded update does not
+ * recompute is reported instead of accepted.
  */
-public record TrainingState(RunContract contract, PartitionInfo[] roster, long committed, double[] parameters, double loss)
+public record TrainingState(
+    RunContract contract, PartitionInfo[] roster, long committed, double[] parameters, double loss)
     implements KryoSerializable {
 
   public static TrainingState empty() {
@@ -28,7 +29,8 @@ public record TrainingState(RunContract contract, PartitionInfo[] roster, long c
     if (started()) {
       throw new IllegalStateException("journal holds a second RunStarted event");
     }
-    return new TrainingState(e.contract(), e.roster(), 0, e.contract().initialWeights(), Double.NaN);
+    return new TrainingState(
+        e.contract(), e.roster(), 0, e.contract().initialWeights(), Double.NaN);
   }
 
   /**
@@ -38,14 +40,22 @@ public record TrainingState(RunContract contract, PartitionInfo[] roster, long c
    */
   TrainingState next(long step, parreg.device.LocalSums[] contributions) {
     if (!started()) {
-      throw new IllegalStateException("journal holds step " + step + " before the run's RunStarted event");
+      throw new IllegalStateException(
+          "journal holds step " + step + " before the run's RunStarted event");
     }
     if (step != committed + 1) {
-      throw new IllegalStateException("journal is not contiguous: step " + step + " follows step " + committed);
+      throw new IllegalStateException(
+          "journal is not contiguous: step " + step + " follows step " + committed);
     }
     if (contributions.length != contract.participants()) {
-      throw new IllegalStateException("journal step " + step + " holds " + contributions.length
-          + " contributions, the run has " + contract.participants() + " participants");
+      throw new IllegalStateException(
+          "journal step "
+              + step
+              + " holds "
+              + contributions.length
+              + " contributions, the run has "
+              + contract.participants()
+              + " participants");
     }
     UpdateRule.Outcome o = UpdateRule.apply(parameters, contributions, contract.rate().value());
     double[] w = o.parameters();
@@ -61,16 +71,21 @@ public record TrainingState(RunContract contract, PartitionInfo[] roster, long c
   }
 
   /**
-   * A step whose update or loss is not finite (a diverging run: the learning rate too large for
-   * the data). It is never committed: every participant computes the same update from the same
-   * set, so all of them stop at the same step, and the journal ends at the last finite step.
+   * A step whose update or loss is not finite (a diverging run: the learning rate too large for the
+   * data). It is never committed: every participant computes the same update from the same set, so
+   * all of them stop at the same step, and the journal ends at the last finite step.
    */
   public static final class NonFinite extends RuntimeException {
     private final long step;
     private final String what;
 
     NonFinite(long step, String what) {
-      super("training diverged at step " + step + ": " + what + " (not finite); the step was not committed");
+      super(
+          "training diverged at step "
+              + step
+              + ": "
+              + what
+              + " (not finite); the step was not committed");
       this.step = step;
       this.what = what;
     }
@@ -90,12 +105,18 @@ public record TrainingState(RunContract contract, PartitionInfo[] roster, long c
       recomputed = next(e.step(), e.contributions());
     } catch (NonFinite n) {
       // Only a version before the check committed such a step (a journal of a diverged run).
-      throw new IllegalStateException("journal step " + e.step() + " holds a non-finite update: " + n.what);
+      throw new IllegalStateException(
+          "journal step " + e.step() + " holds a non-finite update: " + n.what);
     }
     if (!Bits.sameBits(recomputed.parameters(), e.parameters())
         || Double.doubleToRawLongBits(recomputed.loss()) != Double.doubleToRawLongBits(e.loss())) {
-      throw new IllegalStateException("journal step " + e.step() + " does not recompute: recorded parameters "
-          + Bits.hexList(e.parameters()) + ", recomputed " + Bits.hexList(recomputed.parameters()));
+      throw new IllegalStateException(
+          "journal step "
+              + e.step()
+              + " does not recompute: recorded parameters "
+              + Bits.hexList(e.parameters())
+              + ", recomputed "
+              + Bits.hexList(recomputed.parameters()));
     }
     return new TrainingState(contract, roster, e.step(), e.parameters(), e.loss());
   }
@@ -106,7 +127,9 @@ public record TrainingState(RunContract contract, PartitionInfo[] roster, long c
         && java.util.Objects.equals(contract, s.contract)
         && Arrays.equals(roster, s.roster)
         && committed == s.committed
-        && (parameters == null ? s.parameters == null : s.parameters != null && Bits.sameBits(parameters, s.parameters))
+        && (parameters == null
+            ? s.parameters == null
+            : s.parameters != null && Bits.sameBits(parameters, s.parameters))
         && Double.doubleToRawLongBits(loss) == Double.doubleToRawLongBits(s.loss);
   }
 
@@ -117,6 +140,10 @@ public record TrainingState(RunContract contract, PartitionInfo[] roster, long c
 
   @Override
   public String toString() {
-    return "TrainingState{committed=" + committed + ", parameters=" + (parameters == null ? "-" : Bits.hexList(parameters)) + "}";
+    return "TrainingState{committed="
+        + committed
+        + ", parameters="
+        + (parameters == null ? "-" : Bits.hexList(parameters))
+        + "}";
   }
 }

@@ -20,9 +20,9 @@ import scala.concurrent.duration.FiniteDuration;
  * back under the same or another address; a node never downs itself or a reachable member.
  *
  * <p>Why not Pekko's split brain resolver: every strategy it offers decides by majority, age or
- * quorum, and in a two-node run a crashed peer and a partition look the same, so the lone
- * survivor downs itself half the time (keep-majority, keep-oldest) or always (static-quorum with
- * two members). parreg's results never depend on membership: a step commits only once every
+ * quorum, and in a two-node run a crashed peer and a partition look the same, so the lone survivor
+ * downs itself half the time (keep-majority, keep-oldest) or always (static-quorum with two
+ * members). parreg's results never depend on membership: a step commits only once every
  * participant's deterministic contribution has arrived, so a split brain costs availability (the
  * sides wait) and never a bit of the result. Keeping the survivor alive is then the right trade.
  */
@@ -40,7 +40,8 @@ public final class UnreachableDowning extends DowningProvider {
 
   @Override
   public Option<Props> downingActorProps() {
-    Duration after = system.settings().config().getDuration("parreg.downing.down-unreachable-after");
+    Duration after =
+        system.settings().config().getDuration("parreg.downing.down-unreachable-after");
     return Option.apply(Props.create(Downer.class, () -> new Downer(after)));
   }
 
@@ -58,8 +59,12 @@ public final class UnreachableDowning extends DowningProvider {
 
     @Override
     public void preStart() {
-      cluster.subscribe(getSelf(), ClusterEvent.initialStateAsEvents(),
-          ClusterEvent.UnreachableMember.class, ClusterEvent.ReachableMember.class, ClusterEvent.MemberRemoved.class);
+      cluster.subscribe(
+          getSelf(),
+          ClusterEvent.initialStateAsEvents(),
+          ClusterEvent.UnreachableMember.class,
+          ClusterEvent.ReachableMember.class,
+          ClusterEvent.MemberRemoved.class);
     }
 
     @Override
@@ -83,8 +88,17 @@ public final class UnreachableDowning extends DowningProvider {
       if (a.equals(cluster.selfAddress()) || pending.containsKey(a)) {
         return;
       }
-      pending.put(a, getContext().getSystem().scheduler().scheduleOnce(
-          after, getSelf(), new DownIfStillUnreachable(a), getContext().getDispatcher(), getSelf()));
+      pending.put(
+          a,
+          getContext()
+              .getSystem()
+              .scheduler()
+              .scheduleOnce(
+                  after,
+                  getSelf(),
+                  new DownIfStillUnreachable(a),
+                  getContext().getDispatcher(),
+                  getSelf()));
     }
 
     private void cancel(Address a) {
@@ -96,9 +110,13 @@ public final class UnreachableDowning extends DowningProvider {
 
     private void onTimer(DownIfStillUnreachable t) {
       pending.remove(t.address());
-      boolean stillUnreachable = cluster.state().getUnreachable().stream().anyMatch(m -> m.address().equals(t.address()));
+      boolean stillUnreachable =
+          cluster.state().getUnreachable().stream().anyMatch(m -> m.address().equals(t.address()));
       if (stillUnreachable && !t.address().equals(cluster.selfAddress())) {
-        getContext().getSystem().log().warning("downing {}: unreachable for {}", t.address(), after);
+        getContext()
+            .getSystem()
+            .log()
+            .warning("downing {}: unreachable for {}", t.address(), after);
         cluster.down(t.address());
       }
     }

@@ -56,11 +56,15 @@ public final class ValidationActor extends AbstractBehavior<ValidationActor.Comm
    * @param data the validation rows (the model's d features)
    * @param every evaluate at the committed steps that are multiples of this, and at the target
    */
-  public static Behavior<Command> create(Partition data, boolean bias, long every, ActorRef<TrainingActor.Command> training) {
-    return Behaviors.setup(ctx -> {
-      training.tell(new TrainingActor.WatchCommits(every, ctx.messageAdapter(TrainingActor.CommittedParameters.class, Step::new)));
-      return new ValidationActor(ctx, data, bias);
-    });
+  public static Behavior<Command> create(
+      Partition data, boolean bias, long every, ActorRef<TrainingActor.Command> training) {
+    return Behaviors.setup(
+        ctx -> {
+          training.tell(
+              new TrainingActor.WatchCommits(
+                  every, ctx.messageAdapter(TrainingActor.CommittedParameters.class, Step::new)));
+          return new ValidationActor(ctx, data, bias);
+        });
   }
 
   private ValidationActor(ActorContext<Command> ctx, Partition data, boolean bias) {
@@ -73,35 +77,48 @@ public final class ValidationActor extends AbstractBehavior<ValidationActor.Comm
   @Override
   public Receive<Command> createReceive() {
     return newReceiveBuilder()
-        .onMessage(Step.class, s -> {
-          if (running) {
-            waiting = s.committed();
-          } else {
-            start(s.committed());
-          }
-          return this;
-        })
-        .onMessage(Done.class, d -> {
-          running = false;
-          if (d.result().step() > latest.step()) {
-            if (latest.step() < 0) {
-              getContext().getLog().info("validation: first hold-out evaluation at step {}: RMSE {}, R2 {} over {} rows",
-                  d.result().step(), d.result().rmse(), d.result().r2(), d.result().n());
-            }
-            latest = d.result();
-            NodeMetrics.get(getContext().getSystem()).validated(latest.step(), latest.rmse(), latest.r2());
-          }
-          if (waiting != null) {
-            TrainingActor.CommittedParameters next = waiting;
-            waiting = null;
-            start(next);
-          }
-          return this;
-        })
-        .onMessage(GetResult.class, g -> {
-          g.replyTo().tell(latest);
-          return this;
-        })
+        .onMessage(
+            Step.class,
+            s -> {
+              if (running) {
+                waiting = s.committed();
+              } else {
+                start(s.committed());
+              }
+              return this;
+            })
+        .onMessage(
+            Done.class,
+            d -> {
+              running = false;
+              if (d.result().step() > latest.step()) {
+                if (latest.step() < 0) {
+                  getContext()
+                      .getLog()
+                      .info(
+                          "validation: first hold-out evaluation at step {}: RMSE {}, R2 {} over {} rows",
+                          d.result().step(),
+                          d.result().rmse(),
+                          d.result().r2(),
+                          d.result().n());
+                }
+                latest = d.result();
+                NodeMetrics.get(getContext().getSystem())
+                    .validated(latest.step(), latest.rmse(), latest.r2());
+              }
+              if (waiting != null) {
+                TrainingActor.CommittedParameters next = waiting;
+                waiting = null;
+                start(next);
+              }
+              return this;
+            })
+        .onMessage(
+            GetResult.class,
+            g -> {
+              g.replyTo().tell(latest);
+              return this;
+            })
         .build();
   }
 
@@ -112,7 +129,9 @@ public final class ValidationActor extends AbstractBehavior<ValidationActor.Comm
         .whenComplete((r, failure) -> self.tell(new Done(failure == null ? r : Result.NONE)));
   }
 
-  /** RMSE and R² of {@code parameters} on {@code data}, as {@code parreg evaluate} computes them. */
+  /**
+   * RMSE and R² of {@code parameters} on {@code data}, as {@code parreg evaluate} computes them.
+   */
   public static Result evaluate(Partition data, double[] parameters, boolean bias, long step) {
     int n = data.samples();
     int d = data.features();

@@ -25,8 +25,13 @@ public final class MetricsCostBench {
   public static void main(String[] args) throws Exception {
     int steps = args.length > 0 ? Integer.parseInt(args[0]) : 2_000_000;
     int scrapes = args.length > 1 ? Integer.parseInt(args[1]) : 2_000;
-    ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), "bench", ConfigFactory.parseString(
-        "pekko.actor.provider = cluster\npekko.remote.artery.canonical.port = 0\npekko.loglevel = WARNING").withFallback(ConfigFactory.defaultReference()));
+    ActorSystem<Void> system =
+        ActorSystem.create(
+            Behaviors.empty(),
+            "bench",
+            ConfigFactory.parseString(
+                    "pekko.actor.provider = cluster\npekko.remote.artery.canonical.port = 0\npekko.loglevel = WARNING")
+                .withFallback(ConfigFactory.defaultReference()));
     try {
       NodeMetrics m = NodeMetrics.get(system);
       m.recovered(0, Long.MAX_VALUE, Double.NaN);
@@ -59,8 +64,12 @@ public final class MetricsCostBench {
           bestScrape = Math.min(bestScrape, (t2 - t1) / 1e3 / scrapes);
         }
       }
-      System.out.printf(Locale.ROOT, "recording per committed step: %.1f ns CPU; one scrape (%d bytes): %.1f us CPU%n",
-          bestStep, out.size(), bestScrape);
+      System.out.printf(
+          Locale.ROOT,
+          "recording per committed step: %.1f ns CPU; one scrape (%d bytes): %.1f us CPU%n",
+          bestStep,
+          out.size(),
+          bestScrape);
     } finally {
       system.terminate();
     }

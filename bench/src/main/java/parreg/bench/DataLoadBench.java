@@ -13,8 +13,8 @@ import parreg.device.data.BinaryPartitionFormat;
 import parreg.device.data.PartitionFiles;
 
 /**
- * Partition loading speed, phase by phase, on the host: what a node does between reading its
- * {@code --data} file and handing the partition to the card.
+ * Partition loading speed, phase by phase, on the host: what a node does between reading its {@code
+ * --data} file and handing the partition to the card.
  *
  * <ul>
  *   <li>{@code read}: {@link PartitionFiles#read} (a {@code .prb}: mapped, every block's CRC32C
@@ -28,13 +28,13 @@ import parreg.device.data.PartitionFiles;
  *       staging buffer, chunk after chunk, as the CUDA backend's upload does, minus the copy.
  * </ul>
  *
- * Each phase prints its first time (in a fresh JVM the first read also grows the heap and warms
- * the JIT: what a node pays once) and the best of {@code --reps}, and MB/s of binary32 partition
- * (4 (d + 1) N bytes; the layout: of x) at the best. Peak process memory is measured from outside ({@code
+ * Each phase prints its first time (in a fresh JVM the first read also grows the heap and warms the
+ * JIT: what a node pays once) and the best of {@code --reps}, and MB/s of binary32 partition (4 (d
+ * + 1) N bytes; the layout: of x) at the best. Peak process memory is measured from outside ({@code
  * /usr/bin/time -v}, see {@code scripts/bench-load.sh}).
  *
- * <p>Usage: {@code DataLoadBench [--reps R] [--threads T] [--phases read,digest,digest1,cached,layout] FILE...}
- * (threads default: {@link Workers#defaultThreads()}).
+ * <p>Usage: {@code DataLoadBench [--reps R] [--threads T] [--phases
+ * read,digest,digest1,cached,layout] FILE...} (threads default: {@link Workers#defaultThreads()}).
  */
 public final class DataLoadBench {
   private DataLoadBench() {}
@@ -52,7 +52,11 @@ public final class DataLoadBench {
         default -> throw new IllegalArgumentException("unknown option " + args[a]);
       }
     }
-    System.out.printf(Locale.ROOT, "# DataLoadBench threads=%d reps=%d cores=%d%n", threads, reps,
+    System.out.printf(
+        Locale.ROOT,
+        "# DataLoadBench threads=%d reps=%d cores=%d%n",
+        threads,
+        reps,
         Runtime.getRuntime().availableProcessors());
     for (; a < args.length; a++) {
       Path f = Path.of(args[a]);
@@ -65,15 +69,19 @@ public final class DataLoadBench {
           long t0 = System.nanoTime();
           switch (phase) {
             case "read" -> {
-              p = PartitionFiles.formatOf(f) == PartitionFiles.Format.BINARY
-                  ? BinaryPartitionFormat.read(f, 0, threads).partition()
-                  : PartitionFiles.read(f);
+              p =
+                  PartitionFiles.formatOf(f) == PartitionFiles.Format.BINARY
+                      ? BinaryPartitionFormat.read(f, 0, threads).partition()
+                      : PartitionFiles.read(f);
             }
             case "digest" -> note = PartitionDigest.sha256(p, threads).substring(0, 16);
             case "digest1" -> note = PartitionDigest.sha256(p, 1).substring(0, 16);
             case "cached" -> {
               p = PartitionFiles.read(f);
-              note = p.digest().substring(0, 16); // from the sidecar where it matches, else computed (and stored)
+              note =
+                  p.digest()
+                      .substring(
+                          0, 16); // from the sidecar where it matches, else computed (and stored)
             }
             case "layout" -> note = layout(p, threads);
             default -> throw new IllegalArgumentException("unknown phase " + phase);
@@ -82,9 +90,22 @@ public final class DataLoadBench {
           first = k == 0 ? sec : first;
           best = Math.min(best, sec);
         }
-        long bytes = phase.equals("layout") ? 4L * p.samples() * p.features() : 4L * p.samples() * (p.features() + 1);
-        System.out.printf(Locale.ROOT, "load %-24s %-8s rows=%10d d=%4d bytes=%11d first_s=%7.3f best_s=%7.3f MB/s(best)=%8.1f %s%n",
-            f.getFileName(), phase, p.samples(), p.features(), bytes, first, best, bytes / best / 1e6, note);
+        long bytes =
+            phase.equals("layout")
+                ? 4L * p.samples() * p.features()
+                : 4L * p.samples() * (p.features() + 1);
+        System.out.printf(
+            Locale.ROOT,
+            "load %-24s %-8s rows=%10d d=%4d bytes=%11d first_s=%7.3f best_s=%7.3f MB/s(best)=%8.1f %s%n",
+            f.getFileName(),
+            phase,
+            p.samples(),
+            p.features(),
+            bytes,
+            first,
+            best,
+            bytes / best / 1e6,
+            note);
       }
     }
   }
@@ -97,8 +118,10 @@ public final class DataLoadBench {
     ResidentLayout layout = new ResidentLayout(d, width, quads);
     long slices = ResidentLayout.slices(p.samples());
     int chunk = (int) Math.max(1, Math.min(slices, (32L << 20) / (4L * layout.sliceFloats())));
-    FloatBuffer stage = ByteBuffer.allocateDirect(4 * chunk * layout.sliceFloats()).order(ByteOrder.nativeOrder())
-        .asFloatBuffer();
+    FloatBuffer stage =
+        ByteBuffer.allocateDirect(4 * chunk * layout.sliceFloats())
+            .order(ByteOrder.nativeOrder())
+            .asFloatBuffer();
     for (long s0 = 0; s0 < slices; s0 += chunk) {
       layout.fill(p, s0, (int) Math.min(chunk, slices - s0), stage, threads);
     }

@@ -21,15 +21,15 @@ import parreg.device.cuda.CudaBackend;
  * variants (benchmark only), at N*d about 4*10^8.
  *
  * <p>Usage: {@code GpuGradientBench [--device 0] [--values 400000000] [--d 1,16,256] [--reps 50]
- * [--plans | --plan-list quad2,flow2,...] [--verify] [--out FILE.tsv]}. {@code --plans} also times every
- * plan that fits each d; {@code --plan-list} times the default choice and the listed plans only.
- * Time is the median over the repetitions of the kernels alone (CUDA events around the kernels
- * and the tile tree); "step" adds the parameter upload and the result read-back.
+ * [--plans | --plan-list quad2,flow2,...] [--verify] [--out FILE.tsv]}. {@code --plans} also times
+ * every plan that fits each d; {@code --plan-list} times the default choice and the listed plans
+ * only. Time is the median over the repetitions of the kernels alone (CUDA events around the
+ * kernels and the tile tree); "step" adds the parameter upload and the result read-back.
  */
 public final class GpuGradientBench {
   /**
-   * The comparison kernels (comparison_sums.cu beside it): the unordered variants and the plans
-   * the product never picks. The product's kernels come from the product's own PTX.
+   * The comparison kernels (comparison_sums.cu beside it): the unordered variants and the plans the
+   * product never picks. The product's kernels come from the product's own PTX.
    */
   public static final String COMPARISON_PTX = "/parreg/bench/kernels/comparison_sums.ptx";
 
@@ -48,7 +48,8 @@ public final class GpuGradientBench {
       switch (args[i]) {
         case "--device" -> device = args[++i];
         case "--values" -> values = Long.parseLong(args[++i]);
-        case "--d" -> ds = Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt).toArray();
+        case "--d" ->
+            ds = Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt).toArray();
         case "--reps" -> reps = Integer.parseInt(args[++i]);
         case "--plans" -> plans = true;
         case "--plan-list" -> only = Arrays.asList(args[++i].split(","));
@@ -58,7 +59,8 @@ public final class GpuGradientBench {
       }
     }
     List<String> rows = new ArrayList<>();
-    rows.add("d\tN\tbytes\tplan\tvariant\tkernel_ms_median\tkernel_ms_min\tstep_ms_median\tTB_per_s\tcheck");
+    rows.add(
+        "d\tN\tbytes\tplan\tvariant\tkernel_ms_median\tkernel_ms_min\tstep_ms_median\tTB_per_s\tcheck");
     System.out.println("# GpuGradientBench " + String.join(" ", args));
     for (int d : ds) {
       int n = (int) (values / d);
@@ -119,7 +121,14 @@ public final class GpuGradientBench {
             }
             seen.add(key);
             if (seen.size() == 1 && plan == null) {
-              System.out.println("# card: " + b.info().deviceName() + " " + b.info().deviceUuid() + " (" + b.info().detail() + ")");
+              System.out.println(
+                  "# card: "
+                      + b.info().deviceName()
+                      + " "
+                      + b.info().deviceUuid()
+                      + " ("
+                      + b.info().detail()
+                      + ")");
             }
             double[] kms = new double[reps];
             double[] sms = new double[reps];
@@ -133,11 +142,28 @@ public final class GpuGradientBench {
               kms[k] = l.kernelMillis();
               sms[k] = l.deviceMillis();
             }
-            String check = ref == null ? "-" : (last.sameBits(ref) ? "bits=ref" : (ordered ? "MISMATCH" : "differs(unordered)"));
+            String check =
+                ref == null
+                    ? "-"
+                    : (last.sameBits(ref)
+                        ? "bits=ref"
+                        : (ordered ? "MISMATCH" : "differs(unordered)"));
             double km = median(kms);
             double tbs = bytes / (km * 1e-3) / 1e12;
-            String row = String.format(Locale.ROOT, "%d\t%d\t%d\t%s\t%s\t%.4f\t%.4f\t%.4f\t%.3f\t%s", d, n, bytes, b.plan(),
-                ordered ? "ordered" : "atomic", km, Arrays.stream(kms).min().orElse(0), median(sms), tbs, check);
+            String row =
+                String.format(
+                    Locale.ROOT,
+                    "%d\t%d\t%d\t%s\t%s\t%.4f\t%.4f\t%.4f\t%.3f\t%s",
+                    d,
+                    n,
+                    bytes,
+                    b.plan(),
+                    ordered ? "ordered" : "atomic",
+                    km,
+                    Arrays.stream(kms).min().orElse(0),
+                    median(sms),
+                    tbs,
+                    check);
             rows.add(row);
             System.out.println(row);
           }
@@ -165,13 +191,16 @@ public final class GpuGradientBench {
     float[] y = new float[n];
     int chunk = 1 << 20;
     int chunks = (int) ((x.length + (long) chunk - 1) / chunk);
-    IntStream.range(0, chunks).parallel().forEach(c -> {
-      SplittableRandom r = new SplittableRandom(seed * 7919L + c);
-      int end = (int) Math.min(x.length, (long) (c + 1) * chunk);
-      for (int i = c * chunk; i < end; i++) {
-        x[i] = (float) (r.nextDouble() * 2 - 1);
-      }
-    });
+    IntStream.range(0, chunks)
+        .parallel()
+        .forEach(
+            c -> {
+              SplittableRandom r = new SplittableRandom(seed * 7919L + c);
+              int end = (int) Math.min(x.length, (long) (c + 1) * chunk);
+              for (int i = c * chunk; i < end; i++) {
+                x[i] = (float) (r.nextDouble() * 2 - 1);
+              }
+            });
     SplittableRandom r = new SplittableRandom(seed);
     for (int i = 0; i < n; i++) {
       y[i] = (float) (r.nextDouble() * 2 - 1);

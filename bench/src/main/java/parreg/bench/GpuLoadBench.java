@@ -13,19 +13,19 @@ import parreg.device.data.PartitionFiles;
 
 /**
  * Start-up of a GPU node, phase by phase, from a {@code .prb} file in the page cache to a backend
- * ready to launch (issue 10, part 3): read (mapped, checksummed, checked, on the load threads),
- * the digest as a node gets it (from the file's sidecar where it matches, else computed), the
- * digest computed anyway (what a file without a valid sidecar costs), opening the card, and
- * loading the partition (plan, allocation, conversion to the resident layout overlapped with the
- * pinned, double-buffered upload). Prints seconds and GB/s of binary32 partition (4 (d + 1) N
- * bytes) per phase, and "ready", the sum a node waits for: read + digest + open + load.
+ * ready to launch (issue 10, part 3): read (mapped, checksummed, checked, on the load threads), the
+ * digest as a node gets it (from the file's sidecar where it matches, else computed), the digest
+ * computed anyway (what a file without a valid sidecar costs), opening the card, and loading the
+ * partition (plan, allocation, conversion to the resident layout overlapped with the pinned,
+ * double-buffered upload). Prints seconds and GB/s of binary32 partition (4 (d + 1) N bytes) per
+ * phase, and "ready", the sum a node waits for: read + digest + open + load.
  *
  * <p>{@code --verify} then launches the whole partition and a batch at an odd offset, with bias,
  * and compares the bits with the CPU backend (the oracle).
  *
- * <p>Usage: {@code GpuLoadBench [--device 0] [--threads T] [--verify] [--generate ROWS,D] FILE.prb}.
- * With {@code --generate}, a missing FILE is generated first (random values; written with its
- * digest sidecar, as {@code bin/parreg generate} writes its files).
+ * <p>Usage: {@code GpuLoadBench [--device 0] [--threads T] [--verify] [--generate ROWS,D]
+ * FILE.prb}. With {@code --generate}, a missing FILE is generated first (random values; written
+ * with its digest sidecar, as {@code bin/parreg generate} writes its files).
  */
 public final class GpuLoadBench {
   private GpuLoadBench() {}
@@ -46,7 +46,8 @@ public final class GpuLoadBench {
       }
     }
     if (file == null) {
-      throw new IllegalArgumentException("usage: GpuLoadBench [--device 0] [--threads T] [--verify] [--generate ROWS,D] FILE.prb");
+      throw new IllegalArgumentException(
+          "usage: GpuLoadBench [--device 0] [--threads T] [--verify] [--generate ROWS,D] FILE.prb");
     }
     System.setProperty(Workers.THREADS_PROPERTY, Integer.toString(threads));
     if (generate != null && !Files.exists(file)) {
@@ -54,10 +55,17 @@ public final class GpuLoadBench {
       long t0 = System.nanoTime();
       // uniform values in [-1, 1), generated in parallel; written as bin/parreg generate writes
       // (the file, then its digest sidecar)
-      PartitionFiles.write(GpuGradientBench.randomPartition(Integer.parseInt(g[0]), Integer.parseInt(g[1]), 7), file);
-      System.out.printf(Locale.ROOT, "# generated %s in %.1f s%n", file, (System.nanoTime() - t0) / 1e9);
+      PartitionFiles.write(
+          GpuGradientBench.randomPartition(Integer.parseInt(g[0]), Integer.parseInt(g[1]), 7),
+          file);
+      System.out.printf(
+          Locale.ROOT, "# generated %s in %.1f s%n", file, (System.nanoTime() - t0) / 1e9);
     }
-    System.out.printf(Locale.ROOT, "# GpuLoadBench %s threads=%d cores=%d%n", String.join(" ", args), threads,
+    System.out.printf(
+        Locale.ROOT,
+        "# GpuLoadBench %s threads=%d cores=%d%n",
+        String.join(" ", args),
+        threads,
         Runtime.getRuntime().availableProcessors());
     long t0 = System.nanoTime();
     Partition p = PartitionFiles.read(file);
@@ -67,16 +75,28 @@ public final class GpuLoadBench {
     t0 = System.nanoTime();
     String digest = p.digest();
     double dg = since(t0);
-    print("digest", dg, bytes, digest.substring(0, 16) + (dg < 0.05 ? " (sidecar)" : " (computed, sidecar written)"));
+    print(
+        "digest",
+        dg,
+        bytes,
+        digest.substring(0, 16) + (dg < 0.05 ? " (sidecar)" : " (computed, sidecar written)"));
     t0 = System.nanoTime();
     String again = PartitionDigest.sha256(p, threads);
-    print("digest-computed", since(t0), bytes, again.equals(digest) ? "same value" : "DIFFERS " + again);
+    print(
+        "digest-computed",
+        since(t0),
+        bytes,
+        again.equals(digest) ? "same value" : "DIFFERS " + again);
     t0 = System.nanoTime();
     try (CudaBackend b = CudaBackend.openForBenchmark(device, null, true, null)) {
       double open = since(t0);
       print("open", open, bytes, b.info().deviceName() + " " + b.info().deviceUuid());
       b.load(p, true);
-      print("load", b.loadSeconds(), bytes, "plan " + b.plan() + " (convert + pinned upload, overlapped)");
+      print(
+          "load",
+          b.loadSeconds(),
+          bytes,
+          "plan " + b.plan() + " (convert + pinned upload, overlapped)");
       print("ready", read + dg + open + b.loadSeconds(), bytes, "read + digest + open + load");
       if (verify) {
         CpuBackend cpu = new CpuBackend();
@@ -89,7 +109,11 @@ public final class GpuLoadBench {
         for (int[] batch : new int[][] {{0, n}, {n / 3 + 1, n - n / 3 - 7}}) {
           LocalSums want = cpu.launch(w, batch[0], batch[1]).await();
           LocalSums got = b.launch(w, batch[0], batch[1]).await();
-          System.out.printf(Locale.ROOT, "verify batch [%d, +%d): %s%n", batch[0], batch[1],
+          System.out.printf(
+              Locale.ROOT,
+              "verify batch [%d, +%d): %s%n",
+              batch[0],
+              batch[1],
               got.sameBits(want) ? "bits=cpu" : "MISMATCH");
         }
         cpu.close();
@@ -102,6 +126,7 @@ public final class GpuLoadBench {
   }
 
   private static void print(String phase, double s, long bytes, String note) {
-    System.out.printf(Locale.ROOT, "load %-16s %8.3f s %7.2f GB/s  %s%n", phase, s, bytes / s / 1e9, note);
+    System.out.printf(
+        Locale.ROOT, "load %-16s %8.3f s %7.2f GB/s  %s%n", phase, s, bytes / s / 1e9, note);
   }
 }

@@ -36,9 +36,11 @@ import parreg.persistence.KryoCodec;
  * committed step, and the parameters both as numbers and as binary64 bit patterns; the bits are
  * authoritative.
  */
-record Checkpoint(RunContract contract, int participant, long committedStep, double[] parameters, double loss) {
+record Checkpoint(
+    RunContract contract, int participant, long committedStep, double[] parameters, double loss) {
   static final String FORMAT = "parreg-checkpoint/v1";
-  private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+  private static final ObjectMapper JSON =
+      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   /** Reads participant {@code p}'s model from its journal (a fresh process: plain JDBC). */
   static Checkpoint fromJournal(String journal, int participant, String runName) {
@@ -56,7 +58,8 @@ record Checkpoint(RunContract contract, int participant, long committedStep, dou
    * its first event rather than from the latest snapshot, with the same checks, so that what the
    * visitor sees (a loss history) has passed them.
    */
-  static Checkpoint fromJournal(String journal, int participant, String runName, StepVisitor visitor) {
+  static Checkpoint fromJournal(
+      String journal, int participant, String runName, StepVisitor visitor) {
     JournalLocation location;
     try {
       location = JournalLocation.parse(journal);
@@ -78,7 +81,8 @@ record Checkpoint(RunContract contract, int participant, long committedStep, dou
       String pid = persistenceId(c, codec, location, participant, runName);
       TrainingState state = TrainingState.empty();
       ChainCheck chain = ChainCheck.fromStart(pid);
-      Optional<JournalRows.SnapshotRow> snap = visitor == null ? rows.latestSnapshot(pid) : Optional.empty();
+      Optional<JournalRows.SnapshotRow> snap =
+          visitor == null ? rows.latestSnapshot(pid) : Optional.empty();
       if (snap.isPresent()) {
         state = (TrainingState) snap.get().snapshot();
         // Every event up to the snapshot is checked too (checksums and links, not replayed).
@@ -89,15 +93,21 @@ record Checkpoint(RunContract contract, int participant, long committedStep, dou
       rows.forEachEvent(pid, chain, false, e -> replayed[0] = replayRow(replayed[0], e, visitor));
       state = replayed[0];
       if (!state.started()) {
-        throw new UserError("journal " + journal + " holds no started run for participant " + participant);
+        throw new UserError(
+            "journal " + journal + " holds no started run for participant " + participant);
       }
-      return new Checkpoint(state.contract(), participant, state.committed(), state.parameters(), state.loss());
+      return new Checkpoint(
+          state.contract(), participant, state.committed(), state.parameters(), state.loss());
     } catch (SQLException e) {
       throw new UserError("cannot read journal " + journal + ": " + e.getMessage());
     } catch (JournalReadException e) {
       // A checksum, the chain or a replay check failed: the journal is damaged there.
-      throw new UserError("journal " + journal + " is damaged: " + e.getMessage()
-          + " (bin/parreg journal verify lists what it holds)");
+      throw new UserError(
+          "journal "
+              + journal
+              + " is damaged: "
+              + e.getMessage()
+              + " (bin/parreg journal verify lists what it holds)");
     }
   }
 
@@ -120,13 +130,24 @@ record Checkpoint(RunContract contract, int participant, long committedStep, dou
       }
       throw new IllegalStateException("unknown event " + ev.getClass().getName());
     } catch (IllegalStateException x) {
-      throw new JournalReadException("event " + e.persistenceId() + " #" + e.sequenceNr() + " fails its replay check: "
-          + x.getMessage(), e.sequenceNr(), x);
+      throw new JournalReadException(
+          "event "
+              + e.persistenceId()
+              + " #"
+              + e.sequenceNr()
+              + " fails its replay check: "
+              + x.getMessage(),
+          e.sequenceNr(),
+          x);
     }
   }
 
-  /** The persistence id of participant {@code participant}'s run in this journal (one, or --run-name). */
-  static String persistenceId(Connection c, KryoCodec codec, JournalLocation location, int participant, String runName)
+  /**
+   * The persistence id of participant {@code participant}'s run in this journal (one, or
+   * --run-name).
+   */
+  static String persistenceId(
+      Connection c, KryoCodec codec, JournalLocation location, int participant, String runName)
       throws SQLException {
     try {
       return JournalRuns.of(c, codec, location).persistenceIdOf(participant, runName);
@@ -147,10 +168,13 @@ record Checkpoint(RunContract contract, int participant, long committedStep, dou
       throw new UserError("checkpoint " + file + ": not a " + FORMAT + " file");
     }
     Map<String, String> fields = new LinkedHashMap<>();
-    root.path("contract").fields().forEachRemaining(e -> fields.put(e.getKey(), e.getValue().asText()));
+    root.path("contract")
+        .fields()
+        .forEachRemaining(e -> fields.put(e.getKey(), e.getValue().asText()));
     // The digest first: an altered file is reported as such, whatever field was changed.
     if (!RunContract.digestOf(fields).equals(root.path("contractDigest").asText())) {
-      throw new UserError("checkpoint " + file + ": contract digest does not match its fields (file altered?)");
+      throw new UserError(
+          "checkpoint " + file + ": contract digest does not match its fields (file altered?)");
     }
     RunContract contract;
     try {
@@ -159,26 +183,43 @@ record Checkpoint(RunContract contract, int participant, long committedStep, dou
       throw new UserError("checkpoint " + file + ": " + e.getMessage());
     }
     if (!contract.digest().equals(root.path("contractDigest").asText())) {
-      throw new UserError("checkpoint " + file + ": contract fields are not in canonical form (file altered?)");
+      throw new UserError(
+          "checkpoint " + file + ": contract fields are not in canonical form (file altered?)");
     }
     if (!RunContract.CHECKPOINT_CONTRACT.equals(contract.checkpointContract())) {
-      throw new UserError("checkpoint " + file + ": checkpoint contract " + contract.checkpointContract()
-          + " is not supported (this version reads " + RunContract.CHECKPOINT_CONTRACT + ")");
+      throw new UserError(
+          "checkpoint "
+              + file
+              + ": checkpoint contract "
+              + contract.checkpointContract()
+              + " is not supported (this version reads "
+              + RunContract.CHECKPOINT_CONTRACT
+              + ")");
     }
     JsonNode bits = root.path("parameterBits");
     if (!bits.isArray() || bits.size() != contract.parameterCount()) {
-      throw new UserError("checkpoint " + file + ": expected " + contract.parameterCount() + " parameter bit patterns");
+      throw new UserError(
+          "checkpoint "
+              + file
+              + ": expected "
+              + contract.parameterCount()
+              + " parameter bit patterns");
     }
     double[] w = new double[bits.size()];
     for (int i = 0; i < w.length; i++) {
       try {
         w[i] = Bits.parseHex(bits.get(i).asText());
       } catch (NumberFormatException e) {
-        throw new UserError("checkpoint " + file + ": parameterBits[" + i + "] is not a hex bit pattern");
+        throw new UserError(
+            "checkpoint " + file + ": parameterBits[" + i + "] is not a hex bit pattern");
       }
     }
-    double loss = root.path("lossBits").isTextual() ? Bits.parseHex(root.path("lossBits").asText()) : Double.NaN;
-    return new Checkpoint(contract, root.path("participant").asInt(), root.path("committedStep").asLong(), w, loss);
+    double loss =
+        root.path("lossBits").isTextual()
+            ? Bits.parseHex(root.path("lossBits").asText())
+            : Double.NaN;
+    return new Checkpoint(
+        contract, root.path("participant").asInt(), root.path("committedStep").asLong(), w, loss);
   }
 
   byte[] toJson() throws IOException {
@@ -214,7 +255,13 @@ record Checkpoint(RunContract contract, int participant, long committedStep, dou
     StringBuilder sb = new StringBuilder("name,value,bits\n");
     int d = contract.features();
     for (int j = 0; j < d; j++) {
-      sb.append('w').append(j + 1).append(',').append(parameters[j]).append(',').append(Bits.hex(parameters[j])).append('\n');
+      sb.append('w')
+          .append(j + 1)
+          .append(',')
+          .append(parameters[j])
+          .append(',')
+          .append(Bits.hex(parameters[j]))
+          .append('\n');
     }
     double b = contract.bias() ? parameters[d] : 0.0;
     sb.append("intercept,").append(b).append(',').append(Bits.hex(b)).append('\n');
@@ -222,8 +269,8 @@ record Checkpoint(RunContract contract, int participant, long committedStep, dou
   }
 
   /**
-   * Writes the checkpoint atomically and never over an existing file: a temporary file in the
-   * same directory, flushed to disk, then hard-linked to the final name (which fails if that name
+   * Writes the checkpoint atomically and never over an existing file: a temporary file in the same
+   * directory, flushed to disk, then hard-linked to the final name (which fails if that name
    * exists, unlike a rename), the temporary removed and the directory flushed.
    */
   void writeTo(Path out) throws IOException {
@@ -233,11 +280,17 @@ record Checkpoint(RunContract contract, int participant, long committedStep, dou
       throw new UserError("--out " + out + " already exists; a checkpoint is never overwritten");
     }
     if (dir == null || !Files.isDirectory(dir)) {
-      throw new UserError("--out " + out + ": " + dir + (dir != null && Files.exists(dir) ? " is not a directory" : " does not exist"));
+      throw new UserError(
+          "--out "
+              + out
+              + ": "
+              + dir
+              + (dir != null && Files.exists(dir) ? " is not a directory" : " does not exist"));
     }
     Path tmp = Files.createTempFile(dir, "." + target.getFileName() + ".", ".tmp");
     try {
-      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+      try (FileChannel ch =
+          FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
         ch.write(java.nio.ByteBuffer.wrap(toJson()));
         ch.force(true);
       }

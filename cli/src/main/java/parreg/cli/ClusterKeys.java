@@ -36,10 +36,10 @@ import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 
 /**
  * A cluster's TLS material: a CA, and per node a key pair with a certificate the CA signed, as
- * PKCS12 keystores for Artery's {@code tls-tcp} (mutual authentication: a node is admitted
- * because the cluster CA signed its certificate; host names are not checked, so a certificate
- * is not tied to an address). EC P-256 keys, SHA-256 signatures; the JDK does the cryptography,
- * Bouncy Castle only writes the certificates.
+ * PKCS12 keystores for Artery's {@code tls-tcp} (mutual authentication: a node is admitted because
+ * the cluster CA signed its certificate; host names are not checked, so a certificate is not tied
+ * to an address). EC P-256 keys, SHA-256 signatures; the JDK does the cryptography, Bouncy Castle
+ * only writes the certificates.
  */
 final class ClusterKeys {
   static final String CA_ALIAS = "parreg-cluster-ca";
@@ -57,9 +57,9 @@ final class ClusterKeys {
   }
 
   /**
-   * Writes ca.p12 (the CA's key: keep it offline), truststore.p12 (the CA's certificate, for
-   * every node), node-P.p12 (node P's key and certificate chain) and, unless a password is
-   * given, password (random; readable by the owner only). Every file is created new.
+   * Writes ca.p12 (the CA's key: keep it offline), truststore.p12 (the CA's certificate, for every
+   * node), node-P.p12 (node P's key and certificate chain) and, unless a password is given,
+   * password (random; readable by the owner only). Every file is created new.
    *
    * @param hosts per node the names/addresses to put in its certificate (informational), or empty
    */
@@ -69,12 +69,20 @@ final class ClusterKeys {
     Instant now = Instant.now();
     KeyPair caKeys = keyPair(random);
     X500Name caName = new X500Name("CN=parreg cluster CA " + Long.toHexString(random.nextLong()));
-    X509v3CertificateBuilder ca = new JcaX509v3CertificateBuilder(caName, serial(random),
-        Date.from(now.minus(Duration.ofMinutes(5))), Date.from(now.plus(VALIDITY)), caName, caKeys.getPublic());
+    X509v3CertificateBuilder ca =
+        new JcaX509v3CertificateBuilder(
+            caName,
+            serial(random),
+            Date.from(now.minus(Duration.ofMinutes(5))),
+            Date.from(now.plus(VALIDITY)),
+            caName,
+            caKeys.getPublic());
     JcaX509ExtensionUtils ext = new JcaX509ExtensionUtils();
     ca.addExtension(Extension.basicConstraints, true, new BasicConstraints(0));
-    ca.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign));
-    ca.addExtension(Extension.subjectKeyIdentifier, false, ext.createSubjectKeyIdentifier(caKeys.getPublic()));
+    ca.addExtension(
+        Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign));
+    ca.addExtension(
+        Extension.subjectKeyIdentifier, false, ext.createSubjectKeyIdentifier(caKeys.getPublic()));
     X509Certificate caCert = sign(ca, caKeys);
 
     KeyStore caStore = emptyStore();
@@ -87,23 +95,39 @@ final class ClusterKeys {
     for (int p = 0; p < nodes; p++) {
       KeyPair nodeKeys = keyPair(random);
       X500Name name = new X500Name("CN=parreg node " + p);
-      X509v3CertificateBuilder b = new JcaX509v3CertificateBuilder(caCert, serial(random),
-          Date.from(now.minus(Duration.ofMinutes(5))), Date.from(now.plus(VALIDITY)), name, nodeKeys.getPublic());
+      X509v3CertificateBuilder b =
+          new JcaX509v3CertificateBuilder(
+              caCert,
+              serial(random),
+              Date.from(now.minus(Duration.ofMinutes(5))),
+              Date.from(now.plus(VALIDITY)),
+              name,
+              nodeKeys.getPublic());
       b.addExtension(Extension.basicConstraints, true, new BasicConstraints(false));
-      b.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature | KeyUsage.keyAgreement));
+      b.addExtension(
+          Extension.keyUsage,
+          true,
+          new KeyUsage(KeyUsage.digitalSignature | KeyUsage.keyAgreement));
       // both: a node accepts connections (server) and opens them (client)
-      b.addExtension(Extension.extendedKeyUsage, false,
-          new ExtendedKeyUsage(new KeyPurposeId[] {KeyPurposeId.id_kp_serverAuth, KeyPurposeId.id_kp_clientAuth}));
-      b.addExtension(Extension.authorityKeyIdentifier, false, ext.createAuthorityKeyIdentifier(caCert));
+      b.addExtension(
+          Extension.extendedKeyUsage,
+          false,
+          new ExtendedKeyUsage(
+              new KeyPurposeId[] {KeyPurposeId.id_kp_serverAuth, KeyPurposeId.id_kp_clientAuth}));
+      b.addExtension(
+          Extension.authorityKeyIdentifier, false, ext.createAuthorityKeyIdentifier(caCert));
       if (p < hosts.size()) {
         String h = hosts.get(p);
         boolean ip = h.matches("\\d{1,3}(\\.\\d{1,3}){3}");
-        b.addExtension(Extension.subjectAlternativeName, false,
+        b.addExtension(
+            Extension.subjectAlternativeName,
+            false,
             new GeneralNames(new GeneralName(ip ? GeneralName.iPAddress : GeneralName.dNSName, h)));
       }
       X509Certificate cert = sign(b, caKeys);
       KeyStore ks = emptyStore();
-      ks.setKeyEntry("parreg-node-" + p, nodeKeys.getPrivate(), password, new Certificate[] {cert, caCert});
+      ks.setKeyEntry(
+          "parreg-node-" + p, nodeKeys.getPrivate(), password, new Certificate[] {cert, caCert});
       store(ks, dir.resolve("node-" + p + ".p12"), password);
     }
   }
@@ -126,8 +150,9 @@ final class ClusterKeys {
 
   private static X509Certificate sign(X509v3CertificateBuilder b, KeyPair signer)
       throws OperatorCreationException, GeneralSecurityException {
-    return new JcaX509CertificateConverter().getCertificate(
-        b.build(new JcaContentSignerBuilder("SHA256withECDSA").build(signer.getPrivate())));
+    return new JcaX509CertificateConverter()
+        .getCertificate(
+            b.build(new JcaContentSignerBuilder("SHA256withECDSA").build(signer.getPrivate())));
   }
 
   private static KeyStore emptyStore() throws GeneralSecurityException, IOException {
@@ -136,10 +161,13 @@ final class ClusterKeys {
     return ks;
   }
 
-  private static void store(KeyStore ks, Path file, char[] password) throws IOException, GeneralSecurityException {
+  private static void store(KeyStore ks, Path file, char[] password)
+      throws IOException, GeneralSecurityException {
     // owner-only: all but the truststore hold a private key
-    Files.createFile(file, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
-        java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+    Files.createFile(
+        file,
+        java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+            java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
     try (OutputStream out = Files.newOutputStream(file, StandardOpenOption.WRITE)) {
       ks.store(out, password);
     }

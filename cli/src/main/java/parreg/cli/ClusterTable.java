@@ -16,12 +16,23 @@ import org.jline.utils.Display;
 import org.jline.utils.Signals;
 
 /**
- * {@code parreg status --cluster}: one row per participant, from one node's {@code
- * /cluster/status} (which asks every member's admin actor over the cluster transport); {@code
- * --watch} redraws it in place through JLine's {@link Display} until Ctrl-C.
+ * {@code parreg status --cluster}: one row per participant, from one node's {@code /cluster/status}
+ * (which asks every member's admin actor over the cluster transport); {@code --watch} redraws it in
+ * place through JLine's {@link Display} until Ctrl-C.
  */
 final class ClusterTable {
-  static final String[] HEADER = {"PARTICIPANT", "STATE", "STEP", "DURABLE", "STEPS/S", "ETA", "LOSS", "BACKEND", "DEVICE", "ADDRESS"};
+  static final String[] HEADER = {
+    "PARTICIPANT",
+    "STATE",
+    "STEP",
+    "DURABLE",
+    "STEPS/S",
+    "ETA",
+    "LOSS",
+    "BACKEND",
+    "DEVICE",
+    "ADDRESS"
+  };
 
   /** Fetches one answer: the document, or an IOException saying why not. */
   interface Source {
@@ -34,7 +45,10 @@ final class ClusterTable {
   static JsonNode parse(StatusCommand.Answer a) {
     try {
       JsonNode n = new ObjectMapper().readTree(a.body());
-      if (a.code() == 200 && n != null && n.path("node").isTextual() && n.path("participants").isArray()) {
+      if (a.code() == 200
+          && n != null
+          && n.path("node").isTextual()
+          && n.path("participants").isArray()) {
         return n;
       }
     } catch (IOException e) {
@@ -49,20 +63,40 @@ final class ClusterTable {
     cells.add(HEADER);
     for (JsonNode s : cluster.path("participants")) {
       JsonNode dev = s.path("device");
-      cells.add(new String[] {
-          s.path("participant").asText(),
-          s.path("state").asText(),
-          s.path("committedStep").asText() + "/" + s.path("targetSteps").asText(),
-          s.path("durableStep").asText(),
-          s.path("stepsPerSecond").isNumber() ? String.format(Locale.ROOT, "%.1f", s.path("stepsPerSecond").asDouble()) : "?",
-          s.path("etaSeconds").isNumber() ? parreg.actors.ProgressMeter.duration(s.path("etaSeconds").asDouble()) : "?",
-          s.path("loss").isNumber() ? String.format(Locale.ROOT, "%.4e", s.path("loss").asDouble()) : "-",
-          s.path("backend").asText("?"),
-          dev.path("name").asText("?"),
-          s.path("address").asText("?")});
+      cells.add(
+          new String[] {
+            s.path("participant").asText(),
+            s.path("state").asText(),
+            s.path("committedStep").asText() + "/" + s.path("targetSteps").asText(),
+            s.path("durableStep").asText(),
+            s.path("stepsPerSecond").isNumber()
+                ? String.format(Locale.ROOT, "%.1f", s.path("stepsPerSecond").asDouble())
+                : "?",
+            s.path("etaSeconds").isNumber()
+                ? parreg.actors.ProgressMeter.duration(s.path("etaSeconds").asDouble())
+                : "?",
+            s.path("loss").isNumber()
+                ? String.format(Locale.ROOT, "%.4e", s.path("loss").asDouble())
+                : "-",
+            s.path("backend").asText("?"),
+            dev.path("name").asText("?"),
+            s.path("address").asText("?")
+          });
     }
     for (JsonNode u : cluster.path("unanswered")) {
-      cells.add(new String[] {"?", "no answer (" + u.path("error").asText() + ")", "", "", "", "", "", "", "", u.path("address").asText()});
+      cells.add(
+          new String[] {
+            "?",
+            "no answer (" + u.path("error").asText() + ")",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            u.path("address").asText()
+          });
     }
     int[] width = new int[HEADER.length];
     for (String[] row : cells) {
@@ -83,17 +117,18 @@ final class ClusterTable {
 
   /**
    * Redraws the table every {@code seconds} until Ctrl-C (exit 0); where the output is not a
-   * terminal, prints one table after the other instead. A failed fetch (the node
-   * restarting, say) shows its reason in place of the table and the next refresh tries again.
+   * terminal, prints one table after the other instead. A failed fetch (the node restarting, say)
+   * shows its reason in place of the table and the next refresh tries again.
    */
   static int watch(Source source, String node, double seconds) throws IOException {
     AtomicBoolean stop = new AtomicBoolean();
     Thread main = Thread.currentThread();
     try (Terminal terminal = TerminalBuilder.builder().system(true).dumb(true).build()) {
-      Runnable end = () -> {
-        stop.set(true);
-        main.interrupt();
-      };
+      Runnable end =
+          () -> {
+            stop.set(true);
+            main.interrupt();
+          };
       terminal.handle(Terminal.Signal.INT, s -> end.run());
       Display display = new Display(terminal, false);
       resize(display, terminal);
@@ -105,8 +140,14 @@ final class ClusterTable {
       }
       while (!stop.get()) {
         List<String> lines = new ArrayList<>();
-        lines.add("parreg cluster via " + node + " at " + LocalTime.now().truncatedTo(ChronoUnit.SECONDS)
-            + ", every " + seconds + " s (Ctrl-C ends)");
+        lines.add(
+            "parreg cluster via "
+                + node
+                + " at "
+                + LocalTime.now().truncatedTo(ChronoUnit.SECONDS)
+                + ", every "
+                + seconds
+                + " s (Ctrl-C ends)");
         lines.addAll(fetchRows(source));
         if (inPlace) {
           display.update(lines.stream().map(AttributedString::new).toList(), -1);
@@ -129,7 +170,9 @@ final class ClusterTable {
     return 0;
   }
 
-  /** The terminal's size; a pseudo-terminal that reports none (0 x 0) gets 50 rows of 200 columns. */
+  /**
+   * The terminal's size; a pseudo-terminal that reports none (0 x 0) gets 50 rows of 200 columns.
+   */
   private static void resize(Display display, Terminal terminal) {
     int rows = terminal.getHeight();
     int columns = terminal.getWidth();

@@ -14,7 +14,9 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code parreg convert}: a partition file from CSV to binary or back; the rows keep their bits. */
+/**
+ * {@code parreg convert}: a partition file from CSV to binary or back; the rows keep their bits.
+ */
 @Command(
     name = "convert",
     mixinStandardHelpOptions = true,
@@ -30,17 +32,26 @@ public final class ConvertCommand implements Callable<Integer> {
   @Option(names = "--in", required = true, description = "input partition (.csv or .prb)")
   Path in;
 
-  @Option(names = "--out", required = true, description = "output partition: .prb for binary, .csv for CSV")
+  @Option(
+      names = "--out",
+      required = true,
+      description = "output partition: .prb for binary, .csv for CSV")
   Path out;
 
-  @Option(names = "--expect-features", defaultValue = "0", description = "check that the input has this d (0: any)")
+  @Option(
+      names = "--expect-features",
+      defaultValue = "0",
+      description = "check that the input has this d (0: any)")
   int features;
 
   @picocli.CommandLine.Mixin CsvOptions csv = new CsvOptions();
 
   @Override
   public Integer call() throws IOException {
-    String name = out.getFileName() == null ? "" : out.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
+    String name =
+        out.getFileName() == null
+            ? ""
+            : out.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
     if (!name.endsWith(".csv") && !name.endsWith(".prb")) {
       throw new UserError("--out must end in .csv or .prb, not '" + out + "'");
     }
@@ -68,7 +79,9 @@ public final class ConvertCommand implements Callable<Integer> {
       throw FileErrors.userError("--out " + out + ": cannot write", e);
     }
     PrintWriter o = spec.commandLine().getOut();
-    o.printf("converted %s -> %s: %d rows, d=%d, sha256 %s%n", in, out, p.samples(), p.features(), p.digest());
+    o.printf(
+        "converted %s -> %s: %d rows, d=%d, sha256 %s%n",
+        in, out, p.samples(), p.features(), p.digest());
     o.flush();
     return Main.OK;
   }

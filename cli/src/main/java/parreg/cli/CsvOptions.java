@@ -5,19 +5,29 @@ import parreg.device.data.CsvColumns;
 import picocli.CommandLine.Option;
 
 /**
- * {@code --label}, {@code --features}, {@code --no-header}: which CSV columns a command reads
- * (the same options wherever a CSV file is read: node, evaluate, predict, convert). See {@link CsvColumns}.
+ * {@code --label}, {@code --features}, {@code --no-header}: which CSV columns a command reads (the
+ * same options wherever a CSV file is read: node, evaluate, predict, convert). See {@link
+ * CsvColumns}.
  */
 final class CsvOptions {
-  @Option(names = "--label", paramLabel = "COLUMN",
-      description = "CSV label column: a header name (default y), or with --no-header a 0-based position (default: the last column)")
+  @Option(
+      names = "--label",
+      paramLabel = "COLUMN",
+      description =
+          "CSV label column: a header name (default y), or with --no-header a 0-based position (default: the last column)")
   String label;
 
-  @Option(names = "--features", split = ",", paramLabel = "COLUMN",
-      description = "CSV feature columns, in the model's order: header names, or 0-based positions with --no-header (default: every other column)")
+  @Option(
+      names = "--features",
+      split = ",",
+      paramLabel = "COLUMN",
+      description =
+          "CSV feature columns, in the model's order: header names, or 0-based positions with --no-header (default: every other column)")
   List<String> features;
 
-  @Option(names = "--no-header", description = "the CSV file has no header line: columns are chosen by 0-based position")
+  @Option(
+      names = "--no-header",
+      description = "the CSV file has no header line: columns are chosen by 0-based position")
   boolean noHeader;
 
   /** The choice, its option errors as a {@link UserError}. */

@@ -11,7 +11,10 @@ import parreg.device.data.DataFormatException;
 import parreg.device.data.PartitionFiles;
 import parreg.device.data.RowSlice;
 
-/** Loads a partition file named by an option; bad input becomes a {@link UserError} naming file and line. */
+/**
+ * Loads a partition file named by an option; bad input becomes a {@link UserError} naming file and
+ * line.
+ */
 final class DataFiles {
   private DataFiles() {}
 
@@ -28,7 +31,9 @@ final class DataFiles {
     return load(option, file, 0, columns, slice);
   }
 
-  /** A file whose rows must have {@code features} features (a hold-out set for a model of that d). */
+  /**
+   * A file whose rows must have {@code features} features (a hold-out set for a model of that d).
+   */
   static Partition load(String option, Path file, int features, CsvColumns columns) {
     return load(option, file, features, columns, RowSlice.ALL);
   }
@@ -45,7 +50,8 @@ final class DataFiles {
     return PartitionSource.of(load(option, file, 0, columns, slice));
   }
 
-  private static Partition load(String option, Path file, int features, CsvColumns columns, RowSlice slice) {
+  private static Partition load(
+      String option, Path file, int features, CsvColumns columns, RowSlice slice) {
     return read(option, file, () -> PartitionFiles.read(file, features, columns, slice));
   }
 

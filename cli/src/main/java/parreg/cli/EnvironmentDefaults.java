@@ -9,10 +9,10 @@ import picocli.CommandLine.Model.OptionSpec;
 /**
  * Defaults of a command's options from the environment: {@code --bind-host} from {@code
  * PARREG_BIND_HOST}, {@code --exit-when-done} from {@code PARREG_EXIT_WHEN_DONE=true}, and so on
- * for every option but help and version. The precedence is flags > environment > {@code --config}
- * > defaults: a flag on the command line wins, and an option the environment sets is a flag as
- * far as the configuration is concerned. Containers and service managers set a node's deployment
- * this way without a wrapper script.
+ * for every option but help and version. The precedence is flags > environment > {@code --config} >
+ * defaults: a flag on the command line wins, and an option the environment sets is a flag as far as
+ * the configuration is concerned. Containers and service managers set a node's deployment this way
+ * without a wrapper script.
  */
 final class EnvironmentDefaults implements CommandLine.IDefaultValueProvider {
   private final Map<String, String> env;
@@ -23,7 +23,8 @@ final class EnvironmentDefaults implements CommandLine.IDefaultValueProvider {
 
   /** The variable of an option: {@code PARREG_} and its longest name in upper snake case. */
   static String variable(OptionSpec o) {
-    return "PARREG_" + o.longestName().replaceFirst("^-+", "").replace('-', '_').toUpperCase(Locale.ROOT);
+    return "PARREG_"
+        + o.longestName().replaceFirst("^-+", "").replace('-', '_').toUpperCase(Locale.ROOT);
   }
 
   @Override

@@ -20,16 +20,23 @@ import picocli.CommandLine.Option;
  *
  * <p>The model is read exactly as {@code predict} reads it (same contract and finiteness checks),
  * and each row is read exactly as training reads it (values rounded to binary32, then widened), so
- * a CSV file and its {@code .prb} conversion give the same bits. The file is streamed: memory
- * stays at one row (CSV) or one chunk of rows ({@code .prb}), whatever its size.
+ * a CSV file and its {@code .prb} conversion give the same bits. The file is streamed: memory stays
+ * at one row (CSV) or one chunk of rows ({@code .prb}), whatever its size.
  */
-@Command(name = "evaluate", mixinStandardHelpOptions = true, description = "Evaluate a trained model on labelled data: n, RMSE, MAE, R².")
+@Command(
+    name = "evaluate",
+    mixinStandardHelpOptions = true,
+    description = "Evaluate a trained model on labelled data: n, RMSE, MAE, R².")
 public final class EvaluateCommand implements Callable<Integer> {
 
   @ArgGroup(exclusive = true, multiplicity = "1")
   PredictCommand.Source source;
 
-  @Option(names = "--input", required = true, description = "labelled rows: a partition file (.prb, or CSV: x1,...,xd,y or the columns --label/--features choose)")
+  @Option(
+      names = "--input",
+      required = true,
+      description =
+          "labelled rows: a partition file (.prb, or CSV: x1,...,xd,y or the columns --label/--features choose)")
   Path input;
 
   @Option(names = "--json", description = "print one JSON object instead of text")
@@ -46,17 +53,24 @@ public final class EvaluateCommand implements Callable<Integer> {
     RegressionMetrics metrics = new RegressionMetrics();
     double[] row = new double[cp.contract().features()];
     try {
-      PartitionFiles.stream(input, cp.contract().features(), columns, (i, x, y, where) -> {
-        for (int j = 0; j < row.length; j++) {
-          row[j] = x[j];
-        }
-        double prediction = UpdateRule.predict(w, bias, row);
-        if (!Double.isFinite(prediction)) {
-          throw new DataFormatException(where.describe() + ": the prediction is " + prediction
-              + " (beyond the binary64 range); the model cannot be judged on this row");
-        }
-        metrics.add(y, prediction);
-      });
+      PartitionFiles.stream(
+          input,
+          cp.contract().features(),
+          columns,
+          (i, x, y, where) -> {
+            for (int j = 0; j < row.length; j++) {
+              row[j] = x[j];
+            }
+            double prediction = UpdateRule.predict(w, bias, row);
+            if (!Double.isFinite(prediction)) {
+              throw new DataFormatException(
+                  where.describe()
+                      + ": the prediction is "
+                      + prediction
+                      + " (beyond the binary64 range); the model cannot be judged on this row");
+            }
+            metrics.add(y, prediction);
+          });
     } catch (DataFormatException e) {
       throw new UserError("--input " + e.getMessage());
     } catch (NoSuchFileException e) {
@@ -77,12 +91,21 @@ public final class EvaluateCommand implements Callable<Integer> {
       putNumber(o, "r2", metrics.r2());
       System.out.println(mapper.writeValueAsString(o));
     } else {
-      System.out.println("model " + source.describe() + " (participant " + cp.participant() + ", step "
-          + cp.committedStep() + ") on " + input);
+      System.out.println(
+          "model "
+              + source.describe()
+              + " (participant "
+              + cp.participant()
+              + ", step "
+              + cp.committedStep()
+              + ") on "
+              + input);
       System.out.println("n     " + metrics.n());
       System.out.println("RMSE  " + metrics.rmse());
       System.out.println("MAE   " + metrics.mae());
-      System.out.println("R2    " + (Double.isNaN(metrics.r2()) ? "undefined (every y is the same)" : metrics.r2()));
+      System.out.println(
+          "R2    "
+              + (Double.isNaN(metrics.r2()) ? "undefined (every y is the same)" : metrics.r2()));
     }
     return 0;
   }

@@ -6,8 +6,14 @@ import parreg.device.Bits;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code parreg export}: writes a participant's model from its journal to a checkpoint file, or its coefficients as CSV. */
-@Command(name = "export", mixinStandardHelpOptions = true, description = "Export a checkpoint file from a node's journal.")
+/**
+ * {@code parreg export}: writes a participant's model from its journal to a checkpoint file, or its
+ * coefficients as CSV.
+ */
+@Command(
+    name = "export",
+    mixinStandardHelpOptions = true,
+    description = "Export a checkpoint file from a node's journal.")
 public final class ExportCommand implements Callable<Integer> {
   @Option(names = "--journal", required = true, description = "journal directory or JDBC URL")
   String journal;
@@ -18,11 +24,17 @@ public final class ExportCommand implements Callable<Integer> {
   @Option(names = "--run-name", description = "run name, where the journal holds several runs")
   String runName;
 
-  @Option(names = "--out", required = true, description = "checkpoint file to create (must not exist)")
+  @Option(
+      names = "--out",
+      required = true,
+      description = "checkpoint file to create (must not exist)")
   Path out;
 
-  @Option(names = "--format", defaultValue = "json",
-      description = "json: a checkpoint (predict and evaluate read it); csv: name,value,bits, one line per coefficient w1..wd, then the intercept (default ${DEFAULT-VALUE})")
+  @Option(
+      names = "--format",
+      defaultValue = "json",
+      description =
+          "json: a checkpoint (predict and evaluate read it); csv: name,value,bits, one line per coefficient w1..wd, then the intercept (default ${DEFAULT-VALUE})")
   String format;
 
   @Override
@@ -33,7 +45,13 @@ public final class ExportCommand implements Callable<Integer> {
     Checkpoint cp = Checkpoint.fromJournal(journal, participant, runName);
     if (format.equals("csv")) {
       writeCsv(cp);
-      System.out.println("exported participant " + participant + "'s coefficients at step " + cp.committedStep() + " to " + out);
+      System.out.println(
+          "exported participant "
+              + participant
+              + "'s coefficients at step "
+              + cp.committedStep()
+              + " to "
+              + out);
       return 0;
     }
     try {
@@ -41,8 +59,16 @@ public final class ExportCommand implements Callable<Integer> {
     } catch (java.io.IOException e) {
       throw FileErrors.userError("--out " + out + ": cannot write the checkpoint", e);
     }
-    System.out.println("exported participant " + participant + " at step " + cp.committedStep() + " to " + out
-        + " (weights " + Bits.hexList(cp.parameters()) + ")");
+    System.out.println(
+        "exported participant "
+            + participant
+            + " at step "
+            + cp.committedStep()
+            + " to "
+            + out
+            + " (weights "
+            + Bits.hexList(cp.parameters())
+            + ")");
     return 0;
   }
 
@@ -50,7 +76,14 @@ public final class ExportCommand implements Callable<Integer> {
   private void writeCsv(Checkpoint cp) {
     Path dir = out.toAbsolutePath().getParent();
     if (dir == null || !java.nio.file.Files.isDirectory(dir)) {
-      throw new UserError("--out " + out + ": " + dir + (dir != null && java.nio.file.Files.exists(dir) ? " is not a directory" : " does not exist"));
+      throw new UserError(
+          "--out "
+              + out
+              + ": "
+              + dir
+              + (dir != null && java.nio.file.Files.exists(dir)
+                  ? " is not a directory"
+                  : " does not exist"));
     }
     byte[] csv = cp.toCoefficientsCsv();
     try {

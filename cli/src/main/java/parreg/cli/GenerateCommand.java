@@ -29,19 +29,31 @@ public final class GenerateCommand implements Callable<Integer> {
   @Option(names = "--features", required = true, description = "features d")
   int features;
 
-  @Option(names = "--partitions", defaultValue = "2", description = "partitions P (default ${DEFAULT-VALUE})")
+  @Option(
+      names = "--partitions",
+      defaultValue = "2",
+      description = "partitions P (default ${DEFAULT-VALUE})")
   int partitions;
 
-  @Option(names = "--noise", defaultValue = "0.1", description = "standard deviation of the gaussian noise on y (default ${DEFAULT-VALUE})")
+  @Option(
+      names = "--noise",
+      defaultValue = "0.1",
+      description = "standard deviation of the gaussian noise on y (default ${DEFAULT-VALUE})")
   double noise;
 
-  @Option(names = "--seed", defaultValue = "1", description = "random seed (default ${DEFAULT-VALUE})")
+  @Option(
+      names = "--seed",
+      defaultValue = "1",
+      description = "random seed (default ${DEFAULT-VALUE})")
   long seed;
 
   @Option(names = "--out", required = true, description = "output directory (created if missing)")
   Path out;
 
-  @Option(names = "--format", defaultValue = "csv", description = "csv or bin (.prb binary columnar) (default ${DEFAULT-VALUE})")
+  @Option(
+      names = "--format",
+      defaultValue = "csv",
+      description = "csv or bin (.prb binary columnar) (default ${DEFAULT-VALUE})")
   String format;
 
   @Option(names = "--bias", description = "give the model a bias term")
@@ -68,10 +80,13 @@ public final class GenerateCommand implements Callable<Integer> {
       throw new UserError(e.getFile() + " exists; refusing to overwrite (choose another --out)");
     }
     PrintWriter o = spec.commandLine().getOut();
-    o.printf("wrote %d rows, d=%d%s, noise %s, seed %d in %d partition(s) to %s%n",
+    o.printf(
+        "wrote %d rows, d=%d%s, noise %s, seed %d in %d partition(s) to %s%n",
         rows, features, bias ? " with bias" : "", noise, seed, partitions, out);
     for (int p = 0; p < r.files().size(); p++) {
-      o.printf("  participant %d: %s  %d rows  sha256 %s%n", p, r.files().get(p).getFileName(), s.rowsOf(p), r.digests().get(p));
+      o.printf(
+          "  participant %d: %s  %d rows  sha256 %s%n",
+          p, r.files().get(p).getFileName(), s.rowsOf(p), r.digests().get(p));
     }
     o.printf("true model: %s%n", r.describeModel());
     o.printf("saved in %s%n", r.truth());

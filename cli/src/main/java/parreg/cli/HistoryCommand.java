@@ -16,7 +16,10 @@ import picocli.CommandLine.Option;
  * over an existing file; both names are checked before the journal is read, so a bad name leaves
  * nothing behind.
  */
-@Command(name = "history", mixinStandardHelpOptions = true, description = "Loss per step from a node's journal, as CSV and a chart.")
+@Command(
+    name = "history",
+    mixinStandardHelpOptions = true,
+    description = "Loss per step from a node's journal, as CSV and a chart.")
 public final class HistoryCommand implements Callable<Integer> {
   @Option(names = "--journal", required = true, description = "journal directory or JDBC URL")
   String journal;
@@ -27,26 +30,41 @@ public final class HistoryCommand implements Callable<Integer> {
   @Option(names = "--run-name", description = "run name, where the journal holds several runs")
   String runName;
 
-  @Option(names = "--out", description = "CSV file to create: step,loss,time (default: the CSV to standard output)")
+  @Option(
+      names = "--out",
+      description = "CSV file to create: step,loss,time (default: the CSV to standard output)")
   Path out;
 
   @Option(names = "--plot", description = "PNG chart to create: loss per step, log scale")
   Path plot;
 
-  @Option(names = "--width", defaultValue = "1000", description = "chart width in pixels (default ${DEFAULT-VALUE})")
+  @Option(
+      names = "--width",
+      defaultValue = "1000",
+      description = "chart width in pixels (default ${DEFAULT-VALUE})")
   int width;
 
-  @Option(names = "--height", defaultValue = "600", description = "chart height in pixels (default ${DEFAULT-VALUE})")
+  @Option(
+      names = "--height",
+      defaultValue = "600",
+      description = "chart height in pixels (default ${DEFAULT-VALUE})")
   int height;
 
   @Override
   public Integer call() {
     if (width < 200 || width > 10_000 || height < 150 || height > 10_000) {
-      throw new UserError("--width/--height " + width + "x" + height + ": the chart must be 200..10000 by 150..10000 pixels");
+      throw new UserError(
+          "--width/--height "
+              + width
+              + "x"
+              + height
+              + ": the chart must be 200..10000 by 150..10000 pixels");
     }
     checkNew("--out", out);
     checkNew("--plot", plot);
-    if (out != null && plot != null && out.toAbsolutePath().normalize().equals(plot.toAbsolutePath().normalize())) {
+    if (out != null
+        && plot != null
+        && out.toAbsolutePath().normalize().equals(plot.toAbsolutePath().normalize())) {
       throw new UserError("--out and --plot name the same file " + out);
     }
     LossHistory h = LossHistory.read(journal, participant, runName);
@@ -83,7 +101,13 @@ public final class HistoryCommand implements Callable<Integer> {
     }
     Path dir = p.toAbsolutePath().getParent();
     if (dir == null || !Files.isDirectory(dir)) {
-      throw new UserError(option + " " + p + ": " + dir + (dir != null && Files.exists(dir) ? " is not a directory" : " does not exist"));
+      throw new UserError(
+          option
+              + " "
+              + p
+              + ": "
+              + dir
+              + (dir != null && Files.exists(dir) ? " is not a directory" : " does not exist"));
     }
   }
 

@@ -8,7 +8,9 @@ import parreg.persistence.JournalLocation;
 import parreg.persistence.JournalRows;
 import parreg.persistence.KryoCodec;
 
-/** Reads a node's journal rows back and checks that it holds RunStarted and every step exactly once. */
+/**
+ * Reads a node's journal rows back and checks that it holds RunStarted and every step exactly once.
+ */
 final class JournalCheck {
   private JournalCheck() {}
 
@@ -29,9 +31,18 @@ final class JournalCheck {
         }
       }
       if (expectStep - 1 != steps || events.size() != steps + 1) {
-        return events.size() + " events, steps 1.." + (expectStep - 1) + ", expected RunStarted + " + steps + " steps";
+        return events.size()
+            + " events, steps 1.."
+            + (expectStep - 1)
+            + ", expected RunStarted + "
+            + steps
+            + " steps";
       }
-      return "ok, " + events.size() + " rows: RunStarted + steps 1.." + steps + ", each exactly once";
+      return "ok, "
+          + events.size()
+          + " rows: RunStarted + steps 1.."
+          + steps
+          + ", each exactly once";
     } catch (Exception e) {
       return "cannot read: " + e.getMessage();
     }

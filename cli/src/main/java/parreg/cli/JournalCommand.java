@@ -14,8 +14,13 @@ import parreg.persistence.KryoCodec;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code parreg journal verify}: checks a journal's checksums, chain and replay (issue 13 item 5). */
-@Command(name = "journal", mixinStandardHelpOptions = true, description = "Inspect a node's journal.",
+/**
+ * {@code parreg journal verify}: checks a journal's checksums, chain and replay (issue 13 item 5).
+ */
+@Command(
+    name = "journal",
+    mixinStandardHelpOptions = true,
+    description = "Inspect a node's journal.",
     subcommands = {JournalCommand.Verify.class})
 public final class JournalCommand implements Runnable {
   @Override
@@ -23,14 +28,19 @@ public final class JournalCommand implements Runnable {
     throw new UserError("journal: a subcommand is required (verify)");
   }
 
-  @Command(name = "verify", mixinStandardHelpOptions = true,
-      description = "Check every event and snapshot of a journal: checksum, link to the event before it, replay."
-          + " Exit 0 with a one-line summary when good, 2 naming the first bad sequence number.")
+  @Command(
+      name = "verify",
+      mixinStandardHelpOptions = true,
+      description =
+          "Check every event and snapshot of a journal: checksum, link to the event before it, replay."
+              + " Exit 0 with a one-line summary when good, 2 naming the first bad sequence number.")
   static final class Verify implements Callable<Integer> {
     @Option(names = "--journal", required = true, description = "journal directory or JDBC URL")
     String journal;
 
-    @Option(names = "--participant", description = "only this participant's run (default: every run in the journal)")
+    @Option(
+        names = "--participant",
+        description = "only this participant's run (default: every run in the journal)")
     Integer participant;
 
     @Option(names = "--run-name", description = "only this run")
@@ -68,7 +78,8 @@ public final class JournalCommand implements Runnable {
       }
     }
 
-    private List<String> persistenceIds(Connection c, KryoCodec codec, JournalLocation location, JournalRows rows)
+    private List<String> persistenceIds(
+        Connection c, KryoCodec codec, JournalLocation location, JournalRows rows)
         throws SQLException {
       if (participant != null) {
         return List.of(Checkpoint.persistenceId(c, codec, location, participant, runName));
@@ -76,13 +87,15 @@ public final class JournalCommand implements Runnable {
       List<String> pids = new ArrayList<>();
       if (rows.hasJournalTable()) {
         for (String pid : rows.persistenceIds()) {
-          if (JournalRuns.isRunId(pid) && (runName == null || JournalRuns.runNameOf(pid).equals(runName))) {
+          if (JournalRuns.isRunId(pid)
+              && (runName == null || JournalRuns.runNameOf(pid).equals(runName))) {
             pids.add(pid);
           }
         }
       }
       if (pids.isEmpty()) {
-        throw new UserError("journal " + journal + " holds no run" + (runName == null ? "" : " named " + runName));
+        throw new UserError(
+            "journal " + journal + " holds no run" + (runName == null ? "" : " named " + runName));
       }
       return pids;
     }

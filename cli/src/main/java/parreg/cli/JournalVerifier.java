@@ -10,10 +10,10 @@ import parreg.persistence.JournalReadException;
 import parreg.persistence.JournalRows;
 
 /**
- * Checks one persistence id of a journal as {@code journal verify} reports it: every event from
- * the first, its checksum, its link to the one before it and its replay (the training actor's
- * checks, as recovery); then every snapshot: its checksum, its link to the event at its sequence
- * number and that it equals the state replayed up to there.
+ * Checks one persistence id of a journal as {@code journal verify} reports it: every event from the
+ * first, its checksum, its link to the one before it and its replay (the training actor's checks,
+ * as recovery); then every snapshot: its checksum, its link to the event at its sequence number and
+ * that it equals the state replayed up to there.
  */
 final class JournalVerifier {
   private JournalVerifier() {}
@@ -21,17 +21,35 @@ final class JournalVerifier {
   /** What a good persistence id holds. */
   record Summary(String persistenceId, long events, long unlinked, int snapshots, long committed) {
     String line() {
-      String what = events + " events (RunStarted, steps 1.." + committed + "), " + snapshots + " snapshot"
-          + (snapshots == 1 ? "" : "s");
+      String what =
+          events
+              + " events (RunStarted, steps 1.."
+              + committed
+              + "), "
+              + snapshots
+              + " snapshot"
+              + (snapshots == 1 ? "" : "s");
       if (unlinked == 0) {
-        return persistenceId + ": " + what + "; every checksum and link verified, every step recomputes";
+        return persistenceId
+            + ": "
+            + what
+            + "; every checksum and link verified, every step recomputes";
       }
       if (unlinked == events) {
-        return persistenceId + ": " + what + "; no checksums (a format version 1 journal): decoded and replayed,"
+        return persistenceId
+            + ": "
+            + what
+            + "; no checksums (a format version 1 journal): decoded and replayed,"
             + " every step recomputes, bit damage that still decodes is not detectable";
       }
-      return persistenceId + ": " + what + "; events 1.." + unlinked + " carry no checksums (format version 1), the "
-          + (events - unlinked) + " after them every checksum and link verified; every step recomputes";
+      return persistenceId
+          + ": "
+          + what
+          + "; events 1.."
+          + unlinked
+          + " carry no checksums (format version 1), the "
+          + (events - unlinked)
+          + " after them every checksum and link verified; every step recomputes";
     }
   }
 
@@ -44,29 +62,47 @@ final class JournalVerifier {
     Map<Long, TrainingState> states = new HashMap<>();
     TrainingState[] state = {TrainingState.empty()};
     long[] counts = new long[2]; // events, unlinked
-    rows.forEachEvent(pid, ChainCheck.fromStart(pid), false, e -> {
-      state[0] = Checkpoint.replayRow(state[0], e, null);
-      counts[0]++;
-      if (!e.envelope().linked()) {
-        counts[1]++;
-      }
-      if (snapshotSeqs.contains(e.sequenceNr())) {
-        hashes.put(e.sequenceNr(), e.envelope().hash());
-        states.put(e.sequenceNr(), state[0]);
-      }
-    });
+    rows.forEachEvent(
+        pid,
+        ChainCheck.fromStart(pid),
+        false,
+        e -> {
+          state[0] = Checkpoint.replayRow(state[0], e, null);
+          counts[0]++;
+          if (!e.envelope().linked()) {
+            counts[1]++;
+          }
+          if (snapshotSeqs.contains(e.sequenceNr())) {
+            hashes.put(e.sequenceNr(), e.envelope().hash());
+            states.put(e.sequenceNr(), state[0]);
+          }
+        });
     for (long seq : snapshotSeqs) {
       JournalRows.SnapshotRow s = rows.snapshotAt(pid, seq).orElseThrow();
       Long hash = hashes.get(seq);
       if (s.envelope().linked() && hash != null && s.envelope().link() != hash) {
-        throw new JournalReadException(String.format(
-            "snapshot %s #%d links to %016x, the chain hash of event #%d is %016x", pid, seq, s.envelope().link(), seq, hash),
-            seq, null);
+        throw new JournalReadException(
+            String.format(
+                "snapshot %s #%d links to %016x, the chain hash of event #%d is %016x",
+                pid, seq, s.envelope().link(), seq, hash),
+            seq,
+            null);
       }
       TrainingState replayed = states.get(seq);
       if (replayed != null && !replayed.equals(s.snapshot())) {
-        throw new JournalReadException("snapshot " + pid + " #" + seq + " differs from the state replayed up to event #"
-            + seq + ": " + s.snapshot() + ", replayed " + replayed, seq, null);
+        throw new JournalReadException(
+            "snapshot "
+                + pid
+                + " #"
+                + seq
+                + " differs from the state replayed up to event #"
+                + seq
+                + ": "
+                + s.snapshot()
+                + ", replayed "
+                + replayed,
+            seq,
+            null);
       }
     }
     if (counts[0] == 0) {

@@ -13,23 +13,37 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code parreg keys --out DIR --nodes N}: a cluster CA and one key pair per node, for {@code
- * parreg node --tls-keystore DIR/node-P.p12 --tls-truststore DIR/truststore.p12
- * --tls-password-file DIR/password}.
+ * parreg node --tls-keystore DIR/node-P.p12 --tls-truststore DIR/truststore.p12 --tls-password-file
+ * DIR/password}.
  */
-@Command(name = "keys", mixinStandardHelpOptions = true,
+@Command(
+    name = "keys",
+    mixinStandardHelpOptions = true,
     description = "Make a cluster CA and one TLS key pair per node (PKCS12 keystores).")
 public final class KeysCommand implements Callable<Integer> {
 
-  @Option(names = "--out", required = true, description = "directory to create them in (new, or empty)")
+  @Option(
+      names = "--out",
+      required = true,
+      description = "directory to create them in (new, or empty)")
   Path out;
 
-  @Option(names = "--nodes", required = true, description = "number of nodes (node-0.p12 .. node-(N-1).p12)")
+  @Option(
+      names = "--nodes",
+      required = true,
+      description = "number of nodes (node-0.p12 .. node-(N-1).p12)")
   int nodes;
 
-  @Option(names = "--hosts", split = ",", description = "per node, the host name or address to name in its certificate (optional)")
+  @Option(
+      names = "--hosts",
+      split = ",",
+      description = "per node, the host name or address to name in its certificate (optional)")
   List<String> hosts;
 
-  @Option(names = "--password-file", description = "protect the keystores with this file's password (default: a random one, written to DIR/password)")
+  @Option(
+      names = "--password-file",
+      description =
+          "protect the keystores with this file's password (default: a random one, written to DIR/password)")
   Path passwordFile;
 
   @Override
@@ -48,13 +62,16 @@ public final class KeysCommand implements Callable<Integer> {
       password = ClusterKeys.randomPassword();
     }
     if (Files.exists(out) && (!Files.isDirectory(out) || Files.list(out).findAny().isPresent())) {
-      throw new UserError("--out " + out + " exists and is not an empty directory; keys are never overwritten");
+      throw new UserError(
+          "--out " + out + " exists and is not an empty directory; keys are never overwritten");
     }
     Files.createDirectories(out);
     if (passwordFile == null) {
       Path pw = out.resolve("password");
-      Files.createFile(pw, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-      Files.writeString(pw, new String(password) + "\n", StandardCharsets.UTF_8, StandardOpenOption.WRITE);
+      Files.createFile(
+          pw, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+      Files.writeString(
+          pw, new String(password) + "\n", StandardCharsets.UTF_8, StandardOpenOption.WRITE);
     }
     ClusterKeys.write(out, nodes, password, h);
     List<String> made = new ArrayList<>(ClusterKeys.files(nodes));
@@ -62,7 +79,8 @@ public final class KeysCommand implements Callable<Integer> {
       made.remove("password");
     }
     System.out.println("parreg keys: wrote " + String.join(", ", made) + " in " + out);
-    System.out.println("  node P needs node-P.p12, truststore.p12 and the password; keep ca.p12 off the nodes");
+    System.out.println(
+        "  node P needs node-P.p12, truststore.p12 and the password; keep ca.p12 off the nodes");
     return 0;
   }
 
@@ -71,7 +89,8 @@ public final class KeysCommand implements Callable<Integer> {
     if (!Files.isRegularFile(file)) {
       throw new UserError(what + " " + file + ": no such file");
     }
-    String first = Files.readAllLines(file, StandardCharsets.UTF_8).stream().findFirst().orElse("").strip();
+    String first =
+        Files.readAllLines(file, StandardCharsets.UTF_8).stream().findFirst().orElse("").strip();
     if (first.isEmpty()) {
       throw new UserError(what + " " + file + ": empty");
     }

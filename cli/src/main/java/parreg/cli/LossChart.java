@@ -51,13 +51,17 @@ final class LossChart {
     try {
       d.run();
     } catch (LinkageError | java.awt.AWTError | InternalError e) {
-      throw new IllegalStateException("cannot draw the loss chart: this Java runtime's font rendering is unavailable ("
-          + e.getMessage() + "); install the system's font libraries (libharfbuzz, libfreetype, fontconfig and a font), or"
-          + " write the history as CSV with --out", e);
+      throw new IllegalStateException(
+          "cannot draw the loss chart: this Java runtime's font rendering is unavailable ("
+              + e.getMessage()
+              + "); install the system's font libraries (libharfbuzz, libfreetype, fontconfig and a font), or"
+              + " write the history as CSV with --out",
+          e);
     }
   }
 
-  private static void draw(LossHistory h, OutputStream out, int width, int height) throws IOException {
+  private static void draw(LossHistory h, OutputStream out, int width, int height)
+      throws IOException {
     System.setProperty("java.awt.headless", "true");
     XYSeries series = new XYSeries("loss", false, true);
     int n = h.size();
@@ -116,16 +120,20 @@ final class LossChart {
     plot.setDomainGridlinePaint(new Color(0xdd, 0xdd, 0xdd));
     plot.setRangeGridlinePaint(new Color(0xdd, 0xdd, 0xdd));
 
-    String title = "parreg loss: run " + h.contract().runName() + ", participant " + h.participant();
+    String title =
+        "parreg loss: run " + h.contract().runName() + ", participant " + h.participant();
     JFreeChart chart = new JFreeChart(title, new Font(Font.SANS_SERIF, Font.BOLD, 16), plot, false);
     chart.setBackgroundPaint(Color.WHITE);
     // Room on the right for the last step's tick label, which sits on the plot's edge.
     chart.setPadding(new org.jfree.chart.ui.RectangleInsets(4, 4, 4, 20));
-    chart.addSubtitle(new TextTitle(subtitle(h, notShown), new Font(Font.SANS_SERIF, Font.PLAIN, 12)));
+    chart.addSubtitle(
+        new TextTitle(subtitle(h, notShown), new Font(Font.SANS_SERIF, Font.PLAIN, 12)));
     ChartUtils.writeChartAsPNG(out, chart, width, height);
   }
 
-  /** Steps shown, the last loss, the wall time the journal recorded, and what the log axis left out. */
+  /**
+   * Steps shown, the last loss, the wall time the journal recorded, and what the log axis left out.
+   */
   private static String subtitle(LossHistory h, long notShown) {
     int n = h.size();
     if (n == 0) {
@@ -141,7 +149,9 @@ final class LossChart {
       sb.append(", journaled over ").append(String.format("%.1f s", d.toMillis() / 1000.0));
     }
     if (notShown > 0) {
-      sb.append("; ").append(notShown).append(" step(s) with loss 0 or non-finite not shown (log scale)");
+      sb.append("; ")
+          .append(notShown)
+          .append(" step(s) with loss 0 or non-finite not shown (log scale)");
     }
     return sb.toString();
   }

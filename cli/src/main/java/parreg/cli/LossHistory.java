@@ -18,26 +18,36 @@ import parreg.device.RunContract;
  *
  * <p>Three primitive arrays: 24 bytes a step, so a run of millions of steps fits.
  */
-record LossHistory(RunContract contract, int participant, long[] steps, double[] losses, long[] writtenAtMillis) {
+record LossHistory(
+    RunContract contract, int participant, long[] steps, double[] losses, long[] writtenAtMillis) {
 
   static LossHistory read(String journal, int participant, String runName) {
     long[][] steps = {new long[1024]};
     double[][] losses = {new double[1024]};
     long[][] times = {new long[1024]};
     int[] n = {0};
-    Checkpoint cp = Checkpoint.fromJournal(journal, participant, runName, (row, step) -> {
-      if (n[0] == steps[0].length) {
-        int grown = steps[0].length * 2;
-        steps[0] = Arrays.copyOf(steps[0], grown);
-        losses[0] = Arrays.copyOf(losses[0], grown);
-        times[0] = Arrays.copyOf(times[0], grown);
-      }
-      steps[0][n[0]] = step.step();
-      losses[0][n[0]] = step.loss();
-      times[0][n[0]] = row.writeTimestamp();
-      n[0]++;
-    });
-    return new LossHistory(cp.contract(), participant, Arrays.copyOf(steps[0], n[0]), Arrays.copyOf(losses[0], n[0]),
+    Checkpoint cp =
+        Checkpoint.fromJournal(
+            journal,
+            participant,
+            runName,
+            (row, step) -> {
+              if (n[0] == steps[0].length) {
+                int grown = steps[0].length * 2;
+                steps[0] = Arrays.copyOf(steps[0], grown);
+                losses[0] = Arrays.copyOf(losses[0], grown);
+                times[0] = Arrays.copyOf(times[0], grown);
+              }
+              steps[0][n[0]] = step.step();
+              losses[0][n[0]] = step.loss();
+              times[0][n[0]] = row.writeTimestamp();
+              n[0]++;
+            });
+    return new LossHistory(
+        cp.contract(),
+        participant,
+        Arrays.copyOf(steps[0], n[0]),
+        Arrays.copyOf(losses[0], n[0]),
         Arrays.copyOf(times[0], n[0]));
   }
 

@@ -14,6 +14,7 @@ public final class Main implements Runnable {
 
   /** Exit codes of SPEC section 4. */
   public static final int OK = 0;
+
   public static final int USAGE = 2;
   public static final int RUNTIME = 1;
 
@@ -53,7 +54,9 @@ public final class Main implements Runnable {
     CommandLine cl = new CommandLine(new Main());
     cl.addSubcommand(new DemoCommand());
     cl.addSubcommand(new NodeCommand());
-    cl.getSubcommands().get("node").setDefaultValueProvider(new EnvironmentDefaults(System.getenv()));
+    cl.getSubcommands()
+        .get("node")
+        .setDefaultValueProvider(new EnvironmentDefaults(System.getenv()));
     cl.addSubcommand(new StatusCommand());
     cl.addSubcommand(new PredictCommand());
     cl.addSubcommand(new EvaluateCommand());
@@ -69,9 +72,14 @@ public final class Main implements Runnable {
             cmd.getErr().println("parreg: " + ex.getMessage());
             return USAGE;
           }
-          // Runtime failures of this code carry a message written for the user; others keep their type.
-          cmd.getErr().println("parreg: error: "
-              + (ex instanceof IllegalStateException && ex.getMessage() != null ? ex.getMessage() : ex));
+          // Runtime failures of this code carry a message written for the user; others keep their
+          // type.
+          cmd.getErr()
+              .println(
+                  "parreg: error: "
+                      + (ex instanceof IllegalStateException && ex.getMessage() != null
+                          ? ex.getMessage()
+                          : ex));
           if (System.getenv("PARREG_DEBUG") != null) {
             ex.printStackTrace(cmd.getErr());
           }

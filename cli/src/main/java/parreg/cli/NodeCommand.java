@@ -14,103 +14,169 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code parreg node}: the options of one participant; {@link ParregNode#run} does the rest. */
-@Command(name = "node", mixinStandardHelpOptions = true, description = "Run one node of a training cluster.")
+@Command(
+    name = "node",
+    mixinStandardHelpOptions = true,
+    description = "Run one node of a training cluster.")
 public final class NodeCommand implements Callable<Integer> {
 
-  @Option(names = "--participant", required = true, description = "this node's participant id (0-based)")
+  @Option(
+      names = "--participant",
+      required = true,
+      description = "this node's participant id (0-based)")
   int participant;
 
-  @Option(names = "--participants", defaultValue = "2", description = "number of participants (default: ${DEFAULT-VALUE})")
+  @Option(
+      names = "--participants",
+      defaultValue = "2",
+      description = "number of participants (default: ${DEFAULT-VALUE})")
   int participants;
 
-  @Option(names = "--host", description = "address peers reach this node by (default: loopback, from cluster.conf)")
+  @Option(
+      names = "--host",
+      description = "address peers reach this node by (default: loopback, from cluster.conf)")
   String host;
 
-  @Option(names = "--bind-host", description = "address the cluster port listens on, 0.0.0.0 for all (default: --host)")
+  @Option(
+      names = "--bind-host",
+      description = "address the cluster port listens on, 0.0.0.0 for all (default: --host)")
   String bindHost;
 
   @Option(names = "--port", required = true, description = "cluster port of this node")
   int port;
 
-  @Option(names = "--admin-host", description = "address of the HTTP endpoint (default: parreg.admin.host, loopback)")
+  @Option(
+      names = "--admin-host",
+      description = "address of the HTTP endpoint (default: parreg.admin.host, loopback)")
   String adminHost;
 
-  @Option(names = "--admin-port", description = "HTTP port (default: --port + parreg.admin.port-offset, 10000)")
+  @Option(
+      names = "--admin-port",
+      description = "HTTP port (default: --port + parreg.admin.port-offset, 10000)")
   Integer adminPort;
 
   @Option(names = "--insecure", description = "allow plain TCP on a non-loopback cluster address")
   boolean insecure;
 
-  @Option(names = "--tls-keystore", description = "PKCS12 keystore with this node's key (bin/parreg keys): Artery over TLS")
+  @Option(
+      names = "--tls-keystore",
+      description = "PKCS12 keystore with this node's key (bin/parreg keys): Artery over TLS")
   Path tlsKeystore;
 
   @Option(names = "--tls-truststore", description = "PKCS12 truststore with the cluster CA")
   Path tlsTruststore;
 
-  @Option(names = "--tls-password-file", description = "file holding the stores' password (default: env PARREG_TLS_PASSWORD)")
+  @Option(
+      names = "--tls-password-file",
+      description = "file holding the stores' password (default: env PARREG_TLS_PASSWORD)")
   Path tlsPasswordFile;
 
-  @Option(names = "--seed-nodes", required = true, split = ",", description = "HOST:PORT of every node, comma-separated")
+  @Option(
+      names = "--seed-nodes",
+      required = true,
+      split = ",",
+      description = "HOST:PORT of every node, comma-separated")
   List<String> seedNodes;
 
-  @Option(names = "--data", defaultValue = "seed", description = "seed, or this participant's partition file (.csv or .prb)")
+  @Option(
+      names = "--data",
+      defaultValue = "seed",
+      description = "seed, or this participant's partition file (.csv or .prb)")
   String data;
 
-  @Option(names = "--split", description = "--data is one file shared by all participants: read rows [floor(p*n/P), floor((p+1)*n/P))")
+  @Option(
+      names = "--split",
+      description =
+          "--data is one file shared by all participants: read rows [floor(p*n/P), floor((p+1)*n/P))")
   boolean split;
 
   @picocli.CommandLine.Mixin CsvOptions csv = new CsvOptions();
 
-  @Option(names = "--validation", description = "hold-out file (same columns as --data): RMSE and R² in status, off the step path")
+  @Option(
+      names = "--validation",
+      description =
+          "hold-out file (same columns as --data): RMSE and R² in status, off the step path")
   Path validation;
 
-  @Option(names = "--validation-every", defaultValue = "100", description = "evaluate the hold-out every N committed steps (default: ${DEFAULT-VALUE})")
+  @Option(
+      names = "--validation-every",
+      defaultValue = "100",
+      description = "evaluate the hold-out every N committed steps (default: ${DEFAULT-VALUE})")
   long validationEvery;
 
-  @Option(names = "--journal", required = true, description = "journal directory (embedded H2) or jdbc:postgresql:// URL")
+  @Option(
+      names = "--journal",
+      required = true,
+      description = "journal directory (embedded H2) or jdbc:postgresql:// URL")
   String journal;
 
   @Option(names = "--steps", required = true, description = "train until this step is committed")
   long steps;
 
-  @Option(names = "--batch-size", defaultValue = "0", description = "samples per batch (default: whole partition)")
+  @Option(
+      names = "--batch-size",
+      defaultValue = "0",
+      description = "samples per batch (default: whole partition)")
   int batchSize;
 
-  @Option(names = "--backend", defaultValue = "auto", description = "auto, cpu or cuda (default: ${DEFAULT-VALUE})")
+  @Option(
+      names = "--backend",
+      defaultValue = "auto",
+      description = "auto, cpu or cuda (default: ${DEFAULT-VALUE})")
   String backend;
 
-  @Option(names = "--device", description = "CUDA card UUID or ordinal; binds exactly, under --backend auto too "
-      + "(default: card 0 for cuda; auto picks card 0 where one answers, else the CPU)")
+  @Option(
+      names = "--device",
+      description =
+          "CUDA card UUID or ordinal; binds exactly, under --backend auto too "
+              + "(default: card 0 for cuda; auto picks card 0 where one answers, else the CPU)")
   String device;
 
-  @Option(names = "--evidence", description = "write the device evidence record here when the run completes (must not exist)")
+  @Option(
+      names = "--evidence",
+      description = "write the device evidence record here when the run completes (must not exist)")
   Path evidence;
 
   @Option(names = "--config", description = "extra HOCON overlay")
   Path config;
 
-  @Option(names = "--exit-when-done", description = "exit once the target step is durable in every participant's journal")
+  @Option(
+      names = "--exit-when-done",
+      description = "exit once the target step is durable in every participant's journal")
   boolean exitWhenDone;
 
-  @Option(names = "--sync-commit", description = "write each step to the journal before the next starts (no lag; slower)")
+  @Option(
+      names = "--sync-commit",
+      description = "write each step to the journal before the next starts (no lag; slower)")
   boolean syncCommit;
 
-  @Option(names = "--step-interval-ms", description = "minimum milliseconds between steps (pacing; default 0)")
+  @Option(
+      names = "--step-interval-ms",
+      description = "minimum milliseconds between steps (pacing; default 0)")
   Long stepIntervalMs;
 
-  @Option(names = "--run-name", description = "run name (default: the seed run's name, or parreg-run for file data)")
+  @Option(
+      names = "--run-name",
+      description = "run name (default: the seed run's name, or parreg-run for file data)")
   String runName;
 
-  @Option(names = "--learning-rate", description = "exact learning rate, e.g. 1/4 or 0.01 (default 1/4)")
+  @Option(
+      names = "--learning-rate",
+      description = "exact learning rate, e.g. 1/4 or 0.01 (default 1/4)")
   String learningRate;
 
-  @Option(names = "--initial-weights", split = ",", description = "initial parameters (bias last); default 3 for the seed, zeros for files")
+  @Option(
+      names = "--initial-weights",
+      split = ",",
+      description = "initial parameters (bias last); default 3 for the seed, zeros for files")
   List<String> initialWeights;
 
   @Option(names = "--bias", description = "train a bias term (file data)")
   boolean bias;
 
-  @Option(names = "--dataset", description = "dataset name recorded in the contract for file data (default: files)")
+  @Option(
+      names = "--dataset",
+      description = "dataset name recorded in the contract for file data (default: files)")
   String dataset;
 
   @Override
@@ -126,16 +192,44 @@ public final class NodeCommand implements Callable<Integer> {
       throw new UserError("--validation-every must be at least 1");
     }
     if (validation != null) {
-      holdOut = new ParregNode.Validation(DataFiles.load("--validation", validation, spec.partition().features(),
-          "seed".equals(data) ? parreg.device.data.CsvColumns.DEFAULT : csv.columns()), validationEvery);
+      holdOut =
+          new ParregNode.Validation(
+              DataFiles.load(
+                  "--validation",
+                  validation,
+                  spec.partition().features(),
+                  "seed".equals(data) ? parreg.device.data.CsvColumns.DEFAULT : csv.columns()),
+              validationEvery);
     }
     StartupTrace.mark("run spec resolved");
     if (evidence != null && Files.exists(evidence)) {
-      throw new UserError("evidence file " + evidence + " already exists; evidence is never overwritten");
+      throw new UserError(
+          "evidence file " + evidence + " already exists; evidence is never overwritten");
     }
-    ParregNode.Deployment deployment = new ParregNode.Deployment(participant, participants, host, bindHost, port, adminHost,
-        adminPort, seedNodes, insecure, tlsKeystore, tlsTruststore, tlsPasswordFile, journal, config, steps, backend, device,
-        evidence, exitWhenDone, syncCommit, stepIntervalMs == null ? null : Duration.ofMillis(stepIntervalMs), runName != null);
+    ParregNode.Deployment deployment =
+        new ParregNode.Deployment(
+            participant,
+            participants,
+            host,
+            bindHost,
+            port,
+            adminHost,
+            adminPort,
+            seedNodes,
+            insecure,
+            tlsKeystore,
+            tlsTruststore,
+            tlsPasswordFile,
+            journal,
+            config,
+            steps,
+            backend,
+            device,
+            evidence,
+            exitWhenDone,
+            syncCommit,
+            stepIntervalMs == null ? null : Duration.ofMillis(stepIntervalMs),
+            runName != null);
     NodeLifecycle.Outcome outcome;
     try {
       outcome = ParregNode.run(deployment, spec.contract(), spec.partition(), holdOut);
@@ -146,7 +240,8 @@ public final class NodeCommand implements Callable<Integer> {
       throw new UserError(outcome.message()); // printed once, as every user error
     }
     if (!outcome.message().isEmpty()) {
-      System.err.println((outcome.exitCode() == 0 ? "parreg: " : "parreg: error: ") + outcome.message());
+      System.err.println(
+          (outcome.exitCode() == 0 ? "parreg: " : "parreg: error: ") + outcome.message());
     }
     return outcome.exitCode();
   }
@@ -158,41 +253,57 @@ public final class NodeCommand implements Callable<Integer> {
         throw new UserError("--participants must be at least 1");
       }
       if (c.participant < 0 || c.participant >= c.participants) {
-        throw new UserError("--participant " + c.participant + " is outside 0.." + (c.participants - 1));
+        throw new UserError(
+            "--participant " + c.participant + " is outside 0.." + (c.participants - 1));
       }
       if (c.steps < 1) {
-        throw new UserError("--steps must be >= 1 (a run trains at least one step), got " + c.steps);
+        throw new UserError(
+            "--steps must be >= 1 (a run trains at least one step), got " + c.steps);
       }
       if (c.batchSize < 0) {
         throw new UserError("--batch-size must be >= 0 (0 = whole partition)");
       }
       if ("seed".equals(c.data)) {
         if (c.split || !c.csv.columns().isDefault()) {
-          throw new UserError("--split, --label, --features and --no-header apply to --data FILE, not to --data seed");
+          throw new UserError(
+              "--split, --label, --features and --no-header apply to --data FILE, not to --data seed");
         }
         if (c.participants != 2) {
           throw new UserError("--data seed has exactly 2 partitions; --participants must be 2");
         }
         if (c.bias || c.initialWeights != null || c.learningRate != null) {
-          throw new UserError("--data seed fixes the model (w0=3, rate 1/4, no bias); drop --bias/--initial-weights/--learning-rate");
+          throw new UserError(
+              "--data seed fixes the model (w0=3, rate 1/4, no bias); drop --bias/--initial-weights/--learning-rate");
         }
         RunContract seed = RunContract.seed(2, c.batchSize);
         if (c.runName != null) {
           seed = seed.withRunName(c.runName);
         }
-        return new RunSpec(seed, PartitionSource.of(parreg.device.SeedData.partition(c.participant)));
+        return new RunSpec(
+            seed, PartitionSource.of(parreg.device.SeedData.partition(c.participant)));
       }
       parreg.device.data.RowSlice slice =
-          c.split ? new parreg.device.data.RowSlice(c.participant, c.participants) : parreg.device.data.RowSlice.ALL;
+          c.split
+              ? new parreg.device.data.RowSlice(c.participant, c.participants)
+              : parreg.device.data.RowSlice.ALL;
       PartitionSource p = DataFiles.open("--data", Path.of(c.data), c.csv.columns(), slice);
-      p.rows().whenComplete((rows, e) -> StartupTrace.mark(e == null ? "partition rows read" : "partition read failed"));
+      p.rows()
+          .whenComplete(
+              (rows, e) ->
+                  StartupTrace.mark(e == null ? "partition rows read" : "partition read failed"));
       int d = p.features();
       int n = RunContract.parameterCount(d, c.bias);
       double[] init = new double[n];
       if (c.initialWeights != null) {
         if (c.initialWeights.size() != n) {
-          throw new UserError("--initial-weights: expected " + n + " values (d=" + d + (c.bias ? " plus bias" : "") + "), got "
-              + c.initialWeights.size());
+          throw new UserError(
+              "--initial-weights: expected "
+                  + n
+                  + " values (d="
+                  + d
+                  + (c.bias ? " plus bias" : "")
+                  + "), got "
+                  + c.initialWeights.size());
         }
         for (int i = 0; i < n; i++) {
           init[i] = finite("--initial-weights", i, c.initialWeights.get(i));
@@ -204,19 +315,20 @@ public final class NodeCommand implements Callable<Integer> {
       } catch (IllegalArgumentException e) {
         throw new UserError("--learning-rate: " + e.getMessage());
       }
-      RunContract contract = new RunContract(
-          c.runName != null ? c.runName : "parreg-run",
-          RunContract.SCHEMA,
-          RunContract.CHECKPOINT_CONTRACT,
-          RunContract.LOSS,
-          rate,
-          init,
-          d,
-          c.bias,
-          c.participants,
-          c.dataset != null ? c.dataset : "files",
-          c.batchSize,
-          parreg.device.ReductionOrder.VERSION);
+      RunContract contract =
+          new RunContract(
+              c.runName != null ? c.runName : "parreg-run",
+              RunContract.SCHEMA,
+              RunContract.CHECKPOINT_CONTRACT,
+              RunContract.LOSS,
+              rate,
+              init,
+              d,
+              c.bias,
+              c.participants,
+              c.dataset != null ? c.dataset : "files",
+              c.batchSize,
+              parreg.device.ReductionOrder.VERSION);
       return new RunSpec(contract, p);
     }
 
@@ -233,7 +345,8 @@ public final class NodeCommand implements Callable<Integer> {
         throw new UserError(option + ": value " + (i + 1) + " '" + t + "' is not a number");
       }
       if (!Double.isFinite(v)) {
-        throw new UserError(option + ": value " + (i + 1) + " '" + t + "' is not a finite binary64 number");
+        throw new UserError(
+            option + ": value " + (i + 1) + " '" + t + "' is not a finite binary64 number");
       }
       return v;
     }

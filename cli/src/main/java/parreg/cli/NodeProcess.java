@@ -16,8 +16,8 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A parreg command run as a child JVM with this process's Java and class path: how the demo and
- * the multi-process tests start nodes, kill them with SIGKILL and ask them for their status.
+ * A parreg command run as a child JVM with this process's Java and class path: how the demo and the
+ * multi-process tests start nodes, kill them with SIGKILL and ask them for their status.
  */
 public final class NodeProcess implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -38,20 +38,25 @@ public final class NodeProcess implements AutoCloseable {
     this.adminPort = adminPort;
   }
 
-  /** Starts {@code parreg ARGS...}; stdout and stderr are appended to {@code log}; its HTTP endpoint is on loopback. */
+  /**
+   * Starts {@code parreg ARGS...}; stdout and stderr are appended to {@code log}; its HTTP endpoint
+   * is on loopback.
+   */
   public static NodeProcess start(List<String> args, Path log, int adminPort) throws IOException {
     return start(args, log, LOOPBACK, adminPort);
   }
 
   /** Same, for a node whose HTTP endpoint listens on {@code adminHost}. */
-  public static NodeProcess start(List<String> args, Path log, String adminHost, int adminPort) throws IOException {
+  public static NodeProcess start(List<String> args, Path log, String adminHost, int adminPort)
+      throws IOException {
     NodeProcess p = new NodeProcess(args, log, adminHost, adminPort);
     p.launch();
     return p;
   }
 
   /** Runs a parreg command to completion and returns its exit code and output. */
-  public static Result run(List<String> args, Duration timeout) throws IOException, InterruptedException {
+  public static Result run(List<String> args, Duration timeout)
+      throws IOException, InterruptedException {
     Process p = new ProcessBuilder(command(args)).redirectErrorStream(true).start();
     byte[] out = p.getInputStream().readAllBytes();
     if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
@@ -64,7 +69,11 @@ public final class NodeProcess implements AutoCloseable {
   public record Result(int exitCode, String output) {}
 
   static List<String> command(List<String> args) {
-    String java = ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    String java =
+        ProcessHandle.current()
+            .info()
+            .command()
+            .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     List<String> cmd = new ArrayList<>();
     cmd.add(java);
     cmd.add("-XX:+UseSerialGC");
@@ -74,11 +83,14 @@ public final class NodeProcess implements AutoCloseable {
     cmd.add("-Xss1m");
     cmd.add("-Xmx1g");
     if (!args.isEmpty() && "node".equals(args.get(0))) {
-      classDataArchive().ifPresent(jsa -> {
-        // the archive bin/parreg writes after a build (scripts/make-cds-archive.sh): faster start-up
-        cmd.add("-XX:SharedArchiveFile=" + jsa);
-        cmd.add("-Xshare:auto");
-      });
+      classDataArchive()
+          .ifPresent(
+              jsa -> {
+                // the archive bin/parreg writes after a build (scripts/make-cds-archive.sh): faster
+                // start-up
+                cmd.add("-XX:SharedArchiveFile=" + jsa);
+                cmd.add("-Xshare:auto");
+              });
       cmd.add("--add-modules");
       cmd.add("jdk.incubator.vector"); // the CPU backend's SIMD lanes
     }
@@ -104,7 +116,8 @@ public final class NodeProcess implements AutoCloseable {
     try {
       Path jar = Path.of(cp).toAbsolutePath();
       Path jsa = jar.resolveSibling("parreg.jsa");
-      if (Files.isRegularFile(jsa) && Files.getLastModifiedTime(jsa).compareTo(Files.getLastModifiedTime(jar)) > 0) {
+      if (Files.isRegularFile(jsa)
+          && Files.getLastModifiedTime(jsa).compareTo(Files.getLastModifiedTime(jar)) > 0) {
         return Optional.of(jsa);
       }
     } catch (IOException | InvalidPathException e) {
@@ -114,10 +127,11 @@ public final class NodeProcess implements AutoCloseable {
   }
 
   private void launch() throws IOException {
-    process = new ProcessBuilder(command(args))
-        .redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-        .start();
+    process =
+        new ProcessBuilder(command(args))
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+            .start();
   }
 
   /** Starts the same command again (after a kill). */
@@ -128,7 +142,9 @@ public final class NodeProcess implements AutoCloseable {
     launch();
   }
 
-  /** The running process's id, for signals other than a kill (SIGSTOP/SIGCONT in the chaos soak). */
+  /**
+   * The running process's id, for signals other than a kill (SIGSTOP/SIGCONT in the chaos soak).
+   */
   public long pid() {
     return process.pid();
   }
@@ -174,7 +190,10 @@ public final class NodeProcess implements AutoCloseable {
   /** The node's status, or empty while it does not answer (starting, killed). */
   public Optional<JsonNode> status() {
     try {
-      String body = StatusCommand.fetch(URI.create("http://" + adminHost + ":" + adminPort + "/status"), Duration.ofSeconds(2));
+      String body =
+          StatusCommand.fetch(
+              URI.create("http://" + adminHost + ":" + adminPort + "/status"),
+              Duration.ofSeconds(2));
       return Optional.of(JSON.readTree(body));
     } catch (IOException e) {
       return Optional.empty();

@@ -14,7 +14,10 @@ import picocli.CommandLine.Option;
  * contract checks and prints {@code sum w_j x_j (+ b)}, computed in binary64 in index order, in
  * shortest round-trip form ({@link Double#toString}).
  */
-@Command(name = "predict", mixinStandardHelpOptions = true, description = "Predict from a trained model.")
+@Command(
+    name = "predict",
+    mixinStandardHelpOptions = true,
+    description = "Predict from a trained model.")
 public final class PredictCommand implements Callable<Integer> {
 
   static final class Source {
@@ -30,18 +33,28 @@ public final class PredictCommand implements Callable<Integer> {
      * predicts NaN or infinity for every input). Shared by {@code predict} and {@code evaluate}.
      */
     Checkpoint load() {
-      Checkpoint cp = checkpoint != null
-          ? Checkpoint.fromFile(checkpoint)
-          : Checkpoint.fromJournal(journal.journal, journal.participant, journal.runName);
+      Checkpoint cp =
+          checkpoint != null
+              ? Checkpoint.fromFile(checkpoint)
+              : Checkpoint.fromJournal(journal.journal, journal.participant, journal.runName);
       if (!RunContract.SCHEMA.equals(cp.contract().schema())) {
-        throw new UserError("the model's numerical policy " + cp.contract().schema() + " is not supported");
+        throw new UserError(
+            "the model's numerical policy " + cp.contract().schema() + " is not supported");
       }
       double[] w = cp.parameters();
       for (int j = 0; j < w.length; j++) {
         if (!Double.isFinite(w[j])) {
-          throw new UserError(describe() + ": the model at step " + cp.committedStep() + " has a non-finite parameter "
-              + (cp.contract().bias() && j == w.length - 1 ? "b" : "w" + (j + 1)) + " = " + w[j] + " (bits "
-              + parreg.device.Bits.hex(w[j]) + "); it cannot predict");
+          throw new UserError(
+              describe()
+                  + ": the model at step "
+                  + cp.committedStep()
+                  + " has a non-finite parameter "
+                  + (cp.contract().bias() && j == w.length - 1 ? "b" : "w" + (j + 1))
+                  + " = "
+                  + w[j]
+                  + " (bits "
+                  + parreg.device.Bits.hex(w[j])
+                  + "); it cannot predict");
         }
       }
       return cp;
@@ -71,7 +84,10 @@ public final class PredictCommand implements Callable<Integer> {
     @Option(names = "--x", split = ",", description = "feature values x1[,x2...]")
     List<String> x;
 
-    @Option(names = "--input", description = "CSV file of rows x1,...,xd (a header line x1,... is allowed); one prediction per line")
+    @Option(
+        names = "--input",
+        description =
+            "CSV file of rows x1,...,xd (a header line x1,... is allowed); one prediction per line")
     Path file;
   }
 
@@ -95,7 +111,9 @@ public final class PredictCommand implements Callable<Integer> {
     }
     // Many rows: stream the file, one prediction per line, in input order.
     try (java.io.BufferedReader in = java.nio.file.Files.newBufferedReader(input.file);
-        java.io.PrintWriter out = new java.io.PrintWriter(new java.io.BufferedWriter(new java.io.OutputStreamWriter(System.out)), false)) {
+        java.io.PrintWriter out =
+            new java.io.PrintWriter(
+                new java.io.BufferedWriter(new java.io.OutputStreamWriter(System.out)), false)) {
       String line;
       long lineNo = 0;
       while ((line = in.readLine()) != null) {
@@ -123,15 +141,22 @@ public final class PredictCommand implements Callable<Integer> {
     int d = cp.contract().features();
     Path file = input.file;
     try (java.io.BufferedReader in = java.nio.file.Files.newBufferedReader(file);
-        java.io.PrintWriter out = new java.io.PrintWriter(new java.io.BufferedWriter(new java.io.OutputStreamWriter(System.out)), false)) {
+        java.io.PrintWriter out =
+            new java.io.PrintWriter(
+                new java.io.BufferedWriter(new java.io.OutputStreamWriter(System.out)), false)) {
       String first = in.readLine();
       if (first == null) {
         throw new UserError("--input " + file + " line 1: the file is empty");
       }
       parreg.device.data.CsvColumns.Resolved layout = columns.resolve(file, first, false);
       if (layout.features() != d) {
-        throw new UserError("--input " + file + " line 1: the model has " + d + " feature(s); the columns chosen are "
-            + layout.features());
+        throw new UserError(
+            "--input "
+                + file
+                + " line 1: the model has "
+                + d
+                + " feature(s); the columns chosen are "
+                + layout.features());
       }
       long lineNo = columns.header() ? 1 : 0;
       String line = columns.header() ? in.readLine() : first;
@@ -143,7 +168,13 @@ public final class PredictCommand implements Callable<Integer> {
         String[] cells = line.split(",", -1);
         String where = file + " line " + lineNo;
         if (cells.length != layout.columns()) {
-          throw new UserError("--input " + where + ": expected " + layout.columns() + " values, found " + cells.length);
+          throw new UserError(
+              "--input "
+                  + where
+                  + ": expected "
+                  + layout.columns()
+                  + " values, found "
+                  + cells.length);
         }
         List<String> values = new java.util.ArrayList<>(d);
         for (int c : layout.featureColumns()) {
@@ -161,18 +192,23 @@ public final class PredictCommand implements Callable<Integer> {
     return 0;
   }
 
-  /** The prediction, refused when it overflows binary64 (finite parameters, finite inputs, an infinite sum). */
+  /**
+   * The prediction, refused when it overflows binary64 (finite parameters, finite inputs, an
+   * infinite sum).
+   */
   private static double predict(Checkpoint cp, double[] x, String where) {
     double y = UpdateRule.predict(cp.parameters(), cp.contract().bias(), x);
     if (!Double.isFinite(y)) {
-      throw new UserError(where + ": the prediction is " + y + " (beyond the binary64 range); no finite answer");
+      throw new UserError(
+          where + ": the prediction is " + y + " (beyond the binary64 range); no finite answer");
     }
     return y;
   }
 
   private static double[] parse(List<String> values, String where, int d) {
     if (values.size() != d) {
-      throw new UserError(where + ": the model has " + d + " feature(s); got " + values.size() + " value(s)");
+      throw new UserError(
+          where + ": the model has " + d + " feature(s); got " + values.size() + " value(s)");
     }
     double[] v = new double[d];
     for (int i = 0; i < d; i++) {

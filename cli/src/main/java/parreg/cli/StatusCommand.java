@@ -12,35 +12,56 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code parreg status --node HOST:PORT [--json]}: asks the node's admin actor through its HTTP
- * status endpoint (the cluster port + {@code parreg.admin.port-offset} unless {@code --admin-port}),
- * which answers in milliseconds. With {@code --cluster}, that node's {@code /cluster/status}: every
- * participant's status, which the node gathers over the cluster transport ({@link ClusterTable}).
+ * status endpoint (the cluster port + {@code parreg.admin.port-offset} unless {@code
+ * --admin-port}), which answers in milliseconds. With {@code --cluster}, that node's {@code
+ * /cluster/status}: every participant's status, which the node gathers over the cluster transport
+ * ({@link ClusterTable}).
  */
-@Command(name = "status", mixinStandardHelpOptions = true, description = "Ask a node's admin actor for its state.")
+@Command(
+    name = "status",
+    mixinStandardHelpOptions = true,
+    description = "Ask a node's admin actor for its state.")
 public final class StatusCommand implements Callable<Integer> {
 
-  @Option(names = "--node", required = true, description = "HOST:PORT of the node (its cluster port)")
+  @Option(
+      names = "--node",
+      required = true,
+      description = "HOST:PORT of the node (its cluster port)")
   String node;
 
-  @Option(names = "--admin-port", description = "the node's HTTP status port (default: PORT + parreg.admin.port-offset, 10000)")
+  @Option(
+      names = "--admin-port",
+      description = "the node's HTTP status port (default: PORT + parreg.admin.port-offset, 10000)")
   Integer adminPort;
 
   @Option(names = "--json", description = "print the raw JSON")
   boolean json;
 
-  @Option(names = "--cluster", description = "one row per participant, gathered through this one node (it asks every member's admin actor)")
+  @Option(
+      names = "--cluster",
+      description =
+          "one row per participant, gathered through this one node (it asks every member's admin actor)")
   boolean cluster;
 
-  @Option(names = "--watch", arity = "0..1", fallbackValue = "2", paramLabel = "SECONDS",
-      description = "with --cluster: redraw the table in place every SECONDS (default 2) until Ctrl-C")
+  @Option(
+      names = "--watch",
+      arity = "0..1",
+      fallbackValue = "2",
+      paramLabel = "SECONDS",
+      description =
+          "with --cluster: redraw the table in place every SECONDS (default 2) until Ctrl-C")
   Double watch;
 
-  @Option(names = "--timeout-ms", defaultValue = "5000", description = "give up after this long (default: ${DEFAULT-VALUE})")
+  @Option(
+      names = "--timeout-ms",
+      defaultValue = "5000",
+      description = "give up after this long (default: ${DEFAULT-VALUE})")
   long timeoutMs;
 
   /** Fields every parreg status has; an answer without them comes from something else. */
   static final java.util.List<String> REQUIRED =
-      java.util.List.of("participant", "committedStep", "state", "weightBits", "contract", "contractDigest");
+      java.util.List.of(
+          "participant", "committedStep", "state", "weightBits", "contract", "contractDigest");
 
   @Override
   public Integer call() throws Exception {
@@ -57,8 +78,11 @@ public final class StatusCommand implements Callable<Integer> {
     int offset = adminPort != null ? 0 : defaultPortOffset();
     int admin = adminPort != null ? adminPort : port + offset;
     if (admin < 1 || admin > 65535) {
-      throw new UserError("the node's admin port " + admin + " is not a TCP port"
-          + (adminPort != null ? "" : " (PORT + " + offset + "); give --admin-port"));
+      throw new UserError(
+          "the node's admin port "
+              + admin
+              + " is not a TCP port"
+              + (adminPort != null ? "" : " (PORT + " + offset + "); give --admin-port"));
     }
     if (watch != null && (!cluster || json)) {
       throw new UserError("--watch goes with --cluster, without --json");
@@ -66,17 +90,26 @@ public final class StatusCommand implements Callable<Integer> {
     if (watch != null && !(watch >= 0.1 && watch <= 3600)) {
       throw new UserError("--watch " + watch + ": give the seconds between refreshes, 0.1 to 3600");
     }
-    URI uri = URI.create("http://" + host + ":" + admin + (cluster ? "/cluster/status" : "/status"));
+    URI uri =
+        URI.create("http://" + host + ":" + admin + (cluster ? "/cluster/status" : "/status"));
     Answer answer;
     try {
       answer = get(uri, Duration.ofMillis(timeoutMs));
     } catch (java.net.UnknownHostException e) {
       throw new UserError("--node " + node + ": unknown host " + host);
     } catch (ConnectException e) {
-      System.err.println("parreg: no parreg node answers at " + node + " (" + uri + ": connection refused)");
+      System.err.println(
+          "parreg: no parreg node answers at " + node + " (" + uri + ": connection refused)");
       return Main.RUNTIME;
     } catch (IOException e) {
-      System.err.println("parreg: no answer from the node at " + node + " (" + uri + ": " + FileErrors.reason(e) + ")");
+      System.err.println(
+          "parreg: no answer from the node at "
+              + node
+              + " ("
+              + uri
+              + ": "
+              + FileErrors.reason(e)
+              + ")");
       return Main.RUNTIME;
     }
     if (cluster) {
@@ -85,12 +118,24 @@ public final class StatusCommand implements Callable<Integer> {
     JsonNode status = parregStatus(answer);
     if (status == null) {
       // Something answers on that port, but not a parreg node: a wrong address is bad input.
-      throw new UserError("what answers at " + uri + " is not a parreg node (HTTP " + answer.code() + ", "
-          + describe(answer.body()) + "); check --node and --admin-port");
+      throw new UserError(
+          "what answers at "
+              + uri
+              + " is not a parreg node (HTTP "
+              + answer.code()
+              + ", "
+              + describe(answer.body())
+              + "); check --node and --admin-port");
     }
     if (answer.code() != 200) {
-      System.err.println("parreg: the node at " + node + " could not answer (HTTP " + answer.code() + ": "
-          + status.path("error").asText() + ")");
+      System.err.println(
+          "parreg: the node at "
+              + node
+              + " could not answer (HTTP "
+              + answer.code()
+              + ": "
+              + status.path("error").asText()
+              + ")");
       return Main.RUNTIME;
     }
     if (json) {
@@ -106,12 +151,22 @@ public final class StatusCommand implements Callable<Integer> {
     JsonNode doc = ClusterTable.parse(answer);
     if (doc == null) {
       if (answer.code() == 503 && parregStatus(answer) != null) {
-        System.err.println("parreg: the node at " + node + " could not gather the cluster's status (HTTP 503: "
-            + parregStatus(answer).path("error").asText() + ")");
+        System.err.println(
+            "parreg: the node at "
+                + node
+                + " could not gather the cluster's status (HTTP 503: "
+                + parregStatus(answer).path("error").asText()
+                + ")");
         return Main.RUNTIME;
       }
-      throw new UserError("what answers at " + uri + " is not a parreg node (HTTP " + answer.code() + ", "
-          + describe(answer.body()) + "); check --node and --admin-port");
+      throw new UserError(
+          "what answers at "
+              + uri
+              + " is not a parreg node (HTTP "
+              + answer.code()
+              + ", "
+              + describe(answer.body())
+              + "); check --node and --admin-port");
     }
     if (watch != null) {
       return ClusterTable.watch(() -> get(uri, Duration.ofMillis(timeoutMs)), node, watch);
@@ -128,12 +183,13 @@ public final class StatusCommand implements Callable<Integer> {
   record Answer(int code, String body) {}
 
   /**
-   * The node's default offset of its HTTP port from its cluster port, from the same parreg.conf
-   * the node reads (only that file: loading every jar's defaults would cost this short-lived
-   * process a few hundred milliseconds).
+   * The node's default offset of its HTTP port from its cluster port, from the same parreg.conf the
+   * node reads (only that file: loading every jar's defaults would cost this short-lived process a
+   * few hundred milliseconds).
    */
   static int defaultPortOffset() {
-    return com.typesafe.config.ConfigFactory.parseResources("parreg.conf").getInt("parreg.admin.port-offset");
+    return com.typesafe.config.ConfigFactory.parseResources("parreg.conf")
+        .getInt("parreg.admin.port-offset");
   }
 
   /**
@@ -179,7 +235,8 @@ public final class StatusCommand implements Callable<Integer> {
     try {
       int code = c.getResponseCode();
       java.io.InputStream in = code < 400 ? c.getInputStream() : c.getErrorStream();
-      String body = in == null ? "" : new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      String body =
+          in == null ? "" : new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
       return new Answer(code, body);
     } finally {
       c.disconnect();
@@ -198,44 +255,93 @@ public final class StatusCommand implements Callable<Integer> {
   /** The human summary; absent fields print empty rather than fail (an older or newer node). */
   static String summary(JsonNode s) {
     StringBuilder b = new StringBuilder();
-    b.append(String.format("participant %d at %s  state %s  step %d/%d (durable %d)  epoch %d  batches %d%n",
-        s.path("participant").asInt(), s.path("address").asText("?"), s.path("state").asText(),
-        s.path("committedStep").asLong(), s.path("targetSteps").asLong(), s.path("durableStep").asLong(),
-        s.path("epoch").asLong(), s.path("batches").asLong()));
-    b.append("weights ").append(s.path("weights")).append("  bits ").append(s.path("weightBits")).append('\n');
+    b.append(
+        String.format(
+            "participant %d at %s  state %s  step %d/%d (durable %d)  epoch %d  batches %d%n",
+            s.path("participant").asInt(),
+            s.path("address").asText("?"),
+            s.path("state").asText(),
+            s.path("committedStep").asLong(),
+            s.path("targetSteps").asLong(),
+            s.path("durableStep").asLong(),
+            s.path("epoch").asLong(),
+            s.path("batches").asLong()));
+    b.append("weights ")
+        .append(s.path("weights"))
+        .append("  bits ")
+        .append(s.path("weightBits"))
+        .append('\n');
     b.append("loss ").append(s.path("loss")).append('\n');
     if (s.path("validationStep").isNumber()) {
-      b.append(String.format("validation RMSE %s  R2 %s  at step %d%n", s.path("validationRmse"),
-          s.path("validationR2").isNull() ? "undefined" : s.path("validationR2"), s.path("validationStep").asLong()));
+      b.append(
+          String.format(
+              "validation RMSE %s  R2 %s  at step %d%n",
+              s.path("validationRmse"),
+              s.path("validationR2").isNull() ? "undefined" : s.path("validationR2"),
+              s.path("validationStep").asLong()));
     }
-    b.append(String.format("started %s  %s steps/s  ETA %s%n", s.path("startedAt").asText("?"),
-        s.path("stepsPerSecond").isNumber() ? String.format(java.util.Locale.ROOT, "%.1f", s.path("stepsPerSecond").asDouble()) : "?",
-        s.path("etaSeconds").isNumber() ? String.format(java.util.Locale.ROOT, "%.1f s", s.path("etaSeconds").asDouble()) : "?"));
+    b.append(
+        String.format(
+            "started %s  %s steps/s  ETA %s%n",
+            s.path("startedAt").asText("?"),
+            s.path("stepsPerSecond").isNumber()
+                ? String.format(java.util.Locale.ROOT, "%.1f", s.path("stepsPerSecond").asDouble())
+                : "?",
+            s.path("etaSeconds").isNumber()
+                ? String.format(java.util.Locale.ROOT, "%.1f s", s.path("etaSeconds").asDouble())
+                : "?"));
     JsonNode dev = s.path("device");
-    b.append(String.format("backend %s  device %s (%s)  launches %s issued / %s retired%n",
-        s.path("backend").asText(), dev.path("name").asText(), dev.path("uuid").asText(),
-        s.path("launches").path("issued"), s.path("launches").path("retired")));
+    b.append(
+        String.format(
+            "backend %s  device %s (%s)  launches %s issued / %s retired%n",
+            s.path("backend").asText(),
+            dev.path("name").asText(),
+            dev.path("uuid").asText(),
+            s.path("launches").path("issued"),
+            s.path("launches").path("retired")));
     for (JsonNode m : s.path("members")) {
-      b.append(String.format("member %s %s%s%n", m.path("address").asText(), m.path("status").asText(),
-          m.path("reachable").asBoolean() ? "" : " UNREACHABLE"));
+      b.append(
+          String.format(
+              "member %s %s%s%n",
+              m.path("address").asText(),
+              m.path("status").asText(),
+              m.path("reachable").asBoolean() ? "" : " UNREACHABLE"));
     }
     for (JsonNode p : s.path("peers")) {
-      b.append(String.format("peer %d at %s: step %d, durable %d (heard %d ms ago)%n", p.path("participant").asInt(),
-          p.path("address").asText(), p.path("lastKnownCommitted").asLong(), p.path("lastKnownDurable").asLong(),
-          p.path("lastHeardMillisAgo").asLong()));
+      b.append(
+          String.format(
+              "peer %d at %s: step %d, durable %d (heard %d ms ago)%n",
+              p.path("participant").asInt(),
+              p.path("address").asText(),
+              p.path("lastKnownCommitted").asLong(),
+              p.path("lastKnownDurable").asLong(),
+              p.path("lastHeardMillisAgo").asLong()));
     }
     for (JsonNode r : s.path("refusedPeers")) {
       b.append("refused: ").append(r.asText()).append('\n');
     }
     if (s.path("waitingFor").size() > 0) {
-      b.append("waiting for participant(s) ").append(s.path("waitingFor")).append(" for ")
-          .append(s.path("waitingMillis").asLong()).append(" ms\n");
+      b.append("waiting for participant(s) ")
+          .append(s.path("waitingFor"))
+          .append(" for ")
+          .append(s.path("waitingMillis").asLong())
+          .append(" ms\n");
     }
     JsonNode j = s.path("journal");
-    b.append(String.format("journal %s  position %d  last snapshot %d%n", j.path("location").asText(),
-        j.path("position").asLong(), j.path("lastSnapshot").asLong()));
-    b.append("contract ").append(s.path("contract").path("runName").asText()).append(" ")
-        .append(s.path("contractDigest").asText(), 0, Math.min(16, s.path("contractDigest").asText().length())).append('\n');
+    b.append(
+        String.format(
+            "journal %s  position %d  last snapshot %d%n",
+            j.path("location").asText(),
+            j.path("position").asLong(),
+            j.path("lastSnapshot").asLong()));
+    b.append("contract ")
+        .append(s.path("contract").path("runName").asText())
+        .append(" ")
+        .append(
+            s.path("contractDigest").asText(),
+            0,
+            Math.min(16, s.path("contractDigest").asText().length()))
+        .append('\n');
     return b.toString();
   }
 }

@@ -28,26 +28,36 @@ public final class Backends {
         return new Selection(openCuda(device), "backend cuda (requested)");
       case "auto":
         if (device != null) {
-          // Binding is exact: a card the user named must be there; auto only decides where none was named.
+          // Binding is exact: a card the user named must be there; auto only decides where none was
+          // named.
           KernelBackend b = openCuda(device);
-          return new Selection(b, "backend auto: picked cuda, the card named by --device, " + b.info().deviceName() + " "
-              + b.info().deviceUuid());
+          return new Selection(
+              b,
+              "backend auto: picked cuda, the card named by --device, "
+                  + b.info().deviceName()
+                  + " "
+                  + b.info().deviceUuid());
         }
         try {
           KernelBackend b = openCuda(device);
-          return new Selection(b, "backend auto: picked cuda, " + b.info().deviceName() + " " + b.info().deviceUuid());
+          return new Selection(
+              b,
+              "backend auto: picked cuda, " + b.info().deviceName() + " " + b.info().deviceUuid());
         } catch (BackendUnavailableException e) {
-          return new Selection(new CpuBackend(), "backend auto: picked cpu (" + e.getMessage() + ")");
+          return new Selection(
+              new CpuBackend(), "backend auto: picked cpu (" + e.getMessage() + ")");
         }
       default:
-        throw new BackendUnavailableException("unknown backend '" + kind + "': use auto, cpu or cuda");
+        throw new BackendUnavailableException(
+            "unknown backend '" + kind + "': use auto, cpu or cuda");
     }
   }
 
   private static KernelBackend openCuda(String device) throws BackendUnavailableException {
     try {
       Class<?> c = Class.forName(CUDA_FACTORY);
-      return (KernelBackend) c.getMethod("open", String.class).invoke(null, device == null ? "0" : device);
+      return (KernelBackend)
+          c.getMethod("open", String.class).invoke(null, device == null ? "0" : device);
     } catch (ClassNotFoundException e) {
       throw new BackendUnavailableException("this build has no CUDA backend");
     } catch (InvocationTargetException e) {

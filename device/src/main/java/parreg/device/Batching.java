@@ -2,7 +2,8 @@ package parreg.device;
 
 /**
  * How a partition is cut into batches (SPEC section 5): consecutive runs of {@code batchSize}
- * samples, the last one possibly short; step k (k >= 1) uses batch {@code (k-1) mod batchesPerEpoch}.
+ * samples, the last one possibly short; step k (k >= 1) uses batch {@code (k-1) mod
+ * batchesPerEpoch}.
  */
 public record Batching(int samples, int batchSize) {
   public Batching {

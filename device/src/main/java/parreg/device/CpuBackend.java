@@ -1,11 +1,11 @@
 package parreg.device;
 
 /**
- * The CPU backend. By default it runs {@link FastCpuKernel} (SIMD loops, one thread per
- * processor); {@link Mode#REFERENCE} runs the {@link ReferenceKernel} itself on the calling thread.
- * Both give the same bits. The computation finishes inside {@link #launch}, so its fence is already
- * retired when returned, and the GPU actor's launch-then-await protocol is exercised the same way
- * as on a device.
+ * The CPU backend. By default it runs {@link FastCpuKernel} (SIMD loops, one thread per processor);
+ * {@link Mode#REFERENCE} runs the {@link ReferenceKernel} itself on the calling thread. Both give
+ * the same bits. The computation finishes inside {@link #launch}, so its fence is already retired
+ * when returned, and the GPU actor's launch-then-await protocol is exercised the same way as on a
+ * device.
  */
 public final class CpuBackend implements KernelBackend {
   /** Which CPU computation runs. */
@@ -42,9 +42,14 @@ public final class CpuBackend implements KernelBackend {
 
   @Override
   public BackendInfo info() {
-    String cpu = System.getProperty("os.arch") + ", " + Runtime.getRuntime().availableProcessors() + " cores";
+    String cpu =
+        System.getProperty("os.arch")
+            + ", "
+            + Runtime.getRuntime().availableProcessors()
+            + " cores";
     String kernel = mode == Mode.FAST ? "fast kernel, " + fast.describe() : "reference kernel";
-    return new BackendInfo("cpu", "CPU (" + cpu + ")", "none", kernel + ", " + ReductionOrder.VERSION);
+    return new BackendInfo(
+        "cpu", "CPU (" + cpu + ")", "none", kernel + ", " + ReductionOrder.VERSION);
   }
 
   @Override

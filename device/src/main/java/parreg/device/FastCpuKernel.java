@@ -11,8 +11,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The fast CPU computation of one participant's local sums: the same bits as {@link
- * ReferenceKernel} (SPEC section 2, reduction order {@value ReductionOrder#VERSION}), computed
- * with unit-stride loops over the feature-major columns and split among a fixed pool of threads.
+ * ReferenceKernel} (SPEC section 2, reduction order {@value ReductionOrder#VERSION}), computed with
+ * unit-stride loops over the feature-major columns and split among a fixed pool of threads.
  *
  * <p>How it keeps the reference's bits:
  *
@@ -39,9 +39,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Two implementations of the inner loops, same bits: plain Java loops (the residual loop is
  * auto-vectorised by C2, but JDK 17's C2 does not vectorise the binary32-to-binary64 widening, so
  * the lane updates stay scalar), and {@code VectorLanes}, explicit 512-bit SIMD through the
- * incubating Vector API, used when {@link #VECTOR_AVAILABLE}. In the SIMD path the residuals of
- * 64 samples are held in four registers while the features run in the inner loop; each sample
- * still sees the same operations in the same order. No path uses a fused multiply-add.
+ * incubating Vector API, used when {@link #VECTOR_AVAILABLE}. In the SIMD path the residuals of 64
+ * samples are held in four registers while the features run in the inner loop; each sample still
+ * sees the same operations in the same order. No path uses a fused multiply-add.
  *
  * <p>Thread safety: one {@code compute} at a time per instance (the backend's one-launch-in-flight
  * rule); the pool's threads are daemons and are stopped by {@link #close()}.
@@ -49,10 +49,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class FastCpuKernel implements AutoCloseable {
   /** Target bytes of X per sub-block: small enough to be re-read from L1/L2. */
   private static final int SUB_BLOCK_BYTES = 128 * 1024;
+
   /**
-   * Fewest samples per sub-block (a multiple of 32). At large d a sub-block of fewer samples
-   * reads each feature row in runs too short for the hardware prefetcher (measured: d = 1024 ran
-   * at a third of the speed with 32-sample sub-blocks).
+   * Fewest samples per sub-block (a multiple of 32). At large d a sub-block of fewer samples reads
+   * each feature row in runs too short for the hardware prefetcher (measured: d = 1024 ran at a
+   * third of the speed with 32-sample sub-blocks).
    */
   private static final int MIN_SUB_BLOCK = 128;
 
@@ -60,8 +61,8 @@ public final class FastCpuKernel implements AutoCloseable {
    * Whether the explicit SIMD path ({@code VectorLanes}, on the incubating {@code
    * jdk.incubator.vector} module) can be used: the JVM was started with {@code --add-modules
    * jdk.incubator.vector}, the CPU has 512-bit vectors (AVX-512) and {@code
-   * -Dparreg.cpu.vector=false} was not given. Otherwise the kernel runs the plain loops, which
-   * give the same bits, more slowly.
+   * -Dparreg.cpu.vector=false} was not given. Otherwise the kernel runs the plain loops, which give
+   * the same bits, more slowly.
    */
   public static final boolean VECTOR_AVAILABLE = probeVector();
 
@@ -116,7 +117,10 @@ public final class FastCpuKernel implements AutoCloseable {
 
   /** "simd" or "scalar", with the thread count: for the backend's info line. */
   public String describe() {
-    return (vector ? "simd (jdk.incubator.vector)" : "scalar loops") + ", " + threads + (threads == 1 ? " thread" : " threads");
+    return (vector ? "simd (jdk.incubator.vector)" : "scalar loops")
+        + ", "
+        + threads
+        + (threads == 1 ? " thread" : " threads");
   }
 
   private static boolean probeVector() {
@@ -143,17 +147,29 @@ public final class FastCpuKernel implements AutoCloseable {
   }
 
   /**
-   * As {@link #compute(Partition, int, int, double[], boolean)} with an explicit chunk size
-   * (tiles per chunk, a power of two); the bits do not depend on it. Visible for tests.
+   * As {@link #compute(Partition, int, int, double[], boolean)} with an explicit chunk size (tiles
+   * per chunk, a power of two); the bits do not depend on it. Visible for tests.
    */
-  LocalSums compute(Partition p, int start, int length, double[] params, boolean bias, int chunkTiles) {
+  LocalSums compute(
+      Partition p, int start, int length, double[] params, boolean bias, int chunkTiles) {
     int d = p.features();
     if (params.length != RunContract.parameterCount(d, bias)) {
       throw new IllegalArgumentException(
-          "expected " + RunContract.parameterCount(d, bias) + " parameters for d=" + d + ", got " + params.length);
+          "expected "
+              + RunContract.parameterCount(d, bias)
+              + " parameters for d="
+              + d
+              + ", got "
+              + params.length);
     }
     if (length < 1 || start < 0 || start > p.samples() - length) {
-      throw new IllegalArgumentException("batch [" + start + ", " + ((long) start + length) + ") outside partition of " + p.samples());
+      throw new IllegalArgumentException(
+          "batch ["
+              + start
+              + ", "
+              + ((long) start + length)
+              + ") outside partition of "
+              + p.samples());
     }
     if (chunkTiles < 1 || Integer.bitCount(chunkTiles) != 1) {
       throw new IllegalArgumentException("chunk size must be a power of two, got " + chunkTiles);
@@ -249,14 +265,26 @@ public final class FastCpuKernel implements AutoCloseable {
     private final int subBlock;
     private final boolean vector;
     private final float[] r = new float[ReductionOrder.TILE];
+
     /** Lane accumulators: coordinate k's 32 lanes at [32 k, 32 k + 32); k = d is bias, d+1 loss. */
     private final double[] acc;
+
     private final double[] lanes = new double[ReductionOrder.LANES];
+
     /** Tile sums of the current chunk: tile t's coordinate k at [t * coords + k]. */
     private final double[] tileSums;
+
     private final double[] column;
 
-    TileWorker(Partition p, int start, int length, float[] w32, float b32, boolean bias, int chunkTiles, boolean vector) {
+    TileWorker(
+        Partition p,
+        int start,
+        int length,
+        float[] w32,
+        float b32,
+        boolean bias,
+        int chunkTiles,
+        boolean vector) {
       this.vector = vector;
       this.x = p.featureMajor();
       this.y = p.targets();

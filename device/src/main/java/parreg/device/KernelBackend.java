@@ -16,8 +16,8 @@ public interface KernelBackend extends AutoCloseable {
   void load(Partition partition, boolean bias);
 
   /**
-   * Starts the computation of the local sums of samples {@code [start, start + length)} at
-   * {@code params} and returns its fence. Must not be called while a previous launch is pending.
+   * Starts the computation of the local sums of samples {@code [start, start + length)} at {@code
+   * params} and returns its fence. Must not be called while a previous launch is pending.
    */
   Launch launch(double[] params, int start, int length);
 

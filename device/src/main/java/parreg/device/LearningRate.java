@@ -24,7 +24,8 @@ public record LearningRate(String text, double value) {
         BigInteger p = new BigInteger(t.substring(0, slash).strip());
         BigInteger q = new BigInteger(t.substring(slash + 1).strip());
         if (q.signum() <= 0) {
-          throw new IllegalArgumentException("learning rate '" + text + "': denominator must be > 0");
+          throw new IllegalArgumentException(
+              "learning rate '" + text + "': denominator must be > 0");
         }
         if (p.abs().compareTo(LIMIT) >= 0 || q.compareTo(LIMIT) >= 0) {
           throw new IllegalArgumentException(
@@ -35,7 +36,8 @@ public record LearningRate(String text, double value) {
         v = Double.parseDouble(t);
       }
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("learning rate '" + text + "' is not a number or a ratio p/q");
+      throw new IllegalArgumentException(
+          "learning rate '" + text + "' is not a number or a ratio p/q");
     }
     if (!Double.isFinite(v) || v <= 0) {
       throw new IllegalArgumentException("learning rate '" + text + "' must be finite and > 0");

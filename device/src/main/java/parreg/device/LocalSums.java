@@ -1,9 +1,9 @@
 package parreg.device;
 
 /**
- * One participant's contribution to one step: the binary64 gradient sum {@code S_p} (one entry
- * per parameter, bias last), the sum of squared residuals, and the mass {@code m_p} (samples in
- * the batch, an unsigned 64-bit count).
+ * One participant's contribution to one step: the binary64 gradient sum {@code S_p} (one entry per
+ * parameter, bias last), the sum of squared residuals, and the mass {@code m_p} (samples in the
+ * batch, an unsigned 64-bit count).
  */
 public record LocalSums(double[] gradient, double lossSum, long mass) {
   public LocalSums {
@@ -42,6 +42,12 @@ public record LocalSums(double[] gradient, double lossSum, long mass) {
 
   @Override
   public String toString() {
-    return "LocalSums{S=" + Bits.hexList(gradient) + ", loss=" + Bits.hex(lossSum) + ", m=" + Long.toUnsignedString(mass) + "}";
+    return "LocalSums{S="
+        + Bits.hexList(gradient)
+        + ", loss="
+        + Bits.hex(lossSum)
+        + ", m="
+        + Long.toUnsignedString(mass)
+        + "}";
   }
 }

@@ -6,9 +6,9 @@ package parreg.device;
  * other, which is what the lane order of {@link ReductionOrder} reads: coalesced on a GPU, unit
  * stride for SIMD on a CPU.
  *
- * <p>The digest hashes the canonical content (d, n, then every row's feature bits and y bits in
- * row order, {@link PartitionDigest}), so the same rows give the same digest whatever file format
- * they came from.
+ * <p>The digest hashes the canonical content (d, n, then every row's feature bits and y bits in row
+ * order, {@link PartitionDigest}), so the same rows give the same digest whatever file format they
+ * came from.
  */
 public final class Partition {
   private final int n;
@@ -29,14 +29,21 @@ public final class Partition {
   }
 
   /**
-   * A partition whose loader knows more about its digest (see {@code parreg.device.data.DigestCache}).
+   * A partition whose loader knows more about its digest (see {@code
+   * parreg.device.data.DigestCache}).
    *
-   * @param knownDigest the digest of this content, which the caller vouches for, or null to
-   *     compute it on first use
-   * @param whenDigested told the digest once it has been computed here (never for a known one),
-   *     or null
+   * @param knownDigest the digest of this content, which the caller vouches for, or null to compute
+   *     it on first use
+   * @param whenDigested told the digest once it has been computed here (never for a known one), or
+   *     null
    */
-  public Partition(int n, int d, float[] x, float[] y, String knownDigest, java.util.function.Consumer<String> whenDigested) {
+  public Partition(
+      int n,
+      int d,
+      float[] x,
+      float[] y,
+      String knownDigest,
+      java.util.function.Consumer<String> whenDigested) {
     if (n <= 0) {
       throw new IllegalArgumentException("a partition needs at least one sample");
     }
@@ -45,7 +52,14 @@ public final class Partition {
     }
     if ((long) n * d != x.length || y.length != n) {
       throw new IllegalArgumentException(
-          "partition arrays do not match n=" + n + ", d=" + d + ": x=" + x.length + ", y=" + y.length);
+          "partition arrays do not match n="
+              + n
+              + ", d="
+              + d
+              + ": x="
+              + x.length
+              + ", y="
+              + y.length);
     }
     this.n = n;
     this.d = d;
@@ -62,7 +76,8 @@ public final class Partition {
     float[] x = new float[n * d];
     for (int i = 0; i < n; i++) {
       if (rows[i].length != d) {
-        throw new IllegalArgumentException("row " + i + " has " + rows[i].length + " features, expected " + d);
+        throw new IllegalArgumentException(
+            "row " + i + " has " + rows[i].length + " features, expected " + d);
       }
       for (int j = 0; j < d; j++) {
         x[j * n + i] = rows[i][j];
@@ -97,8 +112,8 @@ public final class Partition {
   }
 
   /**
-   * SHA-256 of the canonical content, hex (see {@link PartitionDigest}); computed on first use,
-   * on {@link Workers#defaultThreads()} threads.
+   * SHA-256 of the canonical content, hex (see {@link PartitionDigest}); computed on first use, on
+   * {@link Workers#defaultThreads()} threads.
    */
   public String digest() {
     String dg = digest;

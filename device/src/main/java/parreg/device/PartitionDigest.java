@@ -13,23 +13,26 @@ import java.util.HexFormat;
  * feature bits and its y bits (binary32 raw bits, little-endian). The definition is fixed: journals
  * hold these values, so a faster computation must give the same bytes to the same hash.
  *
- * <p>The partition is stored feature-major, so the row-major stream is a transposition. One
- * SHA-256 is one sequential stream (it cannot be split), so the work is split the other way: the
- * rows are cut into chunks, other threads transpose the next chunks into byte buffers while the
- * calling thread hashes the current ones in order. The hash sees exactly the bytes of the one-pass
+ * <p>The partition is stored feature-major, so the row-major stream is a transposition. One SHA-256
+ * is one sequential stream (it cannot be split), so the work is split the other way: the rows are
+ * cut into chunks, other threads transpose the next chunks into byte buffers while the calling
+ * thread hashes the current ones in order. The hash sees exactly the bytes of the one-pass
  * definition, whatever the thread count or chunk size; its speed is then the speed of SHA-256 on
  * one core, which is why {@code parreg.device.data.DigestCache} keeps computed digests next to
  * their files.
  */
 public final class PartitionDigest {
   static final String PREFIX = "parreg-partition/v1";
+
   /** Bytes of one chunk of rows (about; at least one row). */
   private static final int CHUNK_BYTES = 2 << 20;
+
   /**
-   * Threads that transpose at most: one SHA-256 stream consumes what about three of them make,
-   * and each holds two chunks (float and byte images) in flight.
+   * Threads that transpose at most: one SHA-256 stream consumes what about three of them make, and
+   * each holds two chunks (float and byte images) in flight.
    */
   private static final int MAX_HELPERS = 4;
+
   /** Rows transposed at a time inside a chunk: their row-major image stays in the core's cache. */
   private static final int BLOCK_ROWS = 256;
 
@@ -41,7 +44,9 @@ public final class PartitionDigest {
     return sha256(p, threads, Math.max(1, CHUNK_BYTES / rowBytes));
   }
 
-  /** As {@link #sha256(Partition, int)} with chunks of {@code rowsPerChunk} rows (tests vary it). */
+  /**
+   * As {@link #sha256(Partition, int)} with chunks of {@code rowsPerChunk} rows (tests vary it).
+   */
   static String sha256(Partition p, int threads, int rowsPerChunk) {
     MessageDigest md;
     try {
@@ -73,11 +78,14 @@ public final class PartitionDigest {
       }
     }
     int rounds = (chunks + group - 1) / group;
-    Workers.Pending<RuntimeException> filling = fillRound(p, sets[0], lengths[0], 0, group, chunks, rowsPerChunk);
+    Workers.Pending<RuntimeException> filling =
+        fillRound(p, sets[0], lengths[0], 0, group, chunks, rowsPerChunk);
     for (int r = 0; r < rounds; r++) {
       filling.join();
       if (r + 1 < rounds) {
-        filling = fillRound(p, sets[(r + 1) % 2], lengths[(r + 1) % 2], r + 1, group, chunks, rowsPerChunk);
+        filling =
+            fillRound(
+                p, sets[(r + 1) % 2], lengths[(r + 1) % 2], r + 1, group, chunks, rowsPerChunk);
       }
       int inRound = Math.min(group, chunks - r * group);
       for (int g = 0; g < inRound; g++) {

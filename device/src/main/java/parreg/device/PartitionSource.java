@@ -19,7 +19,8 @@ public final class PartitionSource {
   private final String digest;
   private final CompletableFuture<Partition> rows;
 
-  private PartitionSource(int samples, int features, String digest, CompletableFuture<Partition> rows) {
+  private PartitionSource(
+      int samples, int features, String digest, CompletableFuture<Partition> rows) {
     this.samples = samples;
     this.features = features;
     this.digest = digest;
@@ -28,14 +29,16 @@ public final class PartitionSource {
 
   /** A partition already in memory. */
   public static PartitionSource of(Partition p) {
-    return new PartitionSource(p.samples(), p.features(), null, CompletableFuture.completedFuture(p));
+    return new PartitionSource(
+        p.samples(), p.features(), null, CompletableFuture.completedFuture(p));
   }
 
   /**
-   * Rows still being read, whose shape and digest the caller vouches for (the rows, once read,
-   * must have exactly this shape and content).
+   * Rows still being read, whose shape and digest the caller vouches for (the rows, once read, must
+   * have exactly this shape and content).
    */
-  public static PartitionSource pending(int samples, int features, String digest, CompletableFuture<Partition> rows) {
+  public static PartitionSource pending(
+      int samples, int features, String digest, CompletableFuture<Partition> rows) {
     if (samples <= 0 || features <= 0 || digest == null) {
       throw new IllegalArgumentException("a pending partition needs its shape and digest");
     }
@@ -55,7 +58,10 @@ public final class PartitionSource {
     return rows;
   }
 
-  /** What the roster records of this partition (the digest of rows in memory is computed on first use). */
+  /**
+   * What the roster records of this partition (the digest of rows in memory is computed on first
+   * use).
+   */
   public PartitionInfo info(int participant) {
     if (digest != null) {
       return new PartitionInfo(participant, digest, samples, features);

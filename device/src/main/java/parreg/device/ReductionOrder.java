@@ -23,8 +23,8 @@ import java.util.function.IntToDoubleFunction;
  * </ol>
  *
  * <p>Any aligned run of {@code 2^k} tiles is a complete subtree of step 4, so a GPU can reduce
- * blocks of tiles independently and finish with a short second pass, and a CPU can split the
- * tiles among threads at power-of-two boundaries; both give these bits.
+ * blocks of tiles independently and finish with a short second pass, and a CPU can split the tiles
+ * among threads at power-of-two boundaries; both give these bits.
  */
 public final class ReductionOrder {
   public static final String VERSION = "tile1024-lane32-pairwise/v1";
@@ -59,8 +59,8 @@ public final class ReductionOrder {
   }
 
   /**
-   * Level-by-level pairwise tree over {@code a[0..m)}, in place: {@code a[i] = a[2i] + a[2i+1]},
-   * an odd last element carried up unchanged, until one value remains. Returns it.
+   * Level-by-level pairwise tree over {@code a[0..m)}, in place: {@code a[i] = a[2i] + a[2i+1]}, an
+   * odd last element carried up unchanged, until one value remains. Returns it.
    */
   public static double pairwise(double[] a, int m) {
     if (m <= 0) {

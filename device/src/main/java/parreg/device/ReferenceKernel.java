@@ -1,8 +1,8 @@
 package parreg.device;
 
 /**
- * The reference computation of one participant's local sums (SPEC section 2, steps 1 to 3 and
- * the loss), written for clarity. It is the oracle every other backend is tested against.
+ * The reference computation of one participant's local sums (SPEC section 2, steps 1 to 3 and the
+ * loss), written for clarity. It is the oracle every other backend is tested against.
  *
  * <p>Java {@code float} and {@code double} arithmetic is IEEE 754 with round-to-nearest-even and
  * gradual underflow (strict since Java 17), and javac/HotSpot never contract {@code a*b+c} into a
@@ -18,14 +18,21 @@ public final class ReferenceKernel {
    * @param params binary64 parameters, bias last when {@code bias}
    * @param bias whether the last parameter is a bias
    */
-  public static LocalSums compute(Partition p, int start, int length, double[] params, boolean bias) {
+  public static LocalSums compute(
+      Partition p, int start, int length, double[] params, boolean bias) {
     int d = p.features();
     if (params.length != RunContract.parameterCount(d, bias)) {
       throw new IllegalArgumentException(
-          "expected " + RunContract.parameterCount(d, bias) + " parameters for d=" + d + ", got " + params.length);
+          "expected "
+              + RunContract.parameterCount(d, bias)
+              + " parameters for d="
+              + d
+              + ", got "
+              + params.length);
     }
     if (length < 1 || start < 0 || start + length > p.samples()) {
-      throw new IllegalArgumentException("batch [" + start + ", " + (start + length) + ") outside partition of " + p.samples());
+      throw new IllegalArgumentException(
+          "batch [" + start + ", " + (start + length) + ") outside partition of " + p.samples());
     }
     // Step 1: round the parameters to binary32 (nearest, ties to even; subnormals kept).
     float[] w32 = new float[d];

@@ -42,8 +42,8 @@ public final class RegressionMetrics {
   }
 
   /**
-   * The coefficient of determination {@code 1 - SSE / SST}; NaN when every target is the same
-   * (SST = 0), where it is undefined.
+   * The coefficient of determination {@code 1 - SSE / SST}; NaN when every target is the same (SST
+   * = 0), where it is undefined.
    */
   public double r2() {
     return squaredDeviationsY == 0 ? Double.NaN : 1.0 - sumSquaredError / squaredDeviationsY;

@@ -61,20 +61,46 @@ public record RunContract(
    * loss with its rate and numerical policy, the dataset, the initial weight. The seed run's
    * contract carries them verbatim.
    */
-  public static final String SEED_LOSS = "sample-mass-squared-error;rate=1/4;f32-gradient-f64-update";
+  public static final String SEED_LOSS =
+      "sample-mass-squared-error;rate=1/4;f32-gradient-f64-update";
 
   public static final String SEED_DATASET = "fixed-repeated-batch:x=1,1,2;y=0";
   public static final String SEED_INITIALIZATION = "initial-natural-weight=3";
 
-  /** The seed run's dataset descriptor before the contract carried the seed's bytes (journals of format v1). */
+  /**
+   * The seed run's dataset descriptor before the contract carried the seed's bytes (journals of
+   * format v1).
+   */
   public static final String LEGACY_SEED_DATASET = "fixed-repeated-batch: x=1 | x=1,2 ; y=0";
 
   /** A contract without an initialization term (every run but the seed). */
-  public RunContract(String runName, String schema, String checkpointContract, String loss, String learningRate,
-      double[] initialWeights, int features, boolean bias, int participants, String dataset, int batchSize,
+  public RunContract(
+      String runName,
+      String schema,
+      String checkpointContract,
+      String loss,
+      String learningRate,
+      double[] initialWeights,
+      int features,
+      boolean bias,
+      int participants,
+      String dataset,
+      int batchSize,
       String reductionOrder) {
-    this(runName, schema, checkpointContract, loss, learningRate, initialWeights, "", features, bias, participants,
-        dataset, batchSize, reductionOrder);
+    this(
+        runName,
+        schema,
+        checkpointContract,
+        loss,
+        learningRate,
+        initialWeights,
+        "",
+        features,
+        bias,
+        participants,
+        dataset,
+        batchSize,
+        reductionOrder);
   }
 
   public RunContract {
@@ -98,7 +124,8 @@ public record RunContract(
     }
     for (int i = 0; i < initialWeights.length; i++) {
       if (!Double.isFinite(initialWeights[i])) {
-        throw new IllegalArgumentException("initial weight " + (i + 1) + " is " + initialWeights[i] + ", not finite");
+        throw new IllegalArgumentException(
+            "initial weight " + (i + 1) + " is " + initialWeights[i] + ", not finite");
       }
     }
     if (batchSize < 0) {
@@ -112,20 +139,27 @@ public record RunContract(
    * The seed's terms restate the rate and the initial weight: a contract that carries them must
    * agree with its own numeric fields, so the bytes are a checked part of the run, not a label.
    */
-  private static void checkSeedTerms(String loss, String learningRate, String initialization, double[] initialWeights) {
+  private static void checkSeedTerms(
+      String loss, String learningRate, String initialization, double[] initialWeights) {
     if (loss.startsWith(LOSS + ";")) {
       String expected = LOSS + ";rate=" + learningRate + ";f32-gradient-f64-update";
       if (!loss.equals(expected)) {
-        throw new IllegalArgumentException("loss term '" + loss + "' does not match the contract (expected '" + expected + "')");
+        throw new IllegalArgumentException(
+            "loss term '" + loss + "' does not match the contract (expected '" + expected + "')");
       }
     }
     String natural = "initial-natural-weight=";
     if (initialization.startsWith(natural)) {
       String n = initialization.substring(natural.length());
-      if (!n.matches("0|[1-9][0-9]{0,15}") || initialWeights.length != 1 || initialWeights[0] != Long.parseLong(n)
+      if (!n.matches("0|[1-9][0-9]{0,15}")
+          || initialWeights.length != 1
+          || initialWeights[0] != Long.parseLong(n)
           || Double.doubleToRawLongBits(initialWeights[0]) == Long.MIN_VALUE) {
-        throw new IllegalArgumentException("initialization term '" + initialization + "' does not match the initial weights "
-            + Bits.hexList(initialWeights));
+        throw new IllegalArgumentException(
+            "initialization term '"
+                + initialization
+                + "' does not match the initial weights "
+                + Bits.hexList(initialWeights));
       }
     } else if (!initialization.isEmpty()) {
       throw new IllegalArgumentException("unknown initialization term '" + initialization + "'");
@@ -152,23 +186,52 @@ public record RunContract(
 
   /** This contract under another run name (a seed run given {@code --run-name}). */
   public RunContract withRunName(String name) {
-    return new RunContract(name, schema, checkpointContract, loss, learningRate, initialWeights, initialization, features,
-        bias, participants, dataset, batchSize, reductionOrder);
+    return new RunContract(
+        name,
+        schema,
+        checkpointContract,
+        loss,
+        learningRate,
+        initialWeights,
+        initialization,
+        features,
+        bias,
+        participants,
+        dataset,
+        batchSize,
+        reductionOrder);
   }
 
   /**
    * A seed contract read from a journal or checkpoint of format v1, written before the contract
-   * carried the seed's exact bytes, as the same run says it now; any other contract unchanged.
-   * Same run: only the wording of the loss, dataset and initialization changed, never a value.
+   * carried the seed's exact bytes, as the same run says it now; any other contract unchanged. Same
+   * run: only the wording of the loss, dataset and initialization changed, never a value.
    */
   public RunContract upgradeLegacySeed() {
-    if (!initialization.isEmpty() || !LOSS.equals(loss) || !LEGACY_SEED_DATASET.equals(dataset)
-        || !"1/4".equals(learningRate) || features != 1 || bias || initialWeights.length != 1
+    if (!initialization.isEmpty()
+        || !LOSS.equals(loss)
+        || !LEGACY_SEED_DATASET.equals(dataset)
+        || !"1/4".equals(learningRate)
+        || features != 1
+        || bias
+        || initialWeights.length != 1
         || Double.doubleToRawLongBits(initialWeights[0]) != Double.doubleToRawLongBits(3.0)) {
       return this;
     }
-    return new RunContract(runName, schema, checkpointContract, SEED_LOSS, learningRate, initialWeights,
-        SEED_INITIALIZATION, features, bias, participants, SEED_DATASET, batchSize, reductionOrder);
+    return new RunContract(
+        runName,
+        schema,
+        checkpointContract,
+        SEED_LOSS,
+        learningRate,
+        initialWeights,
+        SEED_INITIALIZATION,
+        features,
+        bias,
+        participants,
+        SEED_DATASET,
+        batchSize,
+        reductionOrder);
   }
 
   public static int parameterCount(int features, boolean bias) {
@@ -219,8 +282,20 @@ public record RunContract(
    * @throws IllegalArgumentException naming the missing or malformed field
    */
   public static RunContract fromFields(Map<String, String> f) {
-    for (String k : List.of("runName", "schema", "checkpointContract", "loss", "learningRate", "initialWeights",
-        "features", "bias", "participants", "dataset", "batchSize", "reductionOrder")) {
+    for (String k :
+        List.of(
+            "runName",
+            "schema",
+            "checkpointContract",
+            "loss",
+            "learningRate",
+            "initialWeights",
+            "features",
+            "bias",
+            "participants",
+            "dataset",
+            "batchSize",
+            "reductionOrder")) {
       if (!f.containsKey(k)) {
         throw new IllegalArgumentException("contract field '" + k + "' is missing");
       }
@@ -230,13 +305,26 @@ public record RunContract(
       throw new IllegalArgumentException("contract field 'initialWeights' is malformed: " + w);
     }
     String inner = w.substring(1, w.length() - 1).strip();
-    double[] weights = inner.isEmpty()
-        ? new double[0]
-        : java.util.Arrays.stream(inner.split(",")).mapToDouble(s -> Bits.parseHex(s.strip())).toArray();
+    double[] weights =
+        inner.isEmpty()
+            ? new double[0]
+            : java.util.Arrays.stream(inner.split(","))
+                .mapToDouble(s -> Bits.parseHex(s.strip()))
+                .toArray();
     try {
-      return new RunContract(f.get("runName"), f.get("schema"), f.get("checkpointContract"), f.get("loss"),
-          f.get("learningRate"), weights, f.getOrDefault("initialization", ""), Integer.parseInt(f.get("features")), Boolean.parseBoolean(f.get("bias")),
-          Integer.parseInt(f.get("participants")), f.get("dataset"), Integer.parseInt(f.get("batchSize")),
+      return new RunContract(
+          f.get("runName"),
+          f.get("schema"),
+          f.get("checkpointContract"),
+          f.get("loss"),
+          f.get("learningRate"),
+          weights,
+          f.getOrDefault("initialization", ""),
+          Integer.parseInt(f.get("features")),
+          Boolean.parseBoolean(f.get("bias")),
+          Integer.parseInt(f.get("participants")),
+          f.get("dataset"),
+          Integer.parseInt(f.get("batchSize")),
           f.get("reductionOrder"));
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("contract field is not a number: " + e.getMessage());
@@ -248,7 +336,10 @@ public record RunContract(
     return digestOf(fields());
   }
 
-  /** {@link #digest()} of a contract given as its fields (a checkpoint's, checked before it is parsed). */
+  /**
+   * {@link #digest()} of a contract given as its fields (a checkpoint's, checked before it is
+   * parsed).
+   */
   public static String digestOf(Map<String, String> fields) {
     try {
       MessageDigest md = MessageDigest.getInstance("SHA-256");
@@ -307,7 +398,9 @@ public record RunContract(
     return "RunContract" + fields();
   }
 
-  /** Short identity used in persistence ids: run name plus the first 16 hex digits of the digest. */
+  /**
+   * Short identity used in persistence ids: run name plus the first 16 hex digits of the digest.
+   */
   public String runId() {
     return runName + "-" + digest().substring(0, 16);
   }

@@ -26,14 +26,16 @@ public final class UpdateRule {
     int n = params.length;
     double[] s = contributions[0].gradient();
     if (s.length != n) {
-      throw new IllegalArgumentException("participant 0 sent " + s.length + " gradient entries, expected " + n);
+      throw new IllegalArgumentException(
+          "participant 0 sent " + s.length + " gradient entries, expected " + n);
     }
     long mass = contributions[0].mass();
     double lossSum = contributions[0].lossSum();
     for (int p = 1; p < contributions.length; p++) {
       LocalSums c = contributions[p];
       if (c.length() != n) {
-        throw new IllegalArgumentException("participant " + p + " sent " + c.length() + " gradient entries, expected " + n);
+        throw new IllegalArgumentException(
+            "participant " + p + " sent " + c.length() + " gradient entries, expected " + n);
       }
       for (int j = 0; j < n; j++) {
         s[j] = s[j] + c.gradient(j);
@@ -70,7 +72,8 @@ public final class UpdateRule {
   public static double predict(double[] params, boolean bias, double[] x) {
     int d = params.length - (bias ? 1 : 0);
     if (x.length != d) {
-      throw new IllegalArgumentException("the model has " + d + " features, the input has " + x.length);
+      throw new IllegalArgumentException(
+          "the model has " + d + " features, the input has " + x.length);
     }
     // Start from the first product, not from 0.0, so that a -0.0 product keeps its sign.
     double acc = d == 0 ? 0.0 : params[0] * x[0];

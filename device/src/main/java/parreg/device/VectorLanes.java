@@ -8,9 +8,9 @@ import jdk.incubator.vector.VectorSpecies;
 /**
  * The SIMD inner loops of {@link FastCpuKernel}, written with the incubating Vector API of JDK 17
  * ({@code jdk.incubator.vector}; the JVM needs {@code --add-modules jdk.incubator.vector}). Every
- * vector operation is lane-wise IEEE binary32/binary64 arithmetic with one rounding per
- * operation (no {@code fma} is used), and {@code F2D} is the exact widening, so each lane does
- * exactly what the scalar loops of {@link FastCpuKernel} and {@link ReferenceKernel} do.
+ * vector operation is lane-wise IEEE binary32/binary64 arithmetic with one rounding per operation
+ * (no {@code fma} is used), and {@code F2D} is the exact widening, so each lane does exactly what
+ * the scalar loops of {@link FastCpuKernel} and {@link ReferenceKernel} do.
  *
  * <p>HotSpot compiles these to AVX/AVX-512 instructions; without the module this class is never
  * loaded and the kernel runs its plain loops.
@@ -35,14 +35,15 @@ final class VectorLanes {
     float[] x = new float[96];
     float[] y = new float[32];
     for (int i = 0; i < x.length; i++) {
-      x[i] = switch (i % 6) {
-        case 0 -> Float.MIN_VALUE * (i + 1);
-        case 1 -> -0f;
-        case 2 -> 3.0e38f / (i + 1);
-        case 3 -> 0x1p-126f * (i + 1);
-        case 4 -> -1.5f * i;
-        default -> 1e-20f * i;
-      };
+      x[i] =
+          switch (i % 6) {
+            case 0 -> Float.MIN_VALUE * (i + 1);
+            case 1 -> -0f;
+            case 2 -> 3.0e38f / (i + 1);
+            case 3 -> 0x1p-126f * (i + 1);
+            case 4 -> -1.5f * i;
+            default -> 1e-20f * i;
+          };
     }
     for (int i = 0; i < y.length; i++) {
       y[i] = i % 3 == 0 ? -0f : Float.MIN_NORMAL * i;
@@ -71,7 +72,17 @@ final class VectorLanes {
   }
 
   /** r[0..len) for samples s0..s0+len, 64 (then 16, then 1) samples at a time held in registers. */
-  static void residuals(float[] x, int n, int d, float[] w32, boolean bias, float b32, float[] y, int s0, int len, float[] r) {
+  static void residuals(
+      float[] x,
+      int n,
+      int d,
+      float[] w32,
+      boolean bias,
+      float b32,
+      float[] y,
+      int s0,
+      int len,
+      float[] r) {
     int i = 0;
     for (; i + 64 <= len; i += 64) {
       FloatVector r0 = FloatVector.zero(F16);
@@ -130,9 +141,12 @@ final class VectorLanes {
     DoubleVector a3 = DoubleVector.fromArray(D8, acc, a + 24);
     for (int c = 0; c < full; c += 32) {
       FloatVector g0 = FloatVector.fromArray(F8, r, c).mul(FloatVector.fromArray(F8, x, off + c));
-      FloatVector g1 = FloatVector.fromArray(F8, r, c + 8).mul(FloatVector.fromArray(F8, x, off + c + 8));
-      FloatVector g2 = FloatVector.fromArray(F8, r, c + 16).mul(FloatVector.fromArray(F8, x, off + c + 16));
-      FloatVector g3 = FloatVector.fromArray(F8, r, c + 24).mul(FloatVector.fromArray(F8, x, off + c + 24));
+      FloatVector g1 =
+          FloatVector.fromArray(F8, r, c + 8).mul(FloatVector.fromArray(F8, x, off + c + 8));
+      FloatVector g2 =
+          FloatVector.fromArray(F8, r, c + 16).mul(FloatVector.fromArray(F8, x, off + c + 16));
+      FloatVector g3 =
+          FloatVector.fromArray(F8, r, c + 24).mul(FloatVector.fromArray(F8, x, off + c + 24));
       a0 = a0.add((DoubleVector) g0.convertShape(VectorOperators.F2D, D8, 0));
       a1 = a1.add((DoubleVector) g1.convertShape(VectorOperators.F2D, D8, 0));
       a2 = a2.add((DoubleVector) g2.convertShape(VectorOperators.F2D, D8, 0));
@@ -144,13 +158,17 @@ final class VectorLanes {
     a3.intoArray(acc, a + 24);
   }
 
-  /** Bias (sum of r, when {@code bias}) and loss (sum of r*r in binary64) lanes over full chunks. */
+  /**
+   * Bias (sum of r, when {@code bias}) and loss (sum of r*r in binary64) lanes over full chunks.
+   */
   static void biasAndLoss(float[] r, int full, boolean bias, double[] acc, int ab, int al) {
     for (int q = 0; q < 32; q += 8) {
       DoubleVector b = DoubleVector.fromArray(D8, acc, ab + q);
       DoubleVector l = DoubleVector.fromArray(D8, acc, al + q);
       for (int c = 0; c < full; c += 32) {
-        DoubleVector rv = (DoubleVector) FloatVector.fromArray(F8, r, c + q).convertShape(VectorOperators.F2D, D8, 0);
+        DoubleVector rv =
+            (DoubleVector)
+                FloatVector.fromArray(F8, r, c + q).convertShape(VectorOperators.F2D, D8, 0);
         b = b.add(rv);
         l = l.add(rv.mul(rv));
       }

@@ -36,7 +36,9 @@ public final class Workers {
     void run(int index) throws E;
   }
 
-  /** The threads a load uses: {@value #THREADS_PROPERTY} where set, else the available processors. */
+  /**
+   * The threads a load uses: {@value #THREADS_PROPERTY} where set, else the available processors.
+   */
   public static int defaultThreads() {
     Integer set = Integer.getInteger(THREADS_PROPERTY);
     return Math.max(1, set != null ? set : Runtime.getRuntime().availableProcessors());

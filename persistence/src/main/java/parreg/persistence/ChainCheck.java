@@ -1,9 +1,9 @@
 package parreg.persistence;
 
 /**
- * Follows one persistence id's events in sequence order and refuses the first that breaks the
- * chain ({@link JournalEnvelope}): a sequence number skipped, an event whose link is not the chain
- * hash of the event before it (one removed, reordered or changed), or a version-1 payload after
+ * Follows one persistence id's events in sequence order and refuses the first that breaks the chain
+ * ({@link JournalEnvelope}): a sequence number skipped, an event whose link is not the chain hash
+ * of the event before it (one removed, reordered or changed), or a version-1 payload after
  * version-2 ones. Used by every reader: {@link JournalRows}, the training actor's recovery, and a
  * peer serving a step.
  *
@@ -59,7 +59,14 @@ public final class ChainCheck {
     long expected = lastSeq + 1;
     if (seq >= 0 && seq != expected) {
       throw new JournalReadException(
-          "event " + persistenceId + " #" + expected + " is missing: the next event stored is #" + seq, expected, null);
+          "event "
+              + persistenceId
+              + " #"
+              + expected
+              + " is missing: the next event stored is #"
+              + seq,
+          expected,
+          null);
     }
     if (event.linked()) {
       // The first checksummed event after version-1 ones: its writer could not know the stored
@@ -67,15 +74,26 @@ public final class ChainCheck {
       // layout), so its link is not checked; every later one is.
       boolean ok = !headKnown || !previousLinked || event.link() == head;
       if (!ok) {
-        throw new JournalReadException(String.format(
-            "event %s #%d does not follow #%d: it links to %016x, the chain hash of #%d is %016x"
-                + " (an event removed, reordered or changed)",
-            persistenceId, expected, lastSeq, event.link(), lastSeq, head), expected, null);
+        throw new JournalReadException(
+            String.format(
+                "event %s #%d does not follow #%d: it links to %016x, the chain hash of #%d is %016x"
+                    + " (an event removed, reordered or changed)",
+                persistenceId, expected, lastSeq, event.link(), lastSeq, head),
+            expected,
+            null);
       }
       sawLinked = true;
     } else if (sawLinked) {
-      throw new JournalReadException("event " + persistenceId + " #" + expected
-          + " carries no checksum (format version " + event.version() + ") after checksummed events", expected, null);
+      throw new JournalReadException(
+          "event "
+              + persistenceId
+              + " #"
+              + expected
+              + " carries no checksum (format version "
+              + event.version()
+              + ") after checksummed events",
+          expected,
+          null);
     }
     head = event.hash();
     headKnown = true;
@@ -91,8 +109,12 @@ public final class ChainCheck {
    */
   public void snapshot(long seq, Chained snapshot) {
     if (snapshot.linked() && headKnown && lastSeq == seq && snapshot.link() != head) {
-      throw new JournalReadException(String.format("snapshot %s #%d links to %016x, the chain hash of event #%d is %016x",
-          persistenceId, seq, snapshot.link(), seq, head), seq, null);
+      throw new JournalReadException(
+          String.format(
+              "snapshot %s #%d links to %016x, the chain hash of event #%d is %016x",
+              persistenceId, seq, snapshot.link(), seq, head),
+          seq,
+          null);
     }
   }
 

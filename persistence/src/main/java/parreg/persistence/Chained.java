@@ -4,9 +4,9 @@ import java.util.Objects;
 
 /**
  * An event or snapshot in its journal envelope ({@link JournalEnvelope}): the value, the format
- * version its bytes were read from or written in, its link (the chain hash of the event before
- * it in its persistence id; {@link JournalEnvelope#GENESIS} for the first) and the chain hash of
- * its own stored bytes, which the next event links to.
+ * version its bytes were read from or written in, its link (the chain hash of the event before it
+ * in its persistence id; {@link JournalEnvelope#GENESIS} for the first) and the chain hash of its
+ * own stored bytes, which the next event links to.
  *
  * <p>Written: the training actor's journal wraps each event with the link it knows, and the
  * serializer stores {@link #payload()} as computed here. Read: the serializer (and {@link

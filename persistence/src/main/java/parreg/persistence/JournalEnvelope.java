@@ -20,8 +20,8 @@ import java.util.zip.CRC32C;
  * <p>The chain hash of a stored payload is the first 8 bytes (big-endian) of SHA-256 over all its
  * bytes (envelope included, of any version), so a changed, deleted or reordered event breaks the
  * link of the one after it. A snapshot's link is the chain hash of the event at its sequence
- * number. Version-1 payloads (journals written before this format) are read as they are, without
- * a checksum or link. Messages between nodes keep version 1: only the journal needs the chain.
+ * number. Version-1 payloads (journals written before this format) are read as they are, without a
+ * checksum or link. Messages between nodes keep version 1: only the journal needs the chain.
  */
 public final class JournalEnvelope {
 
@@ -56,7 +56,12 @@ public final class JournalEnvelope {
   public static Chained open(KryoCodec codec, byte[] payload) {
     Objects.requireNonNull(payload, "payload");
     if (payload.length == 0 || payload[0] != VERSION) {
-      return new Chained(payload.length == 0 ? 0 : payload[0], codec.decode(payload), GENESIS, chainHash(payload), payload);
+      return new Chained(
+          payload.length == 0 ? 0 : payload[0],
+          codec.decode(payload),
+          GENESIS,
+          chainHash(payload),
+          payload);
     }
     long link = checkedLink(payload);
     byte[] plain = new byte[payload.length - HEADER + 1];
@@ -66,15 +71,16 @@ public final class JournalEnvelope {
   }
 
   /**
-   * The envelope of a stored payload without decoding its object: a version-2 payload's checksum
-   * is checked, a version-1 payload is taken as it is ({@code value} is null in both).
+   * The envelope of a stored payload without decoding its object: a version-2 payload's checksum is
+   * checked, a version-1 payload is taken as it is ({@code value} is null in both).
    *
    * @throws KryoCodecException when a version-2 payload's checksum does not match
    */
   public static Chained check(byte[] payload) {
     Objects.requireNonNull(payload, "payload");
     if (payload.length == 0 || payload[0] != VERSION) {
-      return new Chained(payload.length == 0 ? 0 : payload[0], null, GENESIS, chainHash(payload), payload);
+      return new Chained(
+          payload.length == 0 ? 0 : payload[0], null, GENESIS, chainHash(payload), payload);
     }
     long link = checkedLink(payload);
     return new Chained(VERSION, null, link, chainHash(payload), payload);
@@ -82,14 +88,20 @@ public final class JournalEnvelope {
 
   private static long checkedLink(byte[] payload) {
     if (payload.length <= HEADER) {
-      throw new KryoCodecException("truncated payload: " + payload.length + " bytes, the version-2 header alone has " + HEADER);
+      throw new KryoCodecException(
+          "truncated payload: "
+              + payload.length
+              + " bytes, the version-2 header alone has "
+              + HEADER);
     }
     ByteBuffer b = ByteBuffer.wrap(payload);
     int stored = b.getInt(1);
     int computed = crc(payload);
     if (stored != computed) {
-      throw new KryoCodecException(String.format(
-          "checksum mismatch: stored CRC32C %08x, computed %08x over the %d payload bytes", stored, computed, payload.length));
+      throw new KryoCodecException(
+          String.format(
+              "checksum mismatch: stored CRC32C %08x, computed %08x over the %d payload bytes",
+              stored, computed, payload.length));
     }
     return b.getLong(1 + Integer.BYTES);
   }

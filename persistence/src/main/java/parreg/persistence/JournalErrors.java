@@ -9,9 +9,9 @@ import java.util.Set;
 
 /**
  * Recognises, in the exception a journal failure carries, the causes an operator can act on. The
- * interesting cause is deep: H2 reports a full disk as "The database has been closed", caused by
- * an {@code MVStoreException} ("Writing to ... failed"), caused by the {@code IOException} "No
- * space left on device"; H2's chains also refer back to themselves (suppressed exceptions).
+ * interesting cause is deep: H2 reports a full disk as "The database has been closed", caused by an
+ * {@code MVStoreException} ("Writing to ... failed"), caused by the {@code IOException} "No space
+ * left on device"; H2's chains also refer back to themselves (suppressed exceptions).
  */
 public final class JournalErrors {
   /** PostgreSQL's SQLSTATE for disk_full (class 53, insufficient resources). */
@@ -20,8 +20,8 @@ public final class JournalErrors {
   private JournalErrors() {}
 
   /**
-   * Whether {@code failure} was caused by a full disk (ENOSPC or a disk quota on the journal's
-   * file system, or PostgreSQL's disk_full), anywhere in its causes and suppressed exceptions.
+   * Whether {@code failure} was caused by a full disk (ENOSPC or a disk quota on the journal's file
+   * system, or PostgreSQL's disk_full), anywhere in its causes and suppressed exceptions.
    */
   public static boolean isDiskFull(Throwable failure) {
     Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -38,7 +38,8 @@ public final class JournalErrors {
         return true;
       }
       String m = t.getMessage();
-      if (m != null && (m.contains("No space left on device") || m.contains("Disk quota exceeded"))) {
+      if (m != null
+          && (m.contains("No space left on device") || m.contains("Disk quota exceeded"))) {
         return true;
       }
       if (t.getCause() != null) {

@@ -34,22 +34,21 @@ import java.util.regex.Pattern;
  *       disk. {@code COMPRESS=TRUE} keeps the file small (issue 13 item 6; BENCHMARKS.md, "Journal
  *       size"): compressed pages (LZF; the rows repeat their persistence id, writer and manifests)
  *       store a row in fewer bytes than its raw columns, and each commit's chunk is smaller. The
- *       rewriting of partly dead chunks is {@link H2Compaction}'s. H2's {@code RETENTION_TIME}
- *       (45 s: how long a dead chunk is kept before its space is reused) stays as it is. Once H2
- *       writes commits into reused space, a kill -9 can lose the last acknowledged commits: with
- *       a retention of 0 or 1000 ms, 1 to 3 of a few hundred in 8 of 16 trials of 4 s; with the
+ *       rewriting of partly dead chunks is {@link H2Compaction}'s. H2's {@code RETENTION_TIME} (45
+ *       s: how long a dead chunk is kept before its space is reused) stays as it is. Once H2 writes
+ *       commits into reused space, a kill -9 can lose the last acknowledged commits: with a
+ *       retention of 0 or 1000 ms, 1 to 3 of a few hundred in 8 of 16 trials of 4 s; with the
  *       default retention none in 11 such trials, but after 60 s of commits (space reused) 11 and
  *       20 with this URL before compression and compaction, 1 and 0 with them (BENCHMARKS.md,
  *       "Journal size"). A node that comes back behind is served the missing steps by its peers
- *       (SPEC section 3), but a shorter retention would make that more frequent.
- *       {@code DB_CLOSE_ON_EXIT=FALSE}: H2 would otherwise close the database in its own JVM
- *       shutdown hook while the node's orderly shutdown (SIGTERM) still persists its last step.
- *   <li>{@code jdbc:postgresql://HOST[:PORT]/DB[?user=U&password=X&...]}: PostgreSQL; user from
- *       the URL's {@code user} parameter, else {@code postgres}.
+ *       (SPEC section 3), but a shorter retention would make that more frequent. {@code
+ *       DB_CLOSE_ON_EXIT=FALSE}: H2 would otherwise close the database in its own JVM shutdown hook
+ *       while the node's orderly shutdown (SIGTERM) still persists its last step.
+ *   <li>{@code jdbc:postgresql://HOST[:PORT]/DB[?user=U&password=X&...]}: PostgreSQL; user from the
+ *       URL's {@code user} parameter, else {@code postgres}.
  *   <li>{@code jdbc:h2:file:PATH[;...]}: H2 at an explicit path; {@code ;WRITE_DELAY=0} and {@code
- *       ;COMPRESS=TRUE} are appended unless the URL sets them itself
- *       (then they are respected: a test may want delayed durability on purpose); user from {@code
- *       ;USER=}, else {@code sa}.
+ *       ;COMPRESS=TRUE} are appended unless the URL sets them itself (then they are respected: a
+ *       test may want delayed durability on purpose); user from {@code ;USER=}, else {@code sa}.
  * </ul>
  *
  * Anything else is an {@link IllegalArgumentException} whose message names the problem.
@@ -57,8 +56,8 @@ import java.util.regex.Pattern;
  * <p>{@link #parse} has no side effect; {@link #openConnection} creates the H2 directory when
  * missing; {@link #openExistingConnection} (for the CLI's readers) refuses to create anything.
  *
- * <p>An embedded H2 database is locked by the process that has it open: a second process (the
- * CLI) cannot open a running node's journal.
+ * <p>An embedded H2 database is locked by the process that has it open: a second process (the CLI)
+ * cannot open a running node's journal.
  */
 public final class JournalLocation {
 
@@ -115,9 +114,9 @@ public final class JournalLocation {
   /**
    * As {@link #parse(String)}; {@code compress = false} opens an embedded H2 journal with {@code
    * COMPRESS=FALSE} (unless a URL sets it itself). For {@code --sync-commit}: there every step is
-   * one commit, and compressing the pages H2 writes on each commit costs about 9 % of the step
-   * rate (BENCHMARKS.md); the journal file grows about twice as fast instead. H2 reads compressed
-   * and plain pages alike, so a journal may be written both ways across restarts.
+   * one commit, and compressing the pages H2 writes on each commit costs about 9 % of the step rate
+   * (BENCHMARKS.md); the journal file grows about twice as fast instead. H2 reads compressed and
+   * plain pages alike, so a journal may be written both ways across restarts.
    */
   public static JournalLocation parse(String value, boolean compress) {
     if (value == null || value.isBlank()) {
@@ -178,8 +177,12 @@ public final class JournalLocation {
                 + (ancestor == null ? "" : " (" + ancestor + " is not a writable directory)"));
       }
     }
-    String url = "jdbc:h2:file:" + dir.resolve(H2_DATABASE_NAME) + ";" + String.join(";", h2Settings(compress).values())
-        + ";DB_CLOSE_ON_EXIT=FALSE";
+    String url =
+        "jdbc:h2:file:"
+            + dir.resolve(H2_DATABASE_NAME)
+            + ";"
+            + String.join(";", h2Settings(compress).values())
+            + ";DB_CLOSE_ON_EXIT=FALSE";
     return new JournalLocation(v, JournalDialect.H2, url, "sa", "", dir);
   }
 
@@ -203,15 +206,18 @@ public final class JournalLocation {
     for (int i = 1; i < parts.length; i++) {
       int eq = parts[i].indexOf('=');
       if (eq > 0) {
-        settings.put(parts[i].substring(0, eq).strip().toUpperCase(Locale.ROOT), parts[i].substring(eq + 1));
+        settings.put(
+            parts[i].substring(0, eq).strip().toUpperCase(Locale.ROOT), parts[i].substring(eq + 1));
       }
     }
     StringBuilder url = new StringBuilder(v);
-    h2Settings(compress).forEach((key, setting) -> {
-      if (!settings.containsKey(key)) {
-        url.append(';').append(setting);
-      }
-    });
+    h2Settings(compress)
+        .forEach(
+            (key, setting) -> {
+              if (!settings.containsKey(key)) {
+                url.append(';').append(setting);
+              }
+            });
     String user = settings.getOrDefault("USER", "sa");
     String password = settings.getOrDefault("PASSWORD", "");
     return new JournalLocation(v, JournalDialect.H2, url.toString(), user, password, null);
@@ -309,8 +315,8 @@ public final class JournalLocation {
 
   /**
    * Opens a plain JDBC connection (auto-commit on), creating the H2 directory (and database) when
-   * missing. For the node, before its ActorSystem starts: {@code
-   * JournalSchema.createIfNotExists(c, location.dialect())}.
+   * missing. For the node, before its ActorSystem starts: {@code JournalSchema.createIfNotExists(c,
+   * location.dialect())}.
    *
    * @throws IllegalStateException when another process (a running node) holds the H2 journal
    */
@@ -341,14 +347,18 @@ public final class JournalLocation {
       if (directory != null
           && !Files.isRegularFile(directory.resolve(H2_DATABASE_NAME + ".mv.db"))) {
         throw new IllegalArgumentException(
-            "no journal in " + original + " (" + directory.resolve(H2_DATABASE_NAME + ".mv.db")
+            "no journal in "
+                + original
+                + " ("
+                + directory.resolve(H2_DATABASE_NAME + ".mv.db")
                 + " does not exist)");
       }
       try {
         return connect(jdbcUrl + ";IFEXISTS=TRUE");
       } catch (SQLException e) {
         if (e.getErrorCode() == 90146) { // DATABASE_NOT_FOUND_WITH_IF_EXISTS_1
-          throw new IllegalArgumentException("no journal at " + original + ": " + e.getMessage(), e);
+          throw new IllegalArgumentException(
+              "no journal at " + original + ": " + e.getMessage(), e);
         }
         throw inUse(e);
       }
@@ -400,7 +410,9 @@ public final class JournalLocation {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof JournalLocation other && other.jdbcUrl.equals(jdbcUrl) && other.user.equals(user);
+    return o instanceof JournalLocation other
+        && other.jdbcUrl.equals(jdbcUrl)
+        && other.user.equals(user);
   }
 
   @Override

@@ -1,10 +1,10 @@
 package parreg.persistence;
 
 /**
- * A journal row that {@link JournalRows} cannot turn into an object, or that breaks its
- * persistence id's chain: written by another serializer, a payload the codec refuses (a checksum
- * that does not match, say), or an event missing, moved or changed ({@link ChainCheck}). The
- * message names the persistence id and sequence number; {@link #sequenceNr()} is that number.
+ * A journal row that {@link JournalRows} cannot turn into an object, or that breaks its persistence
+ * id's chain: written by another serializer, a payload the codec refuses (a checksum that does not
+ * match, say), or an event missing, moved or changed ({@link ChainCheck}). The message names the
+ * persistence id and sequence number; {@link #sequenceNr()} is that number.
  */
 public final class JournalReadException extends RuntimeException {
   private static final long serialVersionUID = 1L;

@@ -39,7 +39,8 @@ public final class JournalRows {
       Chained envelope) {}
 
   /** One snapshot row, decoded; {@code envelope} says its format version and link. */
-  public record SnapshotRow(String persistenceId, long sequenceNr, long created, Object snapshot, Chained envelope) {}
+  public record SnapshotRow(
+      String persistenceId, long sequenceNr, long created, Object snapshot, Chained envelope) {}
 
   private final Connection connection;
   private final KryoCodec codec;
@@ -69,16 +70,21 @@ public final class JournalRows {
         long seq = rs.getLong(1);
         Chained value =
             decode("snapshot", persistenceId, seq, rs.getInt(3), rs.getString(4), rs.getBytes(5));
-        return Optional.of(new SnapshotRow(persistenceId, seq, rs.getLong(2), value.value(), value));
+        return Optional.of(
+            new SnapshotRow(persistenceId, seq, rs.getLong(2), value.value(), value));
       }
     }
   }
 
-  /** The sequence numbers of {@code persistenceId}'s snapshots, ascending (for {@code journal verify}). */
+  /**
+   * The sequence numbers of {@code persistenceId}'s snapshots, ascending (for {@code journal
+   * verify}).
+   */
   public List<Long> snapshotSequenceNrs(String persistenceId) throws SQLException {
     List<Long> seqs = new ArrayList<>();
-    try (PreparedStatement s = connection.prepareStatement(
-        "SELECT \"sequence_number\" FROM \"snapshot\" WHERE \"persistence_id\" = ? ORDER BY \"sequence_number\"")) {
+    try (PreparedStatement s =
+        connection.prepareStatement(
+            "SELECT \"sequence_number\" FROM \"snapshot\" WHERE \"persistence_id\" = ? ORDER BY \"sequence_number\"")) {
       s.setString(1, persistenceId);
       try (ResultSet rs = s.executeQuery()) {
         while (rs.next()) {
@@ -94,7 +100,8 @@ public final class JournalRows {
    *
    * @throws JournalReadException when the row was written by another serializer or does not decode
    */
-  public Optional<SnapshotRow> snapshotAt(String persistenceId, long sequenceNr) throws SQLException {
+  public Optional<SnapshotRow> snapshotAt(String persistenceId, long sequenceNr)
+      throws SQLException {
     String sql =
         "SELECT \"created\", \"snapshot_ser_id\", \"snapshot_ser_manifest\", \"snapshot_payload\""
             + " FROM \"snapshot\" WHERE \"persistence_id\" = ? AND \"sequence_number\" = ?";
@@ -105,8 +112,16 @@ public final class JournalRows {
         if (!rs.next()) {
           return Optional.empty();
         }
-        Chained value = decode("snapshot", persistenceId, sequenceNr, rs.getInt(2), rs.getString(3), rs.getBytes(4));
-        return Optional.of(new SnapshotRow(persistenceId, sequenceNr, rs.getLong(1), value.value(), value));
+        Chained value =
+            decode(
+                "snapshot",
+                persistenceId,
+                sequenceNr,
+                rs.getInt(2),
+                rs.getString(3),
+                rs.getBytes(4));
+        return Optional.of(
+            new SnapshotRow(persistenceId, sequenceNr, rs.getLong(1), value.value(), value));
       }
     }
   }
@@ -134,20 +149,24 @@ public final class JournalRows {
   }
 
   /**
-   * The same events as {@link #eventsAfter(String, long, boolean)}, handed to {@code each} one at
-   * a time as they are decoded, so that a reader of a long run ({@code history}) keeps only what
-   * it needs of each event instead of every event at once. The chain is checked from the first
-   * event when {@code afterSequenceNr} is 0, else from the first event read.
+   * The same events as {@link #eventsAfter(String, long, boolean)}, handed to {@code each} one at a
+   * time as they are decoded, so that a reader of a long run ({@code history}) keeps only what it
+   * needs of each event instead of every event at once. The chain is checked from the first event
+   * when {@code afterSequenceNr} is 0, else from the first event read.
    *
-   * @throws JournalReadException when a row was written by another serializer, does not decode
-   *     (a checksum mismatch) or breaks the chain ({@link ChainCheck})
+   * @throws JournalReadException when a row was written by another serializer, does not decode (a
+   *     checksum mismatch) or breaks the chain ({@link ChainCheck})
    */
   public void forEachEventAfter(
-      String persistenceId, long afterSequenceNr, boolean includeDeleted, java.util.function.Consumer<EventRow> each)
+      String persistenceId,
+      long afterSequenceNr,
+      boolean includeDeleted,
+      java.util.function.Consumer<EventRow> each)
       throws SQLException {
-    ChainCheck chain = afterSequenceNr == 0
-        ? ChainCheck.fromStart(persistenceId)
-        : ChainCheck.unknownAfter(persistenceId, afterSequenceNr);
+    ChainCheck chain =
+        afterSequenceNr == 0
+            ? ChainCheck.fromStart(persistenceId)
+            : ChainCheck.unknownAfter(persistenceId, afterSequenceNr);
     forEachEvent(persistenceId, chain, includeDeleted, each);
   }
 
@@ -158,7 +177,10 @@ public final class JournalRows {
    * @throws JournalReadException as {@link #forEachEventAfter}
    */
   public void forEachEvent(
-      String persistenceId, ChainCheck chain, boolean includeDeleted, java.util.function.Consumer<EventRow> each)
+      String persistenceId,
+      ChainCheck chain,
+      boolean includeDeleted,
+      java.util.function.Consumer<EventRow> each)
       throws SQLException {
     long afterSequenceNr = chain.lastSeq();
     String sql =
@@ -176,8 +198,15 @@ public final class JournalRows {
           Chained event =
               decode("event", persistenceId, seq, rs.getInt(5), rs.getString(6), rs.getBytes(7));
           chain.next(seq, event);
-          each.accept(new EventRow(
-              persistenceId, seq, rs.getLong(2), rs.getBoolean(3), rs.getLong(4), event.value(), event));
+          each.accept(
+              new EventRow(
+                  persistenceId,
+                  seq,
+                  rs.getLong(2),
+                  rs.getBoolean(3),
+                  rs.getLong(4),
+                  event.value(),
+                  event));
         }
       }
     }
@@ -193,22 +222,43 @@ public final class JournalRows {
    */
   public ChainCheck checkChain(String persistenceId, long through) throws SQLException {
     ChainCheck chain = ChainCheck.fromStart(persistenceId);
-    String sql = "SELECT \"sequence_number\", \"event_ser_id\", \"event_ser_manifest\", \"event_payload\""
-        + " FROM \"event_journal\" WHERE \"persistence_id\" = ? AND \"sequence_number\" <= ?"
-        + " AND \"deleted\" = FALSE ORDER BY \"sequence_number\"";
+    String sql =
+        "SELECT \"sequence_number\", \"event_ser_id\", \"event_ser_manifest\", \"event_payload\""
+            + " FROM \"event_journal\" WHERE \"persistence_id\" = ? AND \"sequence_number\" <= ?"
+            + " AND \"deleted\" = FALSE ORDER BY \"sequence_number\"";
     try (PreparedStatement s = connection.prepareStatement(sql)) {
       s.setString(1, persistenceId);
       s.setLong(2, through);
       try (ResultSet rs = s.executeQuery()) {
         while (rs.next()) {
           long seq = rs.getLong(1);
-          chain.next(seq, envelope("event", persistenceId, seq, rs.getInt(2), rs.getString(3), rs.getBytes(4), false));
+          chain.next(
+              seq,
+              envelope(
+                  "event",
+                  persistenceId,
+                  seq,
+                  rs.getInt(2),
+                  rs.getString(3),
+                  rs.getBytes(4),
+                  false));
         }
       }
     }
     if (chain.lastSeq() != through) {
-      throw new JournalReadException("event " + persistenceId + " #" + (chain.lastSeq() + 1) + " is missing (the"
-          + " events end at #" + chain.lastSeq() + ", a snapshot was taken at #" + through + ")", chain.lastSeq() + 1, null);
+      throw new JournalReadException(
+          "event "
+              + persistenceId
+              + " #"
+              + (chain.lastSeq() + 1)
+              + " is missing (the"
+              + " events end at #"
+              + chain.lastSeq()
+              + ", a snapshot was taken at #"
+              + through
+              + ")",
+          chain.lastSeq() + 1,
+          null);
     }
     return chain;
   }
@@ -274,8 +324,8 @@ public final class JournalRows {
 
   /**
    * The event of {@code persistenceId} with the lowest sequence number, a row marked deleted
-   * included (the first event says what the journal is about even when later ones were
-   * deleted), or empty when it has none.
+   * included (the first event says what the journal is about even when later ones were deleted), or
+   * empty when it has none.
    *
    * @throws JournalReadException when the row was written by another serializer or does not decode
    */
@@ -291,16 +341,24 @@ public final class JournalRows {
           return Optional.empty();
         }
         long seq = rs.getLong(1);
-        Chained event = decode("event", persistenceId, seq, rs.getInt(5), rs.getString(6), rs.getBytes(7));
-        return Optional.of(new EventRow(
-            persistenceId, seq, rs.getLong(2), rs.getBoolean(3), rs.getLong(4), event.value(), event));
+        Chained event =
+            decode("event", persistenceId, seq, rs.getInt(5), rs.getString(6), rs.getBytes(7));
+        return Optional.of(
+            new EventRow(
+                persistenceId,
+                seq,
+                rs.getLong(2),
+                rs.getBoolean(3),
+                rs.getLong(4),
+                event.value(),
+                event));
       }
     }
   }
 
   /**
-   * Whether the database has the journal table at all: false for a database no node has
-   * prepared yet (a new shared PostgreSQL database, say), where there is nothing to read.
+   * Whether the database has the journal table at all: false for a database no node has prepared
+   * yet (a new shared PostgreSQL database, say), where there is nothing to read.
    */
   public boolean hasJournalTable() throws SQLException {
     try (Statement s = connection.createStatement()) {
@@ -308,7 +366,9 @@ public final class JournalRows {
       return true;
     } catch (SQLException e) {
       // H2: 42S02 (TABLE_OR_VIEW_NOT_FOUND, error code 42102); PostgreSQL: 42P01 (undefined_table).
-      if ("42S02".equals(e.getSQLState()) || "42P01".equals(e.getSQLState()) || e.getErrorCode() == 42102) {
+      if ("42S02".equals(e.getSQLState())
+          || "42P01".equals(e.getSQLState())
+          || e.getErrorCode() == 42102) {
         return false;
       }
       throw e;
@@ -321,7 +381,13 @@ public final class JournalRows {
   }
 
   private Chained envelope(
-      String kind, String persistenceId, long seq, int serId, String manifest, byte[] payload, boolean decode) {
+      String kind,
+      String persistenceId,
+      long seq,
+      int serId,
+      String manifest,
+      byte[] payload,
+      boolean decode) {
     if (serId != KryoSerializer.IDENTIFIER) {
       throw new JournalReadException(
           kind
@@ -339,7 +405,8 @@ public final class JournalRows {
           null);
     }
     if (payload == null) {
-      throw new JournalReadException(kind + " " + persistenceId + " #" + seq + " has no payload", seq, null);
+      throw new JournalReadException(
+          kind + " " + persistenceId + " #" + seq + " has no payload", seq, null);
     }
     try {
       return decode ? JournalEnvelope.open(codec, payload) : JournalEnvelope.check(payload);

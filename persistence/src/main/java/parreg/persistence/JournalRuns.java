@@ -11,9 +11,9 @@ import parreg.device.PartitionInfo;
 import parreg.device.RunContract;
 
 /**
- * The one place that knows which runs a journal holds and what a node's start means for it
- * (SPEC section 7): how persistence ids are formed ({@code parreg|RUN|pP}), which run a reader
- * ({@code predict}, {@code export}) means, and the rule "one node journal, one run".
+ * The one place that knows which runs a journal holds and what a node's start means for it (SPEC
+ * section 7): how persistence ids are formed ({@code parreg|RUN|pP}), which run a reader ({@code
+ * predict}, {@code export}) means, and the rule "one node journal, one run".
  *
  * <p>The rule, checked by {@link #admit} before a node writes anything:
  *
@@ -38,8 +38,8 @@ public final class JournalRuns {
   private static final String PARTICIPANT_MARK = "|p";
 
   /**
-   * The event that opens every run's journal (the training actor's {@code RunStarted}) exposes
-   * what the run was started with, so that this layer can read it without knowing the actors.
+   * The event that opens every run's journal (the training actor's {@code RunStarted}) exposes what
+   * the run was started with, so that this layer can read it without knowing the actors.
    */
   public interface Opening {
     RunContract contract();
@@ -50,11 +50,16 @@ public final class JournalRuns {
   /**
    * One run of one participant found in a journal.
    *
-   * @param contract what its opening event records, or null when its first event is not an
-   *     opening (a journal this version does not understand)
+   * @param contract what its opening event records, or null when its first event is not an opening
+   *     (a journal this version does not understand)
    */
-  public record Run(String persistenceId, String runName, int participant, long highestSequenceNr,
-      RunContract contract, PartitionInfo[] roster) {}
+  public record Run(
+      String persistenceId,
+      String runName,
+      int participant,
+      long highestSequenceNr,
+      RunContract contract,
+      PartitionInfo[] roster) {}
 
   /** What a node's start finds in its journal. */
   public sealed interface Admission permits Fresh, Restart, Refused {}
@@ -95,10 +100,16 @@ public final class JournalRuns {
   /** For a location: shared exactly when it is PostgreSQL. */
   public static JournalRuns of(Connection connection, KryoCodec codec, JournalLocation location) {
     return new JournalRuns(
-        connection, codec, location.dialect() == JournalDialect.POSTGRES, "journal " + location.display());
+        connection,
+        codec,
+        location.dialect() == JournalDialect.POSTGRES,
+        "journal " + location.display());
   }
 
-  /** The persistence id of a run's participant: unique per run name and participant, stable across restarts. */
+  /**
+   * The persistence id of a run's participant: unique per run name and participant, stable across
+   * restarts.
+   */
   public static String persistenceId(String runName, int participant) {
     return PREFIX + runName + PARTICIPANT_MARK + participant;
   }
@@ -111,7 +122,8 @@ public final class JournalRuns {
    * @throws JournalReadException when an opening event does not decode, or this participant's run
    *     fails its checksums or chain (naming the first bad sequence number)
    */
-  public Admission admit(RunContract contract, int participant, PartitionInfo data, boolean runNameGiven)
+  public Admission admit(
+      RunContract contract, int participant, PartitionInfo data, boolean runNameGiven)
       throws SQLException {
     if (!rows.hasJournalTable()) {
       return new Fresh();
@@ -126,10 +138,19 @@ public final class JournalRuns {
     }
     if (shared) {
       for (Run r : sameRunOtherParticipants(runName, contract.participants(), participant)) {
-        Optional<String> diff = r.contract() == null ? Optional.empty() : difference(r.contract(), contract, false);
+        Optional<String> diff =
+            r.contract() == null ? Optional.empty() : difference(r.contract(), contract, false);
         if (diff.isPresent()) {
-          return new Refused(fieldOf(diff.get()), journal + " holds run '" + runName + "' started by participant "
-              + r.participant() + " with another contract: " + diff.get(), false);
+          return new Refused(
+              fieldOf(diff.get()),
+              journal
+                  + " holds run '"
+                  + runName
+                  + "' started by participant "
+                  + r.participant()
+                  + " with another contract: "
+                  + diff.get(),
+              false);
         }
       }
       return new Fresh();
@@ -141,18 +162,41 @@ public final class JournalRuns {
     }
     // A node journal belongs to one run and one participant: anything else there means a reused
     // directory or flags that changed the default run name, unless a new run was named on purpose.
-    Run ref = others.stream().filter(r -> r.runName().equals(runName)).findFirst()
-        .or(() -> others.stream().filter(r -> r.participant() == participant).findFirst())
-        .orElse(others.get(0));
+    Run ref =
+        others.stream()
+            .filter(r -> r.runName().equals(runName))
+            .findFirst()
+            .or(() -> others.stream().filter(r -> r.participant() == participant).findFirst())
+            .orElse(others.get(0));
     if (ref.participant() != participant) {
-      return new Refused("participant", journal + " holds run '" + ref.runName() + "' of participant "
-          + ref.participant() + ": participant " + ref.participant() + " there, " + participant
-          + " given (each node has a journal of its own)", false);
+      return new Refused(
+          "participant",
+          journal
+              + " holds run '"
+              + ref.runName()
+              + "' of participant "
+              + ref.participant()
+              + ": participant "
+              + ref.participant()
+              + " there, "
+              + participant
+              + " given (each node has a journal of its own)",
+          false);
     }
-    Optional<String> diff = ref.contract() == null ? Optional.empty() : difference(ref.contract(), contract, true);
-    String d = diff.orElse("runName: '" + ref.runName() + "' in the journal, '" + runName + "' given");
-    return new Refused(fieldOf(d), journal + " holds another run of participant " + participant + ", '"
-        + ref.runName() + "', which differs in " + d, true);
+    Optional<String> diff =
+        ref.contract() == null ? Optional.empty() : difference(ref.contract(), contract, true);
+    String d =
+        diff.orElse("runName: '" + ref.runName() + "' in the journal, '" + runName + "' given");
+    return new Refused(
+        fieldOf(d),
+        journal
+            + " holds another run of participant "
+            + participant
+            + ", '"
+            + ref.runName()
+            + "', which differs in "
+            + d,
+        true);
   }
 
   /**
@@ -165,7 +209,8 @@ public final class JournalRuns {
     if (runName != null) {
       String pid = persistenceId(runName, participant);
       if (rows.highestSequenceNr(pid) == 0) {
-        throw new IllegalArgumentException(journal + " holds no run named " + runName + " for participant " + participant);
+        throw new IllegalArgumentException(
+            journal + " holds no run named " + runName + " for participant " + participant);
       }
       return pid;
     }
@@ -180,8 +225,13 @@ public final class JournalRuns {
       throw new IllegalArgumentException(journal + " holds no run for participant " + participant);
     }
     if (found.size() > 1) {
-      throw new IllegalArgumentException(journal + " holds several runs for participant " + participant + " " + found
-          + "; choose one with --run-name");
+      throw new IllegalArgumentException(
+          journal
+              + " holds several runs for participant "
+              + participant
+              + " "
+              + found
+              + "; choose one with --run-name");
     }
     return found.get(0);
   }
@@ -204,18 +254,38 @@ public final class JournalRuns {
     }
     Optional<String> diff = difference(r.contract(), contract, false);
     if (diff.isPresent()) {
-      return new Refused(fieldOf(diff.get()), journal + " holds run '" + contract.runName() + "' of participant "
-          + participant + " with another contract: " + diff.get(), false);
+      return new Refused(
+          fieldOf(diff.get()),
+          journal
+              + " holds run '"
+              + contract.runName()
+              + "' of participant "
+              + participant
+              + " with another contract: "
+              + diff.get(),
+          false);
     }
-    PartitionInfo recorded = r.roster() != null && participant < r.roster().length ? r.roster()[participant] : null;
+    PartitionInfo recorded =
+        r.roster() != null && participant < r.roster().length ? r.roster()[participant] : null;
     if (recorded != null && data != null && !recorded.equals(data)) {
-      return new Refused("data", journal + " holds run '" + contract.runName() + "' of participant " + participant
-          + " with other data: recorded " + recorded.describe() + ", given " + data.describe(), false);
+      return new Refused(
+          "data",
+          journal
+              + " holds run '"
+              + contract.runName()
+              + "' of participant "
+              + participant
+              + " with other data: recorded "
+              + recorded.describe()
+              + ", given "
+              + data.describe(),
+          false);
     }
     return new Restart(r.highestSequenceNr());
   }
 
-  private List<Run> sameRunOtherParticipants(String runName, int participants, int participant) throws SQLException {
+  private List<Run> sameRunOtherParticipants(String runName, int participants, int participant)
+      throws SQLException {
     List<Run> out = new ArrayList<>();
     for (int p = 0; p < participants; p++) {
       if (p != participant) {
@@ -238,7 +308,8 @@ public final class JournalRuns {
       contract = o.contract();
       roster = o.roster();
     }
-    return Optional.of(new Run(pid, parsed.get().getKey(), parsed.get().getValue(), highest, contract, roster));
+    return Optional.of(
+        new Run(pid, parsed.get().getKey(), parsed.get().getValue(), highest, contract, roster));
   }
 
   /** Whether {@code pid} is a parreg run's persistence id ({@code parreg|RUN|pP}). */
@@ -266,10 +337,11 @@ public final class JournalRuns {
 
   /**
    * The first field in which {@code given} differs from {@code recorded}, as "FIELD: 'X' in the
-   * journal, 'Y' given"; the run name is skipped when {@code ignoreRunName} (comparing with
-   * another run, whose name differs by definition).
+   * journal, 'Y' given"; the run name is skipped when {@code ignoreRunName} (comparing with another
+   * run, whose name differs by definition).
    */
-  static Optional<String> difference(RunContract recorded, RunContract given, boolean ignoreRunName) {
+  static Optional<String> difference(
+      RunContract recorded, RunContract given, boolean ignoreRunName) {
     Map<String, String> a = recorded.fields();
     Map<String, String> b = given.fields();
     java.util.Set<String> keys = new java.util.LinkedHashSet<>(a.keySet());

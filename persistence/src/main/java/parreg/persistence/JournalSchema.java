@@ -10,8 +10,8 @@ import java.util.Map;
 /**
  * Creates, when missing, the tables pekko-persistence-jdbc 1.1.1 reads and writes ({@code
  * event_journal}, {@code event_tag}, {@code snapshot}, {@code durable_state}), then checks that
- * every column the plugin uses is there. Idempotent, and every SQL error is thrown, never
- * swallowed (unlike the plugin's test-only {@code SchemaUtils}).
+ * every column the plugin uses is there. Idempotent, and every SQL error is thrown, never swallowed
+ * (unlike the plugin's test-only {@code SchemaUtils}).
  *
  * <p>The DDL is the plugin's own ({@code schema/h2/h2-create-schema.sql} and {@code
  * schema/postgres/postgres-create-schema.sql} in its jar) with these changes: every statement is
@@ -25,8 +25,8 @@ import java.util.Map;
  * unquoted names to lower case, so the same quoted names work there.
  *
  * <p>On PostgreSQL, where all nodes share one database and may start together, the statements run
- * in one transaction under an advisory lock, so that concurrent {@code CREATE TABLE IF NOT
- * EXISTS} cannot collide in the catalog.
+ * in one transaction under an advisory lock, so that concurrent {@code CREATE TABLE IF NOT EXISTS}
+ * cannot collide in the catalog.
  */
 public final class JournalSchema {
 
@@ -253,7 +253,8 @@ public final class JournalSchema {
    */
   public static void verify(Connection connection) throws SQLException {
     for (Map.Entry<String, List<String>> table : COLUMNS.entrySet()) {
-      String columns = String.join(", ", table.getValue().stream().map(c -> '"' + c + '"').toList());
+      String columns =
+          String.join(", ", table.getValue().stream().map(c -> '"' + c + '"').toList());
       String sql = "SELECT " + columns + " FROM \"" + table.getKey() + "\" WHERE 1 = 0";
       try (Statement s = connection.createStatement()) {
         s.executeQuery(sql).close();

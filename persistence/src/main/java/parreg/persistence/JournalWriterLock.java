@@ -15,12 +15,12 @@ import java.util.List;
 /**
  * One writer per persistence id in a shared PostgreSQL journal (issue 13 item 3): a session-level
  * advisory lock, keyed by a hash of the persistence id, taken on a connection of its own and held
- * for the node's life. Two nodes writing one persistence id (two clusters on one database, a
- * second node with a taken participant id) would interleave sequence numbers; the second one is
- * refused before it writes anything. The lock goes with the session: a node that stops or is
- * killed releases it at once; one whose machine vanished, once the server's TCP keepalive gives up
- * on it (set here to about 25 s). An embedded H2 journal needs none: its file is locked by the
- * process that has it open.
+ * for the node's life. Two nodes writing one persistence id (two clusters on one database, a second
+ * node with a taken participant id) would interleave sequence numbers; the second one is refused
+ * before it writes anything. The lock goes with the session: a node that stops or is killed
+ * releases it at once; one whose machine vanished, once the server's TCP keepalive gives up on it
+ * (set here to about 25 s). An embedded H2 journal needs none: its file is locked by the process
+ * that has it open.
  */
 public final class JournalWriterLock implements AutoCloseable {
 
@@ -44,19 +44,23 @@ public final class JournalWriterLock implements AutoCloseable {
    * @throws HeldException when another session holds it
    * @throws SQLException when the database cannot be reached
    */
-  public static JournalWriterLock acquire(JournalLocation location, String persistenceId, String holder)
+  public static JournalWriterLock acquire(
+      JournalLocation location, String persistenceId, String holder)
       throws SQLException, HeldException {
     if (location.dialect() != JournalDialect.POSTGRES) {
-      throw new IllegalArgumentException("a writer lock is for a shared PostgreSQL journal, not " + location);
+      throw new IllegalArgumentException(
+          "a writer lock is for a shared PostgreSQL journal, not " + location);
     }
     long key = key(persistenceId);
     Connection c = location.openConnection();
     try {
       try (Statement s = c.createStatement()) {
         // The server notices a vanished client (power loss, cable) within ~25 s instead of hours.
-        s.execute("SET tcp_keepalives_idle = 10; SET tcp_keepalives_interval = 5; SET tcp_keepalives_count = 3");
+        s.execute(
+            "SET tcp_keepalives_idle = 10; SET tcp_keepalives_interval = 5; SET tcp_keepalives_count = 3");
       }
-      try (PreparedStatement p = c.prepareStatement("SELECT set_config('application_name', ?, false)")) {
+      try (PreparedStatement p =
+          c.prepareStatement("SELECT set_config('application_name', ?, false)")) {
         p.setString(1, holder.length() > 63 ? holder.substring(0, 63) : holder);
         p.execute();
       }
@@ -69,9 +73,15 @@ public final class JournalWriterLock implements AutoCloseable {
         }
       }
       if (!got) {
-        throw new HeldException("persistence id " + persistenceId + " in journal " + location.display()
-            + " is being written by another node (" + holders(c, key) + "); one writer per persistence id:"
-            + " stop that node first (a node whose machine vanished is released within about 25 s)");
+        throw new HeldException(
+            "persistence id "
+                + persistenceId
+                + " in journal "
+                + location.display()
+                + " is being written by another node ("
+                + holders(c, key)
+                + "); one writer per persistence id:"
+                + " stop that node first (a node whose machine vanished is released within about 25 s)");
       }
       return new JournalWriterLock(c);
     } catch (SQLException | HeldException | RuntimeException e) {
@@ -80,33 +90,46 @@ public final class JournalWriterLock implements AutoCloseable {
     }
   }
 
-  /** Who holds {@code key}, as far as this session may see: backend, client address, name, since. */
+  /**
+   * Who holds {@code key}, as far as this session may see: backend, client address, name, since.
+   */
   private static String holders(Connection c, long key) throws SQLException {
     List<String> out = new ArrayList<>();
-    // A bigint advisory key is shown in pg_locks as classid (high half), objid (low half), objsubid 1.
-    try (PreparedStatement p = c.prepareStatement("SELECT a.pid, host(a.client_addr), a.application_name, a.backend_start"
-        + " FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.granted"
-        + " AND l.classid::bigint = ? AND l.objid::bigint = ? AND l.objsubid = 1")) {
+    // A bigint advisory key is shown in pg_locks as classid (high half), objid (low half), objsubid
+    // 1.
+    try (PreparedStatement p =
+        c.prepareStatement(
+            "SELECT a.pid, host(a.client_addr), a.application_name, a.backend_start"
+                + " FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.granted"
+                + " AND l.classid::bigint = ? AND l.objid::bigint = ? AND l.objsubid = 1")) {
       p.setLong(1, key >>> 32);
       p.setLong(2, key & 0xffff_ffffL);
       try (ResultSet rs = p.executeQuery()) {
         while (rs.next()) {
           String name = rs.getString(3);
           Timestamp since = rs.getTimestamp(4);
-          out.add("'" + (name == null || name.isEmpty() ? "unnamed" : name) + "', database session " + rs.getInt(1)
-              + (rs.getString(2) == null ? "" : " from " + rs.getString(2))
-              + (since == null ? "" : " since " + since.toInstant()));
+          out.add(
+              "'"
+                  + (name == null || name.isEmpty() ? "unnamed" : name)
+                  + "', database session "
+                  + rs.getInt(1)
+                  + (rs.getString(2) == null ? "" : " from " + rs.getString(2))
+                  + (since == null ? "" : " since " + since.toInstant()));
         }
       }
     }
     return out.isEmpty() ? "a session this user cannot see" : String.join("; ", out);
   }
 
-  /** A 64-bit key for {@code persistenceId}: the first 8 bytes of SHA-256 over a parreg prefix and the id. */
+  /**
+   * A 64-bit key for {@code persistenceId}: the first 8 bytes of SHA-256 over a parreg prefix and
+   * the id.
+   */
   static long key(String persistenceId) {
     try {
-      byte[] h = MessageDigest.getInstance("SHA-256")
-          .digest(("parreg-writer|" + persistenceId).getBytes(StandardCharsets.UTF_8));
+      byte[] h =
+          MessageDigest.getInstance("SHA-256")
+              .digest(("parreg-writer|" + persistenceId).getBytes(StandardCharsets.UTF_8));
       long k = 0;
       for (int i = 0; i < 8; i++) {
         k = (k << 8) | (h[i] & 0xff);

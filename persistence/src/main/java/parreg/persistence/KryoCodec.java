@@ -28,16 +28,15 @@ import org.apache.pekko.actor.typed.ActorSystem;
 
 /**
  * The binary format of every parreg message, event and snapshot: one format-version byte ({@link
- * #FORMAT_VERSION}), then one Kryo object written with its class id ({@code
- * writeClassAndObject}). Nothing else: no class names, no manifest.
+ * #FORMAT_VERSION}), then one Kryo object written with its class id ({@code writeClassAndObject}).
+ * Nothing else: no class names, no manifest.
  *
- * <p>Class ids are fixed and explicit. Ids below {@link #FIRST_APPLICATION_ID} are this class's
- * own table of JDK and Pekko types ({@link #BUILT_IN}, plus Kryo's own ids 0–9 for primitives,
- * their boxes and {@code String}); ids from {@link #FIRST_APPLICATION_ID} up come from the
- * application's table ({@code parreg.serialization.kryo-registrations}, see {@link
- * #registrationsFromConfig}). Once a journal holds an id, that id must keep meaning the same class
- * with the same fields: ids are never reused or renumbered; a change of layout needs a new id or a
- * new format version.
+ * <p>Class ids are fixed and explicit. Ids below {@link #FIRST_APPLICATION_ID} are this class's own
+ * table of JDK and Pekko types ({@link #BUILT_IN}, plus Kryo's own ids 0–9 for primitives, their
+ * boxes and {@code String}); ids from {@link #FIRST_APPLICATION_ID} up come from the application's
+ * table ({@code parreg.serialization.kryo-registrations}, see {@link #registrationsFromConfig}).
+ * Once a journal holds an id, that id must keep meaning the same class with the same fields: ids
+ * are never reused or renumbered; a change of layout needs a new id or a new format version.
  *
  * <p>Reading refuses, with a {@link KryoCodecException} and before any object of that class is
  * created: an unknown format version, an unknown class id, a class given by name, bytes left over
@@ -112,7 +111,8 @@ public final class KryoCodec {
 
   private record ResolvedEntry(int id, Class<?> type) {}
 
-  private KryoCodec(List<Entry> application, ClassLoader loader, Supplier<ActorRefResolver> resolver) {
+  private KryoCodec(
+      List<Entry> application, ClassLoader loader, Supplier<ActorRefResolver> resolver) {
     this.table = resolve(application, loader);
     this.resolver = resolver;
     this.pool =
@@ -130,8 +130,8 @@ public final class KryoCodec {
    * A codec without an ActorSystem (the CLI reading a journal): actor references are refused.
    *
    * @param application the application's table, ids {@code >= FIRST_APPLICATION_ID}
-   * @throws KryoCodecException if the table is not valid (duplicate id or class, reserved id,
-   *     class not found)
+   * @throws KryoCodecException if the table is not valid (duplicate id or class, reserved id, class
+   *     not found)
    */
   public static KryoCodec create(List<Entry> application) {
     return new KryoCodec(application, KryoCodec.class.getClassLoader(), null);
@@ -141,9 +141,8 @@ public final class KryoCodec {
   public static final String REGISTRATIONS_RESOURCE = "kryo-registrations.conf";
 
   /**
-   * {@link #create} with the table of {@link #REGISTRATIONS_RESOURCE} alone, for a reader that
-   * must not wait for the whole configuration (a node's start-up journal check runs while it
-   * loads).
+   * {@link #create} with the table of {@link #REGISTRATIONS_RESOURCE} alone, for a reader that must
+   * not wait for the whole configuration (a node's start-up journal check runs while it loads).
    */
   public static KryoCodec fromRegistrationsResource() {
     return fromConfig(
@@ -175,8 +174,7 @@ public final class KryoCodec {
    */
   public static KryoCodec create(
       List<Entry> application, ClassLoader classLoader, Supplier<ActorRefResolver> resolver) {
-    return new KryoCodec(
-        application, classLoader, resolver == null ? null : new Memo<>(resolver));
+    return new KryoCodec(application, classLoader, resolver == null ? null : new Memo<>(resolver));
   }
 
   /**
@@ -234,8 +232,8 @@ public final class KryoCodec {
   /**
    * Decodes a payload written by {@link #encode}.
    *
-   * @throws KryoCodecException if the payload is empty, of another format version, names an
-   *     unknown class id or a class by name, is truncated, or has bytes after the object
+   * @throws KryoCodecException if the payload is empty, of another format version, names an unknown
+   *     class id or a class by name, is truncated, or has bytes after the object
    */
   public Object decode(byte[] payload) {
     Objects.requireNonNull(payload, "payload");
@@ -393,8 +391,8 @@ public final class KryoCodec {
   }
 
   /**
-   * Registration required, no class names on the wire, and every implementation of the typed
-   * {@link ActorRef} mapped to the one actor-reference registration.
+   * Registration required, no class names on the wire, and every implementation of the typed {@link
+   * ActorRef} mapped to the one actor-reference registration.
    */
   private static final class StrictClassResolver extends DefaultClassResolver {
     Registration actorRefRegistration;

@@ -19,7 +19,10 @@ import org.apache.pekko.serialization.JSerializer;
  */
 public final class KryoSerializer extends JSerializer {
 
-  /** The serializer identifier, stored in the journal's {@code event_ser_id} and {@code snapshot_ser_id}. */
+  /**
+   * The serializer identifier, stored in the journal's {@code event_ser_id} and {@code
+   * snapshot_ser_id}.
+   */
   public static final int IDENTIFIER = 7100;
 
   private final KryoCodec codec;
@@ -55,8 +58,8 @@ public final class KryoSerializer extends JSerializer {
   }
 
   /**
-   * A version-2 (journal) payload comes back as a {@link Chained}, its checksum checked; the
-   * reader (the training actor's journal, a peer serving a step) checks its link.
+   * A version-2 (journal) payload comes back as a {@link Chained}, its checksum checked; the reader
+   * (the training actor's journal, a peer serving a step) checks its link.
    */
   @Override
   public Object fromBinaryJava(byte[] bytes, Class<?> manifest) {

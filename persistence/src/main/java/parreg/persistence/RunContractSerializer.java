@@ -10,17 +10,30 @@ import parreg.device.RunContract;
 /**
  * The contract's binary layout, in two versions. Layout 1 is what Kryo's record serializer wrote
  * for the 12-field contract of format v1 (components sorted by name, {@code batchSize} first):
- * journals of that version hold it, and it is still read. Layout 2 adds the initialization term;
- * it starts with a negative int where layout 1 has the batch size (never negative), which is how
- * a reader tells them apart. A layout-1 seed contract is read as the seed contract says it now
+ * journals of that version hold it, and it is still read. Layout 2 adds the initialization term; it
+ * starts with a negative int where layout 1 has the batch size (never negative), which is how a
+ * reader tells them apart. A layout-1 seed contract is read as the seed contract says it now
  * ({@link RunContract#upgradeLegacySeed}).
  */
 final class RunContractSerializer extends Serializer<RunContract> {
   private static final int LAYOUT_2 = -2;
 
-  /** The format-v1 contract, field for field: Kryo's record serializer reads it as it was written. */
-  record V1(int batchSize, boolean bias, String checkpointContract, String dataset, int features, double[] initialWeights,
-      String learningRate, String loss, int participants, String reductionOrder, String runName, String schema) {}
+  /**
+   * The format-v1 contract, field for field: Kryo's record serializer reads it as it was written.
+   */
+  record V1(
+      int batchSize,
+      boolean bias,
+      String checkpointContract,
+      String dataset,
+      int features,
+      double[] initialWeights,
+      String learningRate,
+      String loss,
+      int participants,
+      String reductionOrder,
+      String runName,
+      String schema) {}
 
   private final RecordSerializer<V1> v1 = new RecordSerializer<>(V1.class);
 
@@ -56,8 +69,19 @@ final class RunContractSerializer extends Serializer<RunContract> {
       }
       input.setPosition(start); // layout 1: that int was the batch size
       V1 o = v1.read(kryo, input, V1.class);
-      return new RunContract(o.runName(), o.schema(), o.checkpointContract(), o.loss(), o.learningRate(),
-          o.initialWeights(), o.features(), o.bias(), o.participants(), o.dataset(), o.batchSize(), o.reductionOrder())
+      return new RunContract(
+              o.runName(),
+              o.schema(),
+              o.checkpointContract(),
+              o.loss(),
+              o.learningRate(),
+              o.initialWeights(),
+              o.features(),
+              o.bias(),
+              o.participants(),
+              o.dataset(),
+              o.batchSize(),
+              o.reductionOrder())
           .upgradeLegacySeed();
     }
     String runName = input.readString();
@@ -73,7 +97,19 @@ final class RunContractSerializer extends Serializer<RunContract> {
     String dataset = input.readString();
     int batchSize = input.readVarInt(true);
     String reductionOrder = input.readString();
-    return new RunContract(runName, schema, checkpointContract, loss, learningRate, initialWeights, initialization,
-        features, bias, participants, dataset, batchSize, reductionOrder);
+    return new RunContract(
+        runName,
+        schema,
+        checkpointContract,
+        loss,
+        learningRate,
+        initialWeights,
+        initialization,
+        features,
+        bias,
+        participants,
+        dataset,
+        batchSize,
+        reductionOrder);
   }
 }

@@ -3,8 +3,8 @@
  *
  * <ul>
  *   <li>{@link parreg.persistence.KryoCodec}: the one binary format of every message, event and
- *       snapshot (a format-version byte, then Kryo with registration required and fixed class
- *       ids). Usable without an ActorSystem, so that the CLI can read journals with plain JDBC.
+ *       snapshot (a format-version byte, then Kryo with registration required and fixed class ids).
+ *       Usable without an ActorSystem, so that the CLI can read journals with plain JDBC.
  *   <li>{@link parreg.persistence.KryoSerializer}: the Pekko serializer over that codec, bound to
  *       the marker {@link parreg.persistence.KryoSerializable} in {@code serialization.conf}.
  *   <li>{@link parreg.persistence.JournalLocation}: the {@code --journal DIR-or-JDBC-URL} value,
@@ -15,8 +15,8 @@
  *       and events, decoded through the codec.
  * </ul>
  *
- * <p>May depend on Pekko, JDBC drivers, Kryo and {@code parreg.device}; must not depend on
- * {@code parreg.actors} or {@code parreg.cli} (enforced by {@code LayeringTest}). Application
- * classes reach the codec only by name, through the registration table in configuration.
+ * <p>May depend on Pekko, JDBC drivers, Kryo and {@code parreg.device}; must not depend on {@code
+ * parreg.actors} or {@code parreg.cli} (enforced by {@code LayeringTest}). Application classes
+ * reach the codec only by name, through the registration table in configuration.
  */
 package parreg.persistence;

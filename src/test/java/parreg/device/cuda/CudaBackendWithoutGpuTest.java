@@ -33,26 +33,38 @@ class CudaBackendWithoutGpuTest {
       }
       return;
     }
-    BackendUnavailableException e = assertThrows(BackendUnavailableException.class, () -> CudaBackend.open("0"));
+    BackendUnavailableException e =
+        assertThrows(BackendUnavailableException.class, () -> CudaBackend.open("0"));
     assertTrue(e.getMessage().startsWith("no usable CUDA device"), e.getMessage());
     // probed once: the second attempt gives the same answer instead of NoClassDefFoundError
-    BackendUnavailableException again = assertThrows(BackendUnavailableException.class,
-        () -> Backends.select("cuda", "GPU-00000000-1111-2222-3333-444444444444"));
+    BackendUnavailableException again =
+        assertThrows(
+            BackendUnavailableException.class,
+            () -> Backends.select("cuda", "GPU-00000000-1111-2222-3333-444444444444"));
     assertEquals(e.getMessage(), again.getMessage());
     Backends.Selection auto = Backends.select("auto", null);
     try (KernelBackend b = auto.backend()) {
       assertEquals("cpu", b.info().backend());
-      assertTrue(auto.reason().startsWith("backend auto: picked cpu (no usable CUDA device"), auto.reason());
+      assertTrue(
+          auto.reason().startsWith("backend auto: picked cpu (no usable CUDA device"),
+          auto.reason());
     }
   }
 
   @Test
   void uuidSpellingsNormalise() {
-    assertEquals("0123456789abcdef0123456789abcdef", CudaCard.normalizeUuid("GPU-01234567-89AB-cdef-0123-456789abcdef"));
-    assertEquals("0123456789abcdef0123456789abcdef", CudaCard.normalizeUuid("0123456789ABCDEF0123456789ABCDEF"));
+    assertEquals(
+        "0123456789abcdef0123456789abcdef",
+        CudaCard.normalizeUuid("GPU-01234567-89AB-cdef-0123-456789abcdef"));
+    assertEquals(
+        "0123456789abcdef0123456789abcdef",
+        CudaCard.normalizeUuid("0123456789ABCDEF0123456789ABCDEF"));
   }
 
-  /** The spec plan takes the narrowest slice width that holds d (its kernels and fallbacks exist per width). */
+  /**
+   * The spec plan takes the narrowest slice width that holds d (its kernels and fallbacks exist per
+   * width).
+   */
   @Test
   void specSliceWidthIsTheNarrowestThatHoldsD() {
     assertEquals(64, CudaPlan.specWidth(17));
@@ -65,7 +77,9 @@ class CudaBackendWithoutGpuTest {
     assertEquals(256, CudaPlan.specWidth(256));
   }
 
-  /** The checked-in PTX carries the lowered ISA stamp (CUDA 12.0 drivers load it) and every kernel. */
+  /**
+   * The checked-in PTX carries the lowered ISA stamp (CUDA 12.0 drivers load it) and every kernel.
+   */
   @Test
   void shippedPtxLoadsOnCuda12Drivers() throws Exception {
     String ptx;
@@ -75,31 +89,87 @@ class CudaBackendWithoutGpuTest {
     }
     assertTrue(ptx.contains("\n.version 8.0\n"), "PTX ISA 8.0 stamp");
     assertTrue(ptx.contains("\n.target sm_75\n"), "compute_75 target");
-    for (String k : new String[] {"small_o_1", "small_o_16", "large_o_8_1", "pipe_o_8_2", "pipe_o_1_1", "flow_o_8_2", "flow_o_1_2", "quad_o_8_2", "pipeq_o_8_2", "spec_o_64", "spec_o_128", "spec_o_192", "spec_o_256", "pipes_o_2_2", "pipes_o_4_2", "pipes_o_6_2", "pipes_o_8_2", "wide_o_384", "wide_o_1024", "resid8_o", "grad8_o", "resid_o", "grad_o", "tree_pass"}) {
+    for (String k :
+        new String[] {
+          "small_o_1",
+          "small_o_16",
+          "large_o_8_1",
+          "pipe_o_8_2",
+          "pipe_o_1_1",
+          "flow_o_8_2",
+          "flow_o_1_2",
+          "quad_o_8_2",
+          "pipeq_o_8_2",
+          "spec_o_64",
+          "spec_o_128",
+          "spec_o_192",
+          "spec_o_256",
+          "pipes_o_2_2",
+          "pipes_o_4_2",
+          "pipes_o_6_2",
+          "pipes_o_8_2",
+          "wide_o_384",
+          "wide_o_1024",
+          "resid8_o",
+          "grad8_o",
+          "resid_o",
+          "grad_o",
+          "tree_pass"
+        }) {
       assertTrue(ptx.contains(".entry " + k + "("), "kernel " + k);
     }
     // the product's PTX holds only what the product runs: no unordered variant, no comparison plan
-    assertTrue(!ptx.contains("_a_") && !ptx.contains(".entry resid_a(") && !ptx.contains(".entry large_o_8_2(")
-        && !ptx.contains(".entry widep_"),
+    assertTrue(
+        !ptx.contains("_a_")
+            && !ptx.contains(".entry resid_a(")
+            && !ptx.contains(".entry large_o_8_2(")
+            && !ptx.contains(".entry widep_"),
         "benchmark-only kernels in the product's PTX");
-    assertTrue(!ptx.contains("fma.rn.f32") && !ptx.contains("fma.rn.f64"), "no fused multiply-add in the PTX");
+    assertTrue(
+        !ptx.contains("fma.rn.f32") && !ptx.contains("fma.rn.f64"),
+        "no fused multiply-add in the PTX");
     assertTrue(!ptx.contains(".ftz."), "no flush-to-zero instruction in the PTX");
   }
 
-  /** The benchmark's comparison module: the unordered variants, large2 and widep, built like the product's. */
+  /**
+   * The benchmark's comparison module: the unordered variants, large2 and widep, built like the
+   * product's.
+   */
   @Test
   void comparisonPtxHoldsTheBenchmarkOnlyKernels() throws Exception {
     String ptx;
-    try (InputStream in = CudaBackend.class.getResourceAsStream(parreg.bench.GpuGradientBench.COMPARISON_PTX)) {
+    try (InputStream in =
+        CudaBackend.class.getResourceAsStream(parreg.bench.GpuGradientBench.COMPARISON_PTX)) {
       assertTrue(in != null, "comparison PTX resource present");
       ptx = new String(in.readAllBytes(), StandardCharsets.US_ASCII);
     }
     assertTrue(ptx.contains("\n.version 8.0\n"), "PTX ISA 8.0 stamp");
-    for (String k : new String[] {"small_a_1", "small_a_16", "large_o_8_2", "large_a_8_1", "pipe_a_8_2", "flow_a_8_2", "quad_a_4_2", "pipeq_a_4_2", "pipes_a_8_2", "spec_a_64", "spec_a_256", "resid_a", "grad_a", "widep_o_384", "widep_o_1024"}) {
+    for (String k :
+        new String[] {
+          "small_a_1",
+          "small_a_16",
+          "large_o_8_2",
+          "large_a_8_1",
+          "pipe_a_8_2",
+          "flow_a_8_2",
+          "quad_a_4_2",
+          "pipeq_a_4_2",
+          "pipes_a_8_2",
+          "spec_a_64",
+          "spec_a_256",
+          "resid_a",
+          "grad_a",
+          "widep_o_384",
+          "widep_o_1024"
+        }) {
       assertTrue(ptx.contains(".entry " + k + "("), "kernel " + k);
     }
-    assertTrue(!ptx.contains("_o_1_1(") && !ptx.contains(".entry tree_pass("), "product kernels duplicated in the comparison PTX");
-    assertTrue(!ptx.contains("fma.rn.f32") && !ptx.contains("fma.rn.f64"), "no fused multiply-add in the PTX");
+    assertTrue(
+        !ptx.contains("_o_1_1(") && !ptx.contains(".entry tree_pass("),
+        "product kernels duplicated in the comparison PTX");
+    assertTrue(
+        !ptx.contains("fma.rn.f32") && !ptx.contains("fma.rn.f64"),
+        "no fused multiply-add in the PTX");
     assertTrue(!ptx.contains(".ftz."), "no flush-to-zero instruction in the PTX");
   }
 }

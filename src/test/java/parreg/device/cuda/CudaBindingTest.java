@@ -20,7 +20,9 @@ class CudaBindingTest {
   void bindsByOrdinalAndByUuid() throws Exception {
     List<CudaCard.DeviceDescription> found = CudaTestSupport.devicesOrSkip();
     for (CudaCard.DeviceDescription dd : found) {
-      assertTrue(dd.uuid().matches("GPU-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"), dd.uuid());
+      assertTrue(
+          dd.uuid().matches("GPU-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"),
+          dd.uuid());
       String bare = dd.uuid().substring(4).replace("-", "").toUpperCase();
       for (String sel : new String[] {Integer.toString(dd.ordinal()), dd.uuid(), bare}) {
         try (KernelBackend b = CudaBackend.open(sel)) {
@@ -50,16 +52,28 @@ class CudaBindingTest {
   void unknownUuidAndBadOrdinalAreRefusedWithTheCardsFound() {
     List<CudaCard.DeviceDescription> found = CudaTestSupport.devicesOrSkip();
     String listed = found.get(0).uuid();
-    BackendUnavailableException e = assertThrows(BackendUnavailableException.class,
-        () -> CudaBackend.open("GPU-00000000-1111-2222-3333-444444444444"));
-    assertTrue(e.getMessage().contains("no CUDA device with UUID GPU-00000000-1111-2222-3333-444444444444"), e.getMessage());
-    assertTrue(e.getMessage().contains(listed) && e.getMessage().contains("0: " + found.get(0).name()), e.getMessage());
-    BackendUnavailableException o = assertThrows(BackendUnavailableException.class, () -> CudaBackend.open("99"));
-    assertTrue(o.getMessage().contains("ordinal 99") && o.getMessage().contains(listed), o.getMessage());
-    BackendUnavailableException g = assertThrows(BackendUnavailableException.class, () -> CudaBackend.open("GPU-xyz"));
+    BackendUnavailableException e =
+        assertThrows(
+            BackendUnavailableException.class,
+            () -> CudaBackend.open("GPU-00000000-1111-2222-3333-444444444444"));
+    assertTrue(
+        e.getMessage()
+            .contains("no CUDA device with UUID GPU-00000000-1111-2222-3333-444444444444"),
+        e.getMessage());
+    assertTrue(
+        e.getMessage().contains(listed) && e.getMessage().contains("0: " + found.get(0).name()),
+        e.getMessage());
+    BackendUnavailableException o =
+        assertThrows(BackendUnavailableException.class, () -> CudaBackend.open("99"));
+    assertTrue(
+        o.getMessage().contains("ordinal 99") && o.getMessage().contains(listed), o.getMessage());
+    BackendUnavailableException g =
+        assertThrows(BackendUnavailableException.class, () -> CudaBackend.open("GPU-xyz"));
     assertTrue(g.getMessage().contains(listed), g.getMessage());
-    BackendUnavailableException viaSelect = assertThrows(BackendUnavailableException.class,
-        () -> Backends.select("cuda", "GPU-00000000-1111-2222-3333-444444444444"));
+    BackendUnavailableException viaSelect =
+        assertThrows(
+            BackendUnavailableException.class,
+            () -> Backends.select("cuda", "GPU-00000000-1111-2222-3333-444444444444"));
     assertTrue(viaSelect.getMessage().contains(listed), viaSelect.getMessage());
     System.out.println("[gpu] refusal message: " + e.getMessage());
   }

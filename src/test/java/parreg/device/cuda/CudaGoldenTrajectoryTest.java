@@ -35,7 +35,8 @@ class CudaGoldenTrajectoryTest {
         w = UpdateRule.apply(w, new LocalSums[] {s0, s1}, rate).parameters();
         Long golden = GOLDEN.get(k);
         if (golden != null) {
-          assertEquals(golden, Double.doubleToRawLongBits(w[0]), "w after step " + k + " on " + b0.info());
+          assertEquals(
+              golden, Double.doubleToRawLongBits(w[0]), "w after step " + k + " on " + b0.info());
         }
         if (k <= 150) {
           assertEquals(3.0 * Math.scalb(1.0, -k), w[0], "w_k = 3*2^-k, step " + k);

@@ -19,9 +19,9 @@ import parreg.device.ReferenceKernel;
 import parreg.device.RunContract;
 
 /**
- * Bit-for-bit parity of S_p, the loss sum and the mass with {@link ReferenceKernel} on random
- * data (zeros of both signs, binary32 subnormals, tiny and large exponents), with and without
- * bias, whole partitions and batches at offsets, every kernel plan.
+ * Bit-for-bit parity of S_p, the loss sum and the mass with {@link ReferenceKernel} on random data
+ * (zeros of both signs, binary32 subnormals, tiny and large exponents), with and without bias,
+ * whole partitions and batches at offsets, every kernel plan.
  */
 @Tag("gpu")
 class CudaParityTest {
@@ -48,32 +48,72 @@ class CudaParityTest {
 
   static Stream<Arguments> plans() {
     return Stream.of(
-        Arguments.of(1, 70_001, "small"), Arguments.of(2, 5_000, "small"), Arguments.of(5, 5_003, "small"),
-        Arguments.of(8, 4_097, "small"), Arguments.of(16, 5_000, "large1"), Arguments.of(16, 5_000, "large2"),
-        Arguments.of(16, 5_000, "twopass"), Arguments.of(17, 9_000, null), Arguments.of(33, 3_073, null),
-        Arguments.of(100, 2_049, "large1"), Arguments.of(100, 2_049, "large2"), Arguments.of(200, 40_000, null),
-        Arguments.of(256, 3_000, "large1"), Arguments.of(256, 3_000, "twopass"), Arguments.of(257, 3_001, null),
-        Arguments.of(4096, 1_100, null), Arguments.of(16, 5_000, "pipe1"), Arguments.of(16, 5_000, "pipe2"),
-        Arguments.of(100, 2_049, "pipe1"), Arguments.of(256, 3_000, "large2"), Arguments.of(256, 3_000, "pipe1"),
-        Arguments.of(64, 1_025, null), Arguments.of(32, 31, null), Arguments.of(129, 70_000, null),
-        Arguments.of(16, 5_000, "flow2"), Arguments.of(33, 3_073, "flow2"), Arguments.of(100, 2_049, "flow2"),
-        Arguments.of(200, 40_000, "flow2"), Arguments.of(256, 3_000, "flow2"), Arguments.of(256, 70_001, "flow2"),
-        Arguments.of(256, 3_000, "pipe2"), Arguments.of(200, 40_000, "pipe2"), Arguments.of(16, 5_000, "flow1"),
-        Arguments.of(100, 2_049, "flow1"), Arguments.of(256, 3_000, "flow1"), Arguments.of(256, 70_001, "flow1"),
+        Arguments.of(1, 70_001, "small"),
+        Arguments.of(2, 5_000, "small"),
+        Arguments.of(5, 5_003, "small"),
+        Arguments.of(8, 4_097, "small"),
+        Arguments.of(16, 5_000, "large1"),
+        Arguments.of(16, 5_000, "large2"),
+        Arguments.of(16, 5_000, "twopass"),
+        Arguments.of(17, 9_000, null),
+        Arguments.of(33, 3_073, null),
+        Arguments.of(100, 2_049, "large1"),
+        Arguments.of(100, 2_049, "large2"),
+        Arguments.of(200, 40_000, null),
+        Arguments.of(256, 3_000, "large1"),
+        Arguments.of(256, 3_000, "twopass"),
+        Arguments.of(257, 3_001, null),
+        Arguments.of(4096, 1_100, null),
+        Arguments.of(16, 5_000, "pipe1"),
+        Arguments.of(16, 5_000, "pipe2"),
+        Arguments.of(100, 2_049, "pipe1"),
+        Arguments.of(256, 3_000, "large2"),
+        Arguments.of(256, 3_000, "pipe1"),
+        Arguments.of(64, 1_025, null),
+        Arguments.of(32, 31, null),
+        Arguments.of(129, 70_000, null),
+        Arguments.of(16, 5_000, "flow2"),
+        Arguments.of(33, 3_073, "flow2"),
+        Arguments.of(100, 2_049, "flow2"),
+        Arguments.of(200, 40_000, "flow2"),
+        Arguments.of(256, 3_000, "flow2"),
+        Arguments.of(256, 70_001, "flow2"),
+        Arguments.of(256, 3_000, "pipe2"),
+        Arguments.of(200, 40_000, "pipe2"),
+        Arguments.of(16, 5_000, "flow1"),
+        Arguments.of(100, 2_049, "flow1"),
+        Arguments.of(256, 3_000, "flow1"),
+        Arguments.of(256, 70_001, "flow1"),
         // quad layout (the default for 64 < d <= 256): d not a multiple of 4, several tiles per
         // block, batches at offsets (its pipe fallback reads the same layout)
-        Arguments.of(65, 3_073, "quad2"), Arguments.of(100, 2_049, "quad2"), Arguments.of(127, 5_000, "quad2"),
-        Arguments.of(128, 5_000, "quad2"), Arguments.of(129, 70_000, "quad2"), Arguments.of(200, 40_000, "quad2"),
-        Arguments.of(255, 3_001, "quad2"), Arguments.of(256, 3_000, "quad2"), Arguments.of(256, 400_003, "quad2"),
+        Arguments.of(65, 3_073, "quad2"),
+        Arguments.of(100, 2_049, "quad2"),
+        Arguments.of(127, 5_000, "quad2"),
+        Arguments.of(128, 5_000, "quad2"),
+        Arguments.of(129, 70_000, "quad2"),
+        Arguments.of(200, 40_000, "quad2"),
+        Arguments.of(255, 3_001, "quad2"),
+        Arguments.of(256, 3_000, "quad2"),
+        Arguments.of(256, 400_003, "quad2"),
         Arguments.of(66, 300_001, "quad2"),
         // warp-specialised (the default for 16 < d <= 256): every slice width, d just above and at
         // each width and not a multiple of 4, several tiles per block, a partial last tile,
         // batches at offsets (its pipe fallback reads the same padded layout)
-        Arguments.of(17, 9_000, "spec"), Arguments.of(33, 3_073, "spec"), Arguments.of(64, 70_001, "spec"),
-        Arguments.of(65, 3_073, "spec"), Arguments.of(100, 2_049, "spec"), Arguments.of(128, 5_000, "spec"),
-        Arguments.of(129, 70_000, "spec"), Arguments.of(161, 40_000, "spec"), Arguments.of(192, 3_001, "spec"),
-        Arguments.of(193, 5_000, "spec"), Arguments.of(255, 3_001, "spec"), Arguments.of(256, 3_000, "spec"),
-        Arguments.of(256, 400_003, "spec"), Arguments.of(66, 300_001, "spec"), Arguments.of(100, 2_049, "spec256"),
+        Arguments.of(17, 9_000, "spec"),
+        Arguments.of(33, 3_073, "spec"),
+        Arguments.of(64, 70_001, "spec"),
+        Arguments.of(65, 3_073, "spec"),
+        Arguments.of(100, 2_049, "spec"),
+        Arguments.of(128, 5_000, "spec"),
+        Arguments.of(129, 70_000, "spec"),
+        Arguments.of(161, 40_000, "spec"),
+        Arguments.of(192, 3_001, "spec"),
+        Arguments.of(193, 5_000, "spec"),
+        Arguments.of(255, 3_001, "spec"),
+        Arguments.of(256, 3_000, "spec"),
+        Arguments.of(256, 400_003, "spec"),
+        Arguments.of(66, 300_001, "spec"),
+        Arguments.of(100, 2_049, "spec256"),
         Arguments.of(40, 5_000, "spec192"));
   }
 
@@ -82,14 +122,30 @@ class CudaParityTest {
         // lane groups (the default for 256 < d <= 1,024): every slice width, d just above and at
         // each width and not a multiple of 4, several tiles per block, a partial last tile,
         // batches at offsets (their two passes read the same octet layout); widep first
-        Arguments.of(257, 3_001, "widep"), Arguments.of(385, 2_049, "widep"), Arguments.of(600, 5_003, "widep"),
-        Arguments.of(767, 3_073, "widep"), Arguments.of(801, 9_000, "widep"), Arguments.of(1021, 5_000, "widep"),
-        Arguments.of(768, 300_001, "widep"), Arguments.of(1024, 400_003, "widep"), Arguments.of(1024, 31, "widep"),
-        Arguments.of(257, 3_001, "wide"), Arguments.of(300, 40_000, "wide"), Arguments.of(384, 5_000, "wide"),
-        Arguments.of(385, 2_049, "wide"), Arguments.of(511, 70_001, "wide"), Arguments.of(512, 3_000, "wide"),
-        Arguments.of(600, 5_003, "wide"), Arguments.of(767, 3_073, "wide"), Arguments.of(768, 300_001, "wide"),
-        Arguments.of(801, 9_000, "wide"), Arguments.of(1021, 5_000, "wide"), Arguments.of(1024, 400_003, "wide"),
-        Arguments.of(1024, 31, "wide"), Arguments.of(1024, 3_000, "twopass"), Arguments.of(2048, 2_100, null));
+        Arguments.of(257, 3_001, "widep"),
+        Arguments.of(385, 2_049, "widep"),
+        Arguments.of(600, 5_003, "widep"),
+        Arguments.of(767, 3_073, "widep"),
+        Arguments.of(801, 9_000, "widep"),
+        Arguments.of(1021, 5_000, "widep"),
+        Arguments.of(768, 300_001, "widep"),
+        Arguments.of(1024, 400_003, "widep"),
+        Arguments.of(1024, 31, "widep"),
+        Arguments.of(257, 3_001, "wide"),
+        Arguments.of(300, 40_000, "wide"),
+        Arguments.of(384, 5_000, "wide"),
+        Arguments.of(385, 2_049, "wide"),
+        Arguments.of(511, 70_001, "wide"),
+        Arguments.of(512, 3_000, "wide"),
+        Arguments.of(600, 5_003, "wide"),
+        Arguments.of(767, 3_073, "wide"),
+        Arguments.of(768, 300_001, "wide"),
+        Arguments.of(801, 9_000, "wide"),
+        Arguments.of(1021, 5_000, "wide"),
+        Arguments.of(1024, 400_003, "wide"),
+        Arguments.of(1024, 31, "wide"),
+        Arguments.of(1024, 3_000, "twopass"),
+        Arguments.of(2048, 2_100, null));
   }
 
   @ParameterizedTest(name = "d={0} N={1} plan={2}")
@@ -148,8 +204,21 @@ class CudaParityTest {
           }
           LocalSums want = ReferenceKernel.compute(p, batch[0], batch[1], params, bias);
           LocalSums got = b.launch(params, batch[0], batch[1]).await();
-          String what = "d=" + d + " N=" + n + " bias=" + bias + " plan=" + b.plan() + " batch [" + batch[0] + ", +"
-              + batch[1] + ") round " + round;
+          String what =
+              "d="
+                  + d
+                  + " N="
+                  + n
+                  + " bias="
+                  + bias
+                  + " plan="
+                  + b.plan()
+                  + " batch ["
+                  + batch[0]
+                  + ", +"
+                  + batch[1]
+                  + ") round "
+                  + round;
           compare(want, got, what);
         }
       }
@@ -160,14 +229,35 @@ class CudaParityTest {
     assertEquals(want.mass(), got.mass(), what + ": mass");
     assertEquals(want.length(), got.length(), what + ": gradient length");
     for (int j = 0; j < want.length(); j++) {
-      if (Double.doubleToRawLongBits(want.gradient(j)) != Double.doubleToRawLongBits(got.gradient(j))) {
-        fail(what + ": S[" + j + "] expected " + Bits.hex(want.gradient(j)) + " (" + want.gradient(j) + ") got "
-            + Bits.hex(got.gradient(j)) + " (" + got.gradient(j) + ")");
+      if (Double.doubleToRawLongBits(want.gradient(j))
+          != Double.doubleToRawLongBits(got.gradient(j))) {
+        fail(
+            what
+                + ": S["
+                + j
+                + "] expected "
+                + Bits.hex(want.gradient(j))
+                + " ("
+                + want.gradient(j)
+                + ") got "
+                + Bits.hex(got.gradient(j))
+                + " ("
+                + got.gradient(j)
+                + ")");
       }
     }
     if (Double.doubleToRawLongBits(want.lossSum()) != Double.doubleToRawLongBits(got.lossSum())) {
-      fail(what + ": loss expected " + Bits.hex(want.lossSum()) + " (" + want.lossSum() + ") got "
-          + Bits.hex(got.lossSum()) + " (" + got.lossSum() + ")");
+      fail(
+          what
+              + ": loss expected "
+              + Bits.hex(want.lossSum())
+              + " ("
+              + want.lossSum()
+              + ") got "
+              + Bits.hex(got.lossSum())
+              + " ("
+              + got.lossSum()
+              + ")");
     }
   }
 }

@@ -38,12 +38,19 @@ class CudaPlanTest {
   void theWidePlanNeedsItsSlotsAndThePaddedCopy() {
     assertEquals(217_312, CudaPlan.wideSmem(1024)); // 6 slots of 32 KB, weights, group sums
     assertEquals("twopass", plan(1024, 1000, 200 * 1024, FREE));
-    assertEquals("twopass", plan(300, 100_000_000, H200_SMEM, FREE)); // 10^8 slices at width 384: 4.9 TB
+    assertEquals(
+        "twopass", plan(300, 100_000_000, H200_SMEM, FREE)); // 10^8 slices at width 384: 4.9 TB
     // the benchmark's unordered variants: wide has none, the ladder gives the two passes
     assertEquals("twopass", CudaPlan.choose(600, 1000, H200_SMEM, FREE, false, null).name());
-    assertThrows(IllegalArgumentException.class, () -> CudaPlan.choose(600, 1000, H200_SMEM, FREE, false, "wide"));
-    assertThrows(IllegalArgumentException.class, () -> CudaPlan.choose(256, 1000, H200_SMEM, FREE, true, "wide"));
-    assertThrows(IllegalArgumentException.class, () -> CudaPlan.choose(1025, 1000, H200_SMEM, FREE, true, "wide"));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> CudaPlan.choose(600, 1000, H200_SMEM, FREE, false, "wide"));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> CudaPlan.choose(256, 1000, H200_SMEM, FREE, true, "wide"));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> CudaPlan.choose(1025, 1000, H200_SMEM, FREE, true, "wide"));
   }
 
   @Test
@@ -92,9 +99,17 @@ class CudaPlanTest {
 
   @Test
   void forcedPlansThatDoNotFitAreRefused() {
-    assertThrows(IllegalArgumentException.class, () -> CudaPlan.choose(17, 1000, H200_SMEM, FREE, true, "small"));
-    assertThrows(IllegalArgumentException.class, () -> CudaPlan.choose(100, 1000, H200_SMEM, FREE, true, "spec64"));
-    assertThrows(IllegalArgumentException.class, () -> CudaPlan.choose(64, 1000, H200_SMEM, FREE, true, "quad2"));
-    assertThrows(IllegalArgumentException.class, () -> CudaPlan.choose(64, 1000, H200_SMEM, FREE, true, "nope"));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> CudaPlan.choose(17, 1000, H200_SMEM, FREE, true, "small"));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> CudaPlan.choose(100, 1000, H200_SMEM, FREE, true, "spec64"));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> CudaPlan.choose(64, 1000, H200_SMEM, FREE, true, "quad2"));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> CudaPlan.choose(64, 1000, H200_SMEM, FREE, true, "nope"));
   }
 }

@@ -31,16 +31,18 @@ final class CudaTestSupport {
   static CudaBackend openOrSkip(boolean ordered, String plan) {
     devicesOrSkip();
     try {
-      return CudaBackend.openForBenchmark(device(), parreg.bench.GpuGradientBench.COMPARISON_PTX, ordered, plan);
+      return CudaBackend.openForBenchmark(
+          device(), parreg.bench.GpuGradientBench.COMPARISON_PTX, ordered, plan);
     } catch (BackendUnavailableException e) {
-      Assumptions.abort("skipped: CUDA device " + device() + " cannot be opened (" + e.getMessage() + ")");
+      Assumptions.abort(
+          "skipped: CUDA device " + device() + " cannot be opened (" + e.getMessage() + ")");
       throw new AssertionError("unreachable");
     }
   }
 
   /**
-   * A binary32 value from a mix that exercises the policy: zeros of both signs, subnormals,
-   * tiny and large normals, and ordinary values. Magnitudes stay below 2^30 so that no product or
+   * A binary32 value from a mix that exercises the policy: zeros of both signs, subnormals, tiny
+   * and large normals, and ordinary values. Magnitudes stay below 2^30 so that no product or
    * residual overflows binary32 for d up to a few thousand and weights below 2^10.
    */
   static float value(SplittableRandom r) {
@@ -69,12 +71,14 @@ final class CudaTestSupport {
     for (int j = 0; j < count; j++) {
       int k = r.nextInt(10);
       double sign = r.nextBoolean() ? 1 : -1;
-      w[j] = switch (k) {
-        case 0 -> 0.0;
-        case 1 -> sign * Math.scalb(r.nextDouble(), -r.nextInt(127, 150)); // rounds to subnormal or 0
-        case 2 -> sign * Math.scalb(1 + r.nextDouble(), r.nextInt(1, 10));
-        default -> sign * r.nextDouble() * 2;
-      };
+      w[j] =
+          switch (k) {
+            case 0 -> 0.0;
+            case 1 ->
+                sign * Math.scalb(r.nextDouble(), -r.nextInt(127, 150)); // rounds to subnormal or 0
+            case 2 -> sign * Math.scalb(1 + r.nextDouble(), r.nextInt(1, 10));
+            default -> sign * r.nextDouble() * 2;
+          };
     }
     return w;
   }
@@ -85,13 +89,16 @@ final class CudaTestSupport {
     float[] y = new float[n];
     int chunk = 1 << 20;
     int chunks = (int) ((x.length + (long) chunk - 1) / chunk);
-    IntStream.range(0, chunks).parallel().forEach(c -> {
-      SplittableRandom r = new SplittableRandom(seed * 1_000_003L + c);
-      int end = (int) Math.min(x.length, (long) (c + 1) * chunk);
-      for (int i = c * chunk; i < end; i++) {
-        x[i] = value(r);
-      }
-    });
+    IntStream.range(0, chunks)
+        .parallel()
+        .forEach(
+            c -> {
+              SplittableRandom r = new SplittableRandom(seed * 1_000_003L + c);
+              int end = (int) Math.min(x.length, (long) (c + 1) * chunk);
+              for (int i = c * chunk; i < end; i++) {
+                x[i] = value(r);
+              }
+            });
     SplittableRandom ry = new SplittableRandom(seed ^ 0x5DEECE66DL);
     for (int i = 0; i < n; i++) {
       y[i] = value(ry);

@@ -24,7 +24,9 @@ class JCudaLibraryTest {
     assertTrue(JCudaLibrary.prepare(dir));
     assertArrayEquals(resource(), Files.readAllBytes(dir.resolve(JCudaLibrary.NAME)));
     try (var files = Files.list(dir)) {
-      assertTrue(files.allMatch(f -> f.getFileName().toString().equals(JCudaLibrary.NAME)), "only the library");
+      assertTrue(
+          files.allMatch(f -> f.getFileName().toString().equals(JCudaLibrary.NAME)),
+          "only the library");
     }
   }
 

@@ -14,16 +14,20 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The checked-in PTX files are what scripts/gen-ptx.sh makes of their sources: the product's
- * local_sums.cu and the benchmark's comparison_sums.cu (both over local_sums.cuh), and the SASS shipped
- * beside the product's PTX is ptxas's compilation of that PTX. Runs where nvcc
- * is present and is the release that wrote the checked-in files; skipped with the reason otherwise.
+ * local_sums.cu and the benchmark's comparison_sums.cu (both over local_sums.cuh), and the SASS
+ * shipped beside the product's PTX is ptxas's compilation of that PTX. Runs where nvcc is present
+ * and is the release that wrote the checked-in files; skipped with the reason otherwise.
  */
 class PtxMatchesSourceTest {
   static final Path ROOT = Path.of("").toAbsolutePath();
   static final Path PTX = ROOT.resolve("device/src/main/resources/parreg/kernels/local_sums.ptx");
-  static final Path COMPARISON_PTX = ROOT.resolve("bench/src/main/resources/parreg/bench/kernels/comparison_sums.ptx");
+  static final Path COMPARISON_PTX =
+      ROOT.resolve("bench/src/main/resources/parreg/bench/kernels/comparison_sums.ptx");
+
   /** The SASS shipped beside the PTX (scripts/gen-ptx.sh: ptxas of the PTX above). */
-  static final Path CUBIN = ROOT.resolve("device/src/main/resources/parreg/kernels/local_sums.sm_90.cubin");
+  static final Path CUBIN =
+      ROOT.resolve("device/src/main/resources/parreg/kernels/local_sums.sm_90.cubin");
+
   static final Path SCRIPT = ROOT.resolve("scripts/gen-ptx.sh");
 
   static String run(String... cmd) throws IOException, InterruptedException {
@@ -38,9 +42,14 @@ class PtxMatchesSourceTest {
 
   @Test
   void checkedInPtxMatchesTheSource(@TempDir Path tmp) throws Exception {
-    Assumptions.assumeTrue(Files.isRegularFile(SCRIPT) && Files.isRegularFile(PTX) && Files.isRegularFile(COMPARISON_PTX)
-        && Files.isRegularFile(CUBIN),
-        "skipped: run from the repository root (scripts/gen-ptx.sh and the PTX not found under " + ROOT + ")");
+    Assumptions.assumeTrue(
+        Files.isRegularFile(SCRIPT)
+            && Files.isRegularFile(PTX)
+            && Files.isRegularFile(COMPARISON_PTX)
+            && Files.isRegularFile(CUBIN),
+        "skipped: run from the repository root (scripts/gen-ptx.sh and the PTX not found under "
+            + ROOT
+            + ")");
     String version;
     try {
       version = run("nvcc", "--version");
@@ -49,28 +58,42 @@ class PtxMatchesSourceTest {
       return;
     }
     String checkedIn = Files.readString(PTX, StandardCharsets.US_ASCII);
-    String release = version.lines().filter(l -> l.startsWith("Cuda compilation tools")).findFirst().orElse("?");
-    Assumptions.assumeTrue(checkedIn.contains("// " + release + "\n"),
-        "skipped: nvcc here is '" + release + "', the checked-in PTX was written by another release");
+    String release =
+        version.lines().filter(l -> l.startsWith("Cuda compilation tools")).findFirst().orElse("?");
+    Assumptions.assumeTrue(
+        checkedIn.contains("// " + release + "\n"),
+        "skipped: nvcc here is '"
+            + release
+            + "', the checked-in PTX was written by another release");
     run("bash", SCRIPT.toString(), tmp.toString());
-    assertEquals(checkedIn, Files.readString(tmp.resolve("local_sums.ptx"), StandardCharsets.US_ASCII),
+    assertEquals(
+        checkedIn,
+        Files.readString(tmp.resolve("local_sums.ptx"), StandardCharsets.US_ASCII),
         "local_sums.ptx is stale: run scripts/gen-ptx.sh and commit the result");
-    assertEquals(Files.readString(COMPARISON_PTX, StandardCharsets.US_ASCII),
+    assertEquals(
+        Files.readString(COMPARISON_PTX, StandardCharsets.US_ASCII),
         Files.readString(tmp.resolve("comparison_sums.ptx"), StandardCharsets.US_ASCII),
         "comparison_sums.ptx is stale: run scripts/gen-ptx.sh and commit the result");
-    assertTrue(java.util.Arrays.equals(Files.readAllBytes(CUBIN), Files.readAllBytes(tmp.resolve(CUBIN.getFileName()))),
+    assertTrue(
+        java.util.Arrays.equals(
+            Files.readAllBytes(CUBIN), Files.readAllBytes(tmp.resolve(CUBIN.getFileName()))),
         "local_sums.sm_90.cubin is stale (not ptxas's compilation of the checked-in PTX): run scripts/gen-ptx.sh and commit the result");
   }
 
-  /** The name CudaCard looks the SASS up by is the file the script writes (else cards silently get the PTX). */
+  /**
+   * The name CudaCard looks the SASS up by is the file the script writes (else cards silently get
+   * the PTX).
+   */
   @Test
   void cardsOfComputeCapability90FindTheirSass() throws IOException {
     String resource = CudaCard.sassResource(CudaCard.PTX_RESOURCE, 9, 0);
     assertEquals("/parreg/kernels/local_sums.sm_90.cubin", resource);
     try (java.io.InputStream in = CudaCard.class.getResourceAsStream(resource)) {
-      assertTrue(in != null && in.readAllBytes().length > 0, resource + " is not on the class path");
+      assertTrue(
+          in != null && in.readAllBytes().length > 0, resource + " is not on the class path");
     }
-    assertTrue(CudaCard.class.getResource(CudaCard.sassResource(CudaCard.PTX_RESOURCE, 8, 6)) == null,
+    assertTrue(
+        CudaCard.class.getResource(CudaCard.sassResource(CudaCard.PTX_RESOURCE, 8, 6)) == null,
         "no SASS is shipped for 8.6: such cards load the PTX");
   }
 }

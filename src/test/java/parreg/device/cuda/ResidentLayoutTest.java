@@ -11,9 +11,9 @@ import parreg.device.Partition;
 
 /**
  * The host-side conversion to the kernels' resident layouts puts every value where the kernels'
- * index functions (local_sums.cuh {@code xat}, {@code xq}, {@code xo}) read it and zeros everywhere else, for
- * every thread count, chunk start and chunk length (lengths that are not a multiple of the task
- * size, a partial last slice, padding features).
+ * index functions (local_sums.cuh {@code xat}, {@code xq}, {@code xo}) read it and zeros everywhere
+ * else, for every thread count, chunk start and chunk length (lengths that are not a multiple of
+ * the task size, a partial last slice, padding features).
  */
 class ResidentLayoutTest {
 
@@ -28,8 +28,8 @@ class ResidentLayoutTest {
   }
 
   /**
-   * The value at index k of slice-layout x (plain: xat; quads: xq; quads in groups of 8 lanes:
-   * xo), or 0 for padding.
+   * The value at index k of slice-layout x (plain: xat; quads: xq; quads in groups of 8 lanes: xo),
+   * or 0 for padding.
    */
   static float expected(Partition p, int sliceFeatures, boolean quads, int groupLanes, long k) {
     int sf = 32 * sliceFeatures;
@@ -55,9 +55,19 @@ class ResidentLayoutTest {
 
   @Test
   void everyValueLandsWhereTheKernelsReadIt() {
-    int[][] shapes = {{1, 1, 1, 0}, {1000, 3, 3, 0}, {70_001, 5, 5, 0}, {9_000, 17, 64, 1}, {5_003, 66, 68, 1},
-        {40_000, 100, 128, 1}, {4_097, 193, 256, 1}, {33, 64, 64, 1}, {1_001, 257, 384, 2}, {97, 1021, 1024, 2},
-        {77, 513, 640, 2}};
+    int[][] shapes = {
+      {1, 1, 1, 0},
+      {1000, 3, 3, 0},
+      {70_001, 5, 5, 0},
+      {9_000, 17, 64, 1},
+      {5_003, 66, 68, 1},
+      {40_000, 100, 128, 1},
+      {4_097, 193, 256, 1},
+      {33, 64, 64, 1},
+      {1_001, 257, 384, 2},
+      {97, 1021, 1024, 2},
+      {77, 513, 640, 2}
+    };
     for (int[] s : shapes) {
       int n = s[0];
       int d = s[1];
@@ -70,10 +80,14 @@ class ResidentLayoutTest {
       for (int threads : new int[] {1, 3}) {
         for (int chunk : new int[] {3, ResidentLayout.TASK_SLICES + 5, 1000}) {
           int c = (int) Math.min(chunk, slices);
-          FloatBuffer all = ByteBuffer.allocateDirect((int) (4 * slices * layout.sliceFloats()))
-              .order(ByteOrder.nativeOrder()).asFloatBuffer();
-          FloatBuffer stage = ByteBuffer.allocateDirect(4 * c * layout.sliceFloats()).order(ByteOrder.nativeOrder())
-              .asFloatBuffer();
+          FloatBuffer all =
+              ByteBuffer.allocateDirect((int) (4 * slices * layout.sliceFloats()))
+                  .order(ByteOrder.nativeOrder())
+                  .asFloatBuffer();
+          FloatBuffer stage =
+              ByteBuffer.allocateDirect(4 * c * layout.sliceFloats())
+                  .order(ByteOrder.nativeOrder())
+                  .asFloatBuffer();
           for (long s0 = 0; s0 < slices; s0 += c) {
             int cs = (int) Math.min(c, slices - s0);
             for (int k = 0; k < cs * layout.sliceFloats(); k++) {
@@ -88,9 +102,23 @@ class ResidentLayoutTest {
             float want = expected(p, sliceFeatures, quads, groupLanes, k);
             float got = all.get((int) k);
             if (Float.floatToRawIntBits(want) != Float.floatToRawIntBits(got)) {
-              assertEquals(Float.floatToRawIntBits(want), Float.floatToRawIntBits(got),
-                  "n=" + n + " d=" + d + " width=" + sliceFeatures + " quads=" + quads + " threads=" + threads
-                      + " chunk=" + chunk + " index " + k);
+              assertEquals(
+                  Float.floatToRawIntBits(want),
+                  Float.floatToRawIntBits(got),
+                  "n="
+                      + n
+                      + " d="
+                      + d
+                      + " width="
+                      + sliceFeatures
+                      + " quads="
+                      + quads
+                      + " threads="
+                      + threads
+                      + " chunk="
+                      + chunk
+                      + " index "
+                      + k);
             }
           }
         }

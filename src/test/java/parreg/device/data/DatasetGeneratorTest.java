@@ -18,8 +18,10 @@ class DatasetGeneratorTest {
 
   @Test
   void reproducibleFromTheSeedInBothFormats() throws Exception {
-    DatasetGenerator.Spec csv = new DatasetGenerator.Spec(1001, 3, 3, 0.01, 42, true, PartitionFiles.Format.CSV);
-    DatasetGenerator.Spec bin = new DatasetGenerator.Spec(1001, 3, 3, 0.01, 42, true, PartitionFiles.Format.BINARY);
+    DatasetGenerator.Spec csv =
+        new DatasetGenerator.Spec(1001, 3, 3, 0.01, 42, true, PartitionFiles.Format.CSV);
+    DatasetGenerator.Spec bin =
+        new DatasetGenerator.Spec(1001, 3, 3, 0.01, 42, true, PartitionFiles.Format.BINARY);
     DatasetGenerator.Result a = DatasetGenerator.generate(csv, dir.resolve("a"));
     DatasetGenerator.Result b = DatasetGenerator.generate(csv, dir.resolve("b"));
     DatasetGenerator.Result c = DatasetGenerator.generate(bin, dir.resolve("c"));
@@ -46,14 +48,22 @@ class DatasetGeneratorTest {
   void theRowsDoNotDependOnTheThreads() throws Exception {
     // More rows than one block, so several blocks run at once on the wide pool.
     DatasetGenerator.Spec s =
-        new DatasetGenerator.Spec(3L * DatasetGenerator.BLOCK_ROWS + 17, 2, 2, 0.5, 9, true, PartitionFiles.Format.BINARY);
+        new DatasetGenerator.Spec(
+            3L * DatasetGenerator.BLOCK_ROWS + 17,
+            2,
+            2,
+            0.5,
+            9,
+            true,
+            PartitionFiles.Format.BINARY);
     ForkJoinPool one = new ForkJoinPool(1);
     ForkJoinPool four = new ForkJoinPool(4);
     try {
       DatasetGenerator.Result a = DatasetGenerator.generate(s, dir.resolve("one"), one);
       DatasetGenerator.Result b = DatasetGenerator.generate(s, dir.resolve("four"), four);
       for (int p = 0; p < 2; p++) {
-        assertArrayEquals(Files.readAllBytes(a.files().get(p)), Files.readAllBytes(b.files().get(p)));
+        assertArrayEquals(
+            Files.readAllBytes(a.files().get(p)), Files.readAllBytes(b.files().get(p)));
       }
       assertEquals(a.digests(), b.digests());
     } finally {
@@ -65,7 +75,8 @@ class DatasetGeneratorTest {
   @Test
   void noiselessDataFollowsTheTrueWeights() throws Exception {
     DatasetGenerator.Result r =
-        DatasetGenerator.generate(new DatasetGenerator.Spec(500, 4, 1, 0.0, 7, true, PartitionFiles.Format.BINARY), dir);
+        DatasetGenerator.generate(
+            new DatasetGenerator.Spec(500, 4, 1, 0.0, 7, true, PartitionFiles.Format.BINARY), dir);
     Partition p = PartitionFiles.read(r.files().get(0));
     double[] w = r.weights();
     for (int i = 0; i < p.samples(); i++) {
@@ -79,7 +90,8 @@ class DatasetGeneratorTest {
 
   @Test
   void refusesToOverwrite() throws Exception {
-    DatasetGenerator.Spec s = new DatasetGenerator.Spec(10, 1, 2, 0.1, 1, false, PartitionFiles.Format.CSV);
+    DatasetGenerator.Spec s =
+        new DatasetGenerator.Spec(10, 1, 2, 0.1, 1, false, PartitionFiles.Format.CSV);
     DatasetGenerator.generate(s, dir);
     byte[] before = Files.readAllBytes(dir.resolve("part-0.csv"));
     assertThrows(FileAlreadyExistsException.class, () -> DatasetGenerator.generate(s, dir));

@@ -14,9 +14,9 @@ import org.junit.jupiter.api.io.TempDir;
 import parreg.device.Partition;
 
 /**
- * The parallel {@code .prb} read gives the same bits, digest and first error for every thread
- * count (files of many 16-block read chunks, the last one short); the digest sidecar is used only
- * for the file and content it was written for.
+ * The parallel {@code .prb} read gives the same bits, digest and first error for every thread count
+ * (files of many 16-block read chunks, the last one short); the digest sidecar is used only for the
+ * file and content it was written for.
  */
 class ParallelLoadTest {
   @TempDir Path dir;
@@ -43,7 +43,8 @@ class ParallelLoadTest {
     Path good = dir.resolve("good.prb");
     BinaryPartitionFormat.write(p, good);
     byte[] bytes = Files.readAllBytes(good);
-    // a NaN in chunk 0 and bad blocks in chunks 1 and 2: the first bad block is named (the checksums
+    // a NaN in chunk 0 and bad blocks in chunks 1 and 2: the first bad block is named (the
+    // checksums
     // are checked before the values), as the one-pass reader did
     byte[] b = bytes.clone();
     int nanAt = 64 + 4 * 1000;
@@ -58,11 +59,23 @@ class ParallelLoadTest {
     Files.write(bad, b);
     long from = 64 + 20L * (1 << 20);
     for (int threads : new int[] {1, 2, 3, 7}) {
-      DataFormatException e = assertThrows(DataFormatException.class, () -> BinaryPartitionFormat.read(bad, 0, threads));
-      assertEquals(bad + " byte " + from + ": payload checksum mismatch in block 20 (bytes " + from + ".." + (from + (1 << 20) - 1) + ")",
-          e.getMessage(), "threads=" + threads);
+      DataFormatException e =
+          assertThrows(
+              DataFormatException.class, () -> BinaryPartitionFormat.read(bad, 0, threads));
+      assertEquals(
+          bad
+              + " byte "
+              + from
+              + ": payload checksum mismatch in block 20 (bytes "
+              + from
+              + ".."
+              + (from + (1 << 20) - 1)
+              + ")",
+          e.getMessage(),
+          "threads=" + threads);
     }
-    // values that are not finite, in x (chunk 1) and y (chunk 2, read first by no one in particular):
+    // values that are not finite, in x (chunk 1) and y (chunk 2, read first by no one in
+    // particular):
     // the first in payload order is named
     byte[] v = bytes.clone();
     int xAt = 64 + 4 * 5_000_000; // x: index 5,000,000 = feature 5 (0-based 4), row 800,001
@@ -77,9 +90,18 @@ class ParallelLoadTest {
     Path inf = dir.resolve("inf.prb");
     Files.write(inf, v);
     for (int threads : new int[] {1, 2, 3, 7}) {
-      DataFormatException e = assertThrows(DataFormatException.class, () -> BinaryPartitionFormat.read(inf, 0, threads));
-      assertEquals(inf + " byte " + xAt + ": x5 of row " + (5_000_000 - 4 * 1_050_001 + 1) + " is Infinity, not a finite number",
-          e.getMessage(), "threads=" + threads);
+      DataFormatException e =
+          assertThrows(
+              DataFormatException.class, () -> BinaryPartitionFormat.read(inf, 0, threads));
+      assertEquals(
+          inf
+              + " byte "
+              + xAt
+              + ": x5 of row "
+              + (5_000_000 - 4 * 1_050_001 + 1)
+              + " is Infinity, not a finite number",
+          e.getMessage(),
+          "threads=" + threads);
     }
   }
 
@@ -111,7 +133,10 @@ class ParallelLoadTest {
     String lie = "0".repeat(64);
     String text = Files.readString(side);
     Files.writeString(side, text.replace(p.digest(), lie));
-    assertEquals(lie, PartitionFiles.read(f).digest(), "the sidecar is what a matching file's digest comes from");
+    assertEquals(
+        lie,
+        PartitionFiles.read(f).digest(),
+        "the sidecar is what a matching file's digest comes from");
 
     // the same content, another file (a copy): computed, and the copy gets its own sidecar
     Path copy = dir.resolve("copy.prb");
@@ -121,7 +146,8 @@ class ParallelLoadTest {
     assertTrue(Files.readString(DigestCache.sidecar(copy)).contains("digest=" + p.digest()));
 
     // the file touched (its times move): computed again, the sidecar rewritten
-    Files.setLastModifiedTime(f, FileTime.fromMillis(Files.getLastModifiedTime(f).toMillis() - 60_000));
+    Files.setLastModifiedTime(
+        f, FileTime.fromMillis(Files.getLastModifiedTime(f).toMillis() - 60_000));
     Partition t = PartitionFiles.read(f);
     assertEquals(p.digest(), t.digest());
     assertTrue(Files.readString(side).contains("digest=" + p.digest()));
@@ -148,6 +174,8 @@ class ParallelLoadTest {
     Files.setLastModifiedTime(f, mtime);
     assertEquals(sidecarOfA, Files.readString(DigestCache.sidecar(f)));
     assertEquals(b.digest(), PartitionFiles.read(f).digest());
-    assertArrayEquals(PartitionFilesTest.bits(b.featureMajor()), PartitionFilesTest.bits(PartitionFiles.read(f).featureMajor()));
+    assertArrayEquals(
+        PartitionFilesTest.bits(b.featureMajor()),
+        PartitionFilesTest.bits(PartitionFiles.read(f).featureMajor()));
   }
 }

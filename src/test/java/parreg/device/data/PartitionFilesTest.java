@@ -74,9 +74,12 @@ class PartitionFilesTest {
 
   /** The message of reading f, which streaming it must give too (same checks, same words). */
   String error(Path f, int d) {
-    String read = assertThrows(DataFormatException.class, () -> PartitionFiles.read(f, d)).getMessage();
-    String streamed = assertThrows(DataFormatException.class, () -> PartitionFiles.stream(f, d, (i, x, y, w) -> {}))
-        .getMessage();
+    String read =
+        assertThrows(DataFormatException.class, () -> PartitionFiles.read(f, d)).getMessage();
+    String streamed =
+        assertThrows(
+                DataFormatException.class, () -> PartitionFiles.stream(f, d, (i, x, y, w) -> {}))
+            .getMessage();
     assertEquals(read, streamed, "stream vs read of " + f);
     return read;
   }
@@ -85,11 +88,15 @@ class PartitionFilesTest {
   static Partition streamed(Path f) throws Exception {
     java.util.List<float[]> rows = new java.util.ArrayList<>();
     java.util.List<Float> ys = new java.util.ArrayList<>();
-    long n = PartitionFiles.stream(f, 0, (i, x, y, w) -> {
-      assertEquals(rows.size(), i);
-      rows.add(x.clone());
-      ys.add(y);
-    });
+    long n =
+        PartitionFiles.stream(
+            f,
+            0,
+            (i, x, y, w) -> {
+              assertEquals(rows.size(), i);
+              rows.add(x.clone());
+              ys.add(y);
+            });
     assertEquals(rows.size(), n);
     int d = rows.get(0).length;
     float[] fx = new float[rows.size() * d];
@@ -140,12 +147,16 @@ class PartitionFilesTest {
 
   @Test
   void decimalTextIsCorrectlyRoundedToBinary32() throws Exception {
-    Path f = csv("r.csv",
-        "\uFEFFx1, x2 ,y\r\n"
-            + "0.1,1.0000000596046447753906250,-0\r\n" // 0.1f; the exact tie 1+2^-24 rounds to even (1)
-            + "1.00000005960464477539062501,.5,+2.\r\n" // just above the tie: 1+2^-23
-            + "1.4e-45,3.4028235e38,7E-46\r\n" // min subnormal, max float, below half of min -> +0
-            + "  1e0 ,\t-1.5E+2,123456789\n\n\n");
+    Path f =
+        csv(
+            "r.csv",
+            "\uFEFFx1, x2 ,y\r\n"
+                + "0.1,1.0000000596046447753906250,-0\r\n" // 0.1f; the exact tie 1+2^-24 rounds to
+                // even (1)
+                + "1.00000005960464477539062501,.5,+2.\r\n" // just above the tie: 1+2^-23
+                + "1.4e-45,3.4028235e38,7E-46\r\n" // min subnormal, max float, below half of min ->
+                // +0
+                + "  1e0 ,\t-1.5E+2,123456789\n\n\n");
     Partition p = PartitionFiles.read(f);
     assertEquals(4, p.samples());
     assertEquals(2, p.features());
@@ -165,31 +176,50 @@ class PartitionFilesTest {
 
   @Test
   void csvErrorsNameFileAndLine() throws Exception {
-    assertEquals(dir.resolve("a.csv") + " line 4: expected 4 values (x1..x3,y), found 3",
+    assertEquals(
+        dir.resolve("a.csv") + " line 4: expected 4 values (x1..x3,y), found 3",
         error(csv("a.csv", "x1,x2,x3,y\n1,2,3,4\n1,2,3,4\n1,2,3\n")));
-    assertEquals(dir.resolve("b.csv") + " line 2: expected 2 values (x1,y), found 3",
+    assertEquals(
+        dir.resolve("b.csv") + " line 2: expected 2 values (x1,y), found 3",
         error(csv("b.csv", "x1,y\n1,2,3\n")));
-    assertEquals(dir.resolve("c.csv") + " line 3: x2 is 'abc', not a number",
+    assertEquals(
+        dir.resolve("c.csv") + " line 3: x2 is 'abc', not a number",
         error(csv("c.csv", "x1,x2,y\n1,2,3\n1,abc,3\n")));
-    assertEquals(dir.resolve("d.csv") + " line 2: y is 'NaN', not a finite number",
+    assertEquals(
+        dir.resolve("d.csv") + " line 2: y is 'NaN', not a finite number",
         error(csv("d.csv", "x1,y\n1,NaN\n")));
-    assertEquals(dir.resolve("e.csv") + " line 2: x1 is '-Infinity', not a finite number",
+    assertEquals(
+        dir.resolve("e.csv") + " line 2: x1 is '-Infinity', not a finite number",
         error(csv("e.csv", "x1,y\n-Infinity,1\n")));
-    assertEquals(dir.resolve("f.csv") + " line 2: x1 is '1e39', outside the binary32 range (rounds to infinity)",
+    assertEquals(
+        dir.resolve("f.csv")
+            + " line 2: x1 is '1e39', outside the binary32 range (rounds to infinity)",
         error(csv("f.csv", "x1,y\n1e39,1\n")));
-    assertEquals(dir.resolve("g.csv") + " line 1: expected d=3 features (x1,x2,x3,y), the header has d=2",
+    assertEquals(
+        dir.resolve("g.csv") + " line 1: expected d=3 features (x1,x2,x3,y), the header has d=2",
         error(csv("g.csv", "x1,x2,y\n1,2,3\n"), 3));
-    assertEquals(dir.resolve("h.csv") + ": no data rows after the header (an empty partition)",
+    assertEquals(
+        dir.resolve("h.csv") + ": no data rows after the header (an empty partition)",
         error(csv("h.csv", "x1,x2,y\n\n")));
-    assertEquals(dir.resolve("i.csv") + " line 1: missing header x1,...,xd,y (the file is empty)",
+    assertEquals(
+        dir.resolve("i.csv") + " line 1: missing header x1,...,xd,y (the file is empty)",
         error(csv("i.csv", "")));
-    assertEquals(dir.resolve("j.csv") + " line 1: header must be x1,...,xd,y; found 'a,b,y' (or choose columns by name with --label/--features, or use --no-header)",
+    assertEquals(
+        dir.resolve("j.csv")
+            + " line 1: header must be x1,...,xd,y; found 'a,b,y' (or choose columns by name with --label/--features, or use --no-header)",
         error(csv("j.csv", "a,b,y\n1,2,3\n")));
-    assertEquals(dir.resolve("k.csv") + " line 3: blank line inside the data (only trailing blank lines are allowed)",
+    assertEquals(
+        dir.resolve("k.csv")
+            + " line 3: blank line inside the data (only trailing blank lines are allowed)",
         error(csv("k.csv", "x1,y\n1,2\n\n3,4\n")));
-    assertEquals(dir.resolve("l.csv") + " line 2: x1 is '1f', not a number", error(csv("l.csv", "x1,y\n1f,2\n")));
-    assertEquals(dir.resolve("m.csv") + " line 2: y is '', not a number", error(csv("m.csv", "x1,y\n1,\n")));
-    assertEquals(dir.resolve("n.csv") + " line 2: x1 is '0x1p3', not a number", error(csv("n.csv", "x1,y\n0x1p3,2\n")));
+    assertEquals(
+        dir.resolve("l.csv") + " line 2: x1 is '1f', not a number",
+        error(csv("l.csv", "x1,y\n1f,2\n")));
+    assertEquals(
+        dir.resolve("m.csv") + " line 2: y is '', not a number", error(csv("m.csv", "x1,y\n1,\n")));
+    assertEquals(
+        dir.resolve("n.csv") + " line 2: x1 is '0x1p3', not a number",
+        error(csv("n.csv", "x1,y\n0x1p3,2\n")));
   }
 
   @Test
@@ -201,12 +231,20 @@ class PartitionFilesTest {
 
     Path truncated = dir.resolve("t.prb");
     Files.write(truncated, java.util.Arrays.copyOf(bytes, bytes.length - 100));
-    assertEquals(truncated + " byte " + (bytes.length - 100) + ": truncated: the header announces " + bytes.length
-        + " bytes (d=2, N=300000), the file ends here", error(truncated));
+    assertEquals(
+        truncated
+            + " byte "
+            + (bytes.length - 100)
+            + ": truncated: the header announces "
+            + bytes.length
+            + " bytes (d=2, N=300000), the file ends here",
+        error(truncated));
 
     Path shortHeader = dir.resolve("s.prb");
     Files.write(shortHeader, java.util.Arrays.copyOf(bytes, 20));
-    assertEquals(shortHeader + " byte 20: truncated: the file ends inside the 64-byte header", error(shortHeader));
+    assertEquals(
+        shortHeader + " byte 20: truncated: the file ends inside the 64-byte header",
+        error(shortHeader));
 
     Path magic = dir.resolve("m.prb");
     byte[] m = bytes.clone();
@@ -218,7 +256,8 @@ class PartitionFilesTest {
     byte[] h = bytes.clone();
     h[16] ^= 1; // N
     Files.write(header, h);
-    assertTrue(error(header).startsWith(header + " byte 60: header checksum mismatch"), error(header));
+    assertTrue(
+        error(header).startsWith(header + " byte 60: header checksum mismatch"), error(header));
 
     Path payload = dir.resolve("p.prb");
     byte[] q = bytes.clone();
@@ -226,26 +265,40 @@ class PartitionFilesTest {
     q[at] ^= 0x10;
     Files.write(payload, q);
     long from = 64 + 2L * (1 << 20);
-    assertEquals(payload + " byte " + from + ": payload checksum mismatch in block 2 (bytes " + from + ".." + (from + (1 << 20) - 1) + ")",
+    assertEquals(
+        payload
+            + " byte "
+            + from
+            + ": payload checksum mismatch in block 2 (bytes "
+            + from
+            + ".."
+            + (from + (1 << 20) - 1)
+            + ")",
         error(payload));
 
     Path trailing = dir.resolve("x.prb");
     byte[] tr = java.util.Arrays.copyOf(bytes, bytes.length + 3);
     Files.write(trailing, tr);
-    assertEquals(trailing + " byte " + bytes.length + ": 3 unexpected bytes after the end of the partition", error(trailing));
+    assertEquals(
+        trailing + " byte " + bytes.length + ": 3 unexpected bytes after the end of the partition",
+        error(trailing));
 
     assertEquals(good + " byte 12: expected d=3 features, the file has d=2", error(good, 3));
 
     Path nan = dir.resolve("nan.prb");
     float[] x = {1f, 2f, Float.NaN, 4f};
     BinaryPartitionFormat.write(new Partition(2, 2, x, new float[] {0f, 0f}), nan);
-    assertEquals(nan + " byte " + (64 + 8) + ": x2 of row 1 is NaN, not a finite number", error(nan));
+    assertEquals(
+        nan + " byte " + (64 + 8) + ": x2 of row 1 is NaN, not a finite number", error(nan));
     Path inf = dir.resolve("inf.prb");
-    BinaryPartitionFormat.write(new Partition(2, 1, new float[] {1f, 2f}, new float[] {0f, Float.POSITIVE_INFINITY}), inf);
-    assertEquals(inf + " byte " + (64 + 12) + ": y of row 2 is Infinity, not a finite number", error(inf));
+    BinaryPartitionFormat.write(
+        new Partition(2, 1, new float[] {1f, 2f}, new float[] {0f, Float.POSITIVE_INFINITY}), inf);
+    assertEquals(
+        inf + " byte " + (64 + 12) + ": y of row 2 is Infinity, not a finite number", error(inf));
 
     Path notBinary = csv("z.prb", "x1,y\n1,2\n");
-    assertEquals(notBinary + " byte 0: not a parreg binary partition (bad magic)", error(notBinary));
+    assertEquals(
+        notBinary + " byte 0: not a parreg binary partition (bad magic)", error(notBinary));
   }
 
   @Test
@@ -261,7 +314,9 @@ class PartitionFilesTest {
     assertThrows(FileAlreadyExistsException.class, () -> PartitionFiles.write(other, c));
     assertArrayEquals(before, Files.readAllBytes(b));
     try (Stream<Path> s = Files.list(dir)) {
-      assertFalse(s.anyMatch(f -> f.getFileName().toString().endsWith(".tmp")), "temporary files left behind");
+      assertFalse(
+          s.anyMatch(f -> f.getFileName().toString().endsWith(".tmp")),
+          "temporary files left behind");
     }
   }
 
@@ -276,7 +331,8 @@ class PartitionFilesTest {
   @Test
   void headerLayoutIsAsDocumented() throws Exception {
     Path b = dir.resolve("layout.prb");
-    BinaryPartitionFormat.write(new Partition(3, 1, new float[] {1f, 2f, 3f}, new float[] {-1f, -2f, -3f}), b);
+    BinaryPartitionFormat.write(
+        new Partition(3, 1, new float[] {1f, 2f, 3f}, new float[] {-1f, -2f, -3f}), b);
     byte[] bytes = Files.readAllBytes(b);
     assertEquals(64 + 24 + 8, bytes.length); // header, 6 floats, one block CRC and the table CRC
     java.nio.ByteBuffer h = java.nio.ByteBuffer.wrap(bytes).order(java.nio.ByteOrder.LITTLE_ENDIAN);

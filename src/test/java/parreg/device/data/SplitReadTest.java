@@ -9,7 +9,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import parreg.device.Partition;
 
-/** {@code --split}: a participant's slice of a shared file has the bits and digest of a pre-split file of its rows. */
+/**
+ * {@code --split}: a participant's slice of a shared file has the bits and digest of a pre-split
+ * file of its rows.
+ */
 class SplitReadTest {
   @TempDir Path dir;
 
@@ -54,7 +57,8 @@ class SplitReadTest {
 
   @Test
   void binarySliceAcrossBlocksEqualsPreSplitFile() throws Exception {
-    // 90,001 rows of d=3: 1.44 MB of payload, 2 blocks; every column's share straddles a block edge somewhere.
+    // 90,001 rows of d=3: 1.44 MB of payload, 2 blocks; every column's share straddles a block edge
+    // somewhere.
     Partition whole = PartitionFilesTest.random(90_001, 3, 12);
     Path shared = dir.resolve("all.prb");
     PartitionFiles.write(whole, shared);
@@ -78,13 +82,24 @@ class SplitReadTest {
   void tooFewRowsForTheParticipantsIsRefused() throws Exception {
     Path csv = dir.resolve("two.csv");
     Files.writeString(csv, "x1,y\n1,2\n3,4\n");
-    DataFormatException e = assertThrows(DataFormatException.class,
-        () -> PartitionFiles.read(csv, 0, CsvColumns.DEFAULT, new RowSlice(0, 3)));
-    assertEquals(csv + ": 2 data rows cannot be split among 3 participants (--split needs at least one row each)", e.getMessage());
+    DataFormatException e =
+        assertThrows(
+            DataFormatException.class,
+            () -> PartitionFiles.read(csv, 0, CsvColumns.DEFAULT, new RowSlice(0, 3)));
+    assertEquals(
+        csv
+            + ": 2 data rows cannot be split among 3 participants (--split needs at least one row each)",
+        e.getMessage());
     Path prb = dir.resolve("two.prb");
     PartitionFiles.write(PartitionFiles.read(csv), prb);
-    e = assertThrows(DataFormatException.class, () -> PartitionFiles.read(prb, 0, CsvColumns.DEFAULT, new RowSlice(2, 3)));
-    assertEquals(prb + ": 2 data rows cannot be split among 3 participants (--split needs at least one row each)", e.getMessage());
+    e =
+        assertThrows(
+            DataFormatException.class,
+            () -> PartitionFiles.read(prb, 0, CsvColumns.DEFAULT, new RowSlice(2, 3)));
+    assertEquals(
+        prb
+            + ": 2 data rows cannot be split among 3 participants (--split needs at least one row each)",
+        e.getMessage());
     assertEquals(1, PartitionFiles.read(csv, 0, CsvColumns.DEFAULT, new RowSlice(1, 2)).samples());
   }
 
@@ -94,27 +109,36 @@ class SplitReadTest {
     Files.writeString(csv, "x1,y\n1,2\n3,4\n5,x\n7,8\n");
     // participant 0 of 2 reads lines 2-3 and never parses line 4
     assertEquals(2, PartitionFiles.read(csv, 0, CsvColumns.DEFAULT, new RowSlice(0, 2)).samples());
-    DataFormatException e = assertThrows(DataFormatException.class,
-        () -> PartitionFiles.read(csv, 0, CsvColumns.DEFAULT, new RowSlice(1, 2)));
+    DataFormatException e =
+        assertThrows(
+            DataFormatException.class,
+            () -> PartitionFiles.read(csv, 0, CsvColumns.DEFAULT, new RowSlice(1, 2)));
     assertEquals(csv + " line 4: y is 'x', not a number", e.getMessage());
   }
 
   @Test
   void binarySliceChecksItsBlocksAndValues() throws Exception {
     Partition whole = PartitionFilesTest.random(10, 1, 3);
-    whole.featureMajor()[7] = Float.NaN; // written with a valid checksum: only the value check sees it
+    whole.featureMajor()[7] =
+        Float.NaN; // written with a valid checksum: only the value check sees it
     Path prb = dir.resolve("v.prb");
     PartitionFiles.write(whole, prb);
     assertEquals(5, PartitionFiles.read(prb, 0, CsvColumns.DEFAULT, new RowSlice(0, 2)).samples());
-    DataFormatException nan = assertThrows(DataFormatException.class,
-        () -> PartitionFiles.read(prb, 0, CsvColumns.DEFAULT, new RowSlice(1, 2)));
+    DataFormatException nan =
+        assertThrows(
+            DataFormatException.class,
+            () -> PartitionFiles.read(prb, 0, CsvColumns.DEFAULT, new RowSlice(1, 2)));
     assertEquals(prb + " byte 92: x1 of row 8 is NaN, not a finite number", nan.getMessage());
     byte[] b = Files.readAllBytes(prb);
-    b[BinaryPartitionFormat.HEADER_BYTES + 4 * 12] ^= 1; // y of row 3: the block no longer matches its checksum
+    b[BinaryPartitionFormat.HEADER_BYTES + 4 * 12] ^=
+        1; // y of row 3: the block no longer matches its checksum
     Path bad = dir.resolve("crc.prb");
     Files.write(bad, b);
-    DataFormatException crc = assertThrows(DataFormatException.class,
-        () -> PartitionFiles.read(bad, 0, CsvColumns.DEFAULT, new RowSlice(1, 2)));
-    assertEquals(bad + " byte 64: payload checksum mismatch in block 0 (bytes 64..143)", crc.getMessage());
+    DataFormatException crc =
+        assertThrows(
+            DataFormatException.class,
+            () -> PartitionFiles.read(bad, 0, CsvColumns.DEFAULT, new RowSlice(1, 2)));
+    assertEquals(
+        bad + " byte 64: payload checksum mismatch in block 0 (bytes 64..143)", crc.getMessage());
   }
 }

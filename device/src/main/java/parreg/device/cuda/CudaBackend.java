@@ -60,8 +60,10 @@ import parreg.device.Workers;
  */
 public final class CudaBackend implements KernelBackend {
   private static final int TREE_GROUP = 1024;
+
   /** Floats in the flow, quad and spec kernels' by-value weight parameter (WParam): w[256], b. */
   private static final int FLOW_WEIGHTS = 257;
+
   /** Bytes of one pinned staging buffer of the upload (two are used). */
   private static final long STAGE_BYTES = 32L << 20;
 
@@ -84,7 +86,8 @@ public final class CudaBackend implements KernelBackend {
    * unordered atomic variants; {@code plan} forces a plan ({@link CudaPlan#choose}; null: the
    * normal choice).
    */
-  public static CudaBackend openForBenchmark(String device, String comparisonPtx, boolean ordered, String plan)
+  public static CudaBackend openForBenchmark(
+      String device, String comparisonPtx, boolean ordered, String plan)
       throws BackendUnavailableException {
     List<String> ptx = new ArrayList<>(List.of(CudaCard.PTX_RESOURCE));
     if (comparisonPtx != null) {
@@ -117,7 +120,8 @@ public final class CudaBackend implements KernelBackend {
   private CUfunction gradFn;
   private CUfunction treeFn;
   private int mainOccupancy;
-  private final float[] hWeights = new float[FLOW_WEIGHTS]; // flow, quad, spec: w32 and b32, passed by value
+  private final float[] hWeights =
+      new float[FLOW_WEIGHTS]; // flow, quad, spec: w32 and b32, passed by value
   private CUdeviceptr dX;
   private CUdeviceptr dY;
   private CUdeviceptr dParams;
@@ -147,10 +151,26 @@ public final class CudaBackend implements KernelBackend {
       throw e;
     }
     CudaCard.DeviceDescription dd = card.description;
-    info = new BackendInfo("cuda", dd.name(), dd.uuid(),
-        "compute capability " + card.computeMajor + "." + card.computeMinor + ", " + card.smCount + " SMs, driver "
-            + card.driverString() + ", device ordinal " + dd.ordinal() + ", kernels " + card.images + ", order "
-            + ReductionOrder.VERSION + (ordered ? "" : ", UNORDERED atomic variant (benchmark only)"));
+    info =
+        new BackendInfo(
+            "cuda",
+            dd.name(),
+            dd.uuid(),
+            "compute capability "
+                + card.computeMajor
+                + "."
+                + card.computeMinor
+                + ", "
+                + card.smCount
+                + " SMs, driver "
+                + card.driverString()
+                + ", device ordinal "
+                + dd.ordinal()
+                + ", kernels "
+                + card.images
+                + ", order "
+                + ReductionOrder.VERSION
+                + (ordered ? "" : ", UNORDERED atomic variant (benchmark only)"));
   }
 
   @Override
@@ -177,7 +197,8 @@ public final class CudaBackend implements KernelBackend {
     long t0 = System.nanoTime();
     card.makeCurrent();
     if (p.features() > 8190) {
-      throw new IllegalArgumentException("the CUDA backend supports up to 8190 features, not " + p.features());
+      throw new IllegalArgumentException(
+          "the CUDA backend supports up to 8190 features, not " + p.features());
     }
     this.d = p.features();
     this.coords = d + 2;
@@ -192,9 +213,14 @@ public final class CudaBackend implements KernelBackend {
     treeFn = card.function("tree_pass");
     // Block-per-tile kernels use more dynamic shared memory than the default 48 KB allows; the
     // fallback kernel (flow, quad, spec) runs with the same allowance.
-    for (CUfunction f : new CUfunction[] {mainFn, plan.family().equals("wide") ? null : fallbackFn}) {
+    for (CUfunction f :
+        new CUfunction[] {mainFn, plan.family().equals("wide") ? null : fallbackFn}) {
       if (f != null && plan.smem() > 0) {
-        run(cuFuncSetAttribute(f, CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, plan.smem()),
+        run(
+            cuFuncSetAttribute(
+                f,
+                CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                plan.smem()),
             "cuFuncSetAttribute");
       }
     }
@@ -209,16 +235,18 @@ public final class CudaBackend implements KernelBackend {
     if (plan.grad() != null) {
       dR = alloc(4L * n);
     }
-    hParamsView = hParams.getByteBuffer(0, 4L * (d + 1)).order(ByteOrder.nativeOrder()).asFloatBuffer();
-    hResultView = hResult.getByteBuffer(0, 8L * coords).order(ByteOrder.nativeOrder()).asDoubleBuffer();
+    hParamsView =
+        hParams.getByteBuffer(0, 4L * (d + 1)).order(ByteOrder.nativeOrder()).asFloatBuffer();
+    hResultView =
+        hResult.getByteBuffer(0, 8L * coords).order(ByteOrder.nativeOrder()).asDoubleBuffer();
     this.partition = p;
     loadSeconds = (System.nanoTime() - t0) / 1e9;
   }
 
   /**
    * Uploads x in the plan's layout, then y, through two pinned staging buffers: chunk k is
-   * converted into buffer k % 2 (on all load threads) while the copy of chunk k - 1 runs; a
-   * buffer is refilled only after the event recorded behind its last copy has passed.
+   * converted into buffer k % 2 (on all load threads) while the copy of chunk k - 1 runs; a buffer
+   * is refilled only after the event recorded behind its last copy has passed.
    */
   private void upload(Partition p, ResidentLayout layout, long slices) {
     long sliceBytes = 4L * layout.sliceFloats();
@@ -237,7 +265,8 @@ public final class CudaBackend implements KernelBackend {
       }
       FloatBuffer[] views = new FloatBuffer[2];
       for (int b = 0; b < 2; b++) {
-        views[b] = stage[b].getByteBuffer(0, stageBytes).order(ByteOrder.nativeOrder()).asFloatBuffer();
+        views[b] =
+            stage[b].getByteBuffer(0, stageBytes).order(ByteOrder.nativeOrder()).asFloatBuffer();
       }
       int k = 0;
       for (long s0 = 0; s0 < slices; s0 += chunkSlices, k++) {
@@ -247,7 +276,10 @@ public final class CudaBackend implements KernelBackend {
           run(cuEventSynchronize(copied[b]), "cuEventSynchronize(staging)");
         }
         layout.fill(p, s0, cs, views[b], threads);
-        run(cuMemcpyHtoDAsync(dX.withByteOffset(sliceBytes * s0), stage[b], sliceBytes * cs, stream), "cuMemcpyHtoDAsync(x)");
+        run(
+            cuMemcpyHtoDAsync(
+                dX.withByteOffset(sliceBytes * s0), stage[b], sliceBytes * cs, stream),
+            "cuMemcpyHtoDAsync(x)");
         run(cuEventRecord(copied[b], stream), "cuEventRecord");
       }
       float[] y = p.targets();
@@ -257,7 +289,9 @@ public final class CudaBackend implements KernelBackend {
         int c = Math.min(per, y.length - i0);
         run(cuEventSynchronize(copied[b]), "cuEventSynchronize(staging)");
         views[b].put(0, y, i0, c);
-        run(cuMemcpyHtoDAsync(dY.withByteOffset(4L * i0), stage[b], 4L * c, stream), "cuMemcpyHtoDAsync(y)");
+        run(
+            cuMemcpyHtoDAsync(dY.withByteOffset(4L * i0), stage[b], 4L * c, stream),
+            "cuMemcpyHtoDAsync(y)");
         run(cuEventRecord(copied[b], stream), "cuEventRecord");
       }
       run(cuStreamSynchronize(stream), "cuStreamSynchronize(upload)");
@@ -299,11 +333,21 @@ public final class CudaBackend implements KernelBackend {
     }
     if (params.length != RunContract.parameterCount(d, bias)) {
       throw new IllegalArgumentException(
-          "expected " + RunContract.parameterCount(d, bias) + " parameters for d=" + d + ", got " + params.length);
+          "expected "
+              + RunContract.parameterCount(d, bias)
+              + " parameters for d="
+              + d
+              + ", got "
+              + params.length);
     }
     if (length < 1 || start < 0 || (long) start + length > partition.samples()) {
       throw new IllegalArgumentException(
-          "batch [" + start + ", " + ((long) start + length) + ") outside partition of " + partition.samples());
+          "batch ["
+              + start
+              + ", "
+              + ((long) start + length)
+              + ") outside partition of "
+              + partition.samples());
     }
     card.makeCurrent();
     // Step 1 of SPEC section 2: round to binary32 on the host (Java's cast: nearest, ties to even,
@@ -338,10 +382,19 @@ public final class CudaBackend implements KernelBackend {
     if (!ordered) {
       run(cuMemsetD32Async(dPartA, 0, 2L * coords, stream), "cuMemsetD32Async");
     }
-    Pointer common = Pointer.to(Pointer.to(dX), Pointer.to(dY), Pointer.to(new long[] {partition.samples()}),
-        Pointer.to(new int[] {d}), Pointer.to(new long[] {start}), Pointer.to(new int[] {length}),
-        Pointer.to(dParams), Pointer.to(new int[] {bias ? 1 : 0}), Pointer.to(out), Pointer.to(new int[] {tiles}),
-        Pointer.to(dR == null ? dParams : dR));
+    Pointer common =
+        Pointer.to(
+            Pointer.to(dX),
+            Pointer.to(dY),
+            Pointer.to(new long[] {partition.samples()}),
+            Pointer.to(new int[] {d}),
+            Pointer.to(new long[] {start}),
+            Pointer.to(new int[] {length}),
+            Pointer.to(dParams),
+            Pointer.to(new int[] {bias ? 1 : 0}),
+            Pointer.to(out),
+            Pointer.to(new int[] {tiles}),
+            Pointer.to(dR == null ? dParams : dR));
     int full = card.smCount * mainOccupancy;
     switch (plan.family()) {
       case "small" -> {
@@ -356,13 +409,29 @@ public final class CudaBackend implements KernelBackend {
         int grid = Math.min(tiles, full);
         if (start % 32 == 0) {
           // the flow kernel reads whole slices as 16-byte vectors; the weights go by value
-          Pointer flowArgs = Pointer.to(Pointer.to(dX), Pointer.to(dY), Pointer.to(new long[] {partition.samples()}),
-              Pointer.to(new int[] {d}), Pointer.to(new long[] {start}), Pointer.to(new int[] {length}),
-              Pointer.to(dParams), Pointer.to(new int[] {bias ? 1 : 0}), Pointer.to(out), Pointer.to(new int[] {tiles}),
-              Pointer.to(dParams), Pointer.to(hWeights));
+          Pointer flowArgs =
+              Pointer.to(
+                  Pointer.to(dX),
+                  Pointer.to(dY),
+                  Pointer.to(new long[] {partition.samples()}),
+                  Pointer.to(new int[] {d}),
+                  Pointer.to(new long[] {start}),
+                  Pointer.to(new int[] {length}),
+                  Pointer.to(dParams),
+                  Pointer.to(new int[] {bias ? 1 : 0}),
+                  Pointer.to(out),
+                  Pointer.to(new int[] {tiles}),
+                  Pointer.to(dParams),
+                  Pointer.to(hWeights));
           launchKernel(mainFn, grid, 1, plan.block(), plan.smem(), flowArgs);
         } else {
-          launchKernel(fallbackFn, grid, 1, 1024, plan.smem(), common); // every pipe kernel runs 1024 threads
+          launchKernel(
+              fallbackFn,
+              grid,
+              1,
+              1024,
+              plan.smem(),
+              common); // every pipe kernel runs 1024 threads
         }
       }
       case "wide" -> {
@@ -382,8 +451,12 @@ public final class CudaBackend implements KernelBackend {
     int count = tiles;
     while (count > 1) {
       int groups = (count + TREE_GROUP - 1) / TREE_GROUP;
-      Pointer args = Pointer.to(Pointer.to(src), Pointer.to(dst), Pointer.to(new int[] {count}),
-          Pointer.to(new int[] {groups}));
+      Pointer args =
+          Pointer.to(
+              Pointer.to(src),
+              Pointer.to(dst),
+              Pointer.to(new int[] {count}),
+              Pointer.to(new int[] {groups}));
       launchKernel(treeFn, groups, coords, 512, 0, args);
       CUdeviceptr t = src;
       src = dst;

@@ -63,10 +63,15 @@ final class CudaCard implements AutoCloseable {
             probeFailure = "cuInit failed: " + CUresult.stringFor(rc);
           }
         } catch (LinkageError e) {
-          // UnsatisfiedLinkError (no libcuda.so.1, or JCuda's natives unusable), NoClassDefFoundError
+          // UnsatisfiedLinkError (no libcuda.so.1, or JCuda's natives unusable),
+          // NoClassDefFoundError
           String m = String.valueOf(e.getMessage()).lines().findFirst().orElse("");
-          probeFailure = "the CUDA driver library cannot be loaded (" + e.getClass().getSimpleName() + ": "
-              + (m.length() > 200 ? m.substring(0, 200) + "..." : m) + "); is libcuda.so.1 installed?";
+          probeFailure =
+              "the CUDA driver library cannot be loaded ("
+                  + e.getClass().getSimpleName()
+                  + ": "
+                  + (m.length() > 200 ? m.substring(0, 200) + "..." : m)
+                  + "); is libcuda.so.1 installed?";
         }
       }
       if (probeFailure != null) {
@@ -124,19 +129,25 @@ final class CudaCard implements AutoCloseable {
   final int computeMajor;
   final int computeMinor;
   final int smCount;
+
   /** Dynamic shared memory a block may opt in to, bytes. */
   final int smemOptin;
+
   final int driverVersion;
-  /** What was loaded for each module: the SASS file for this card, or the PTX the driver compiled. */
+
+  /**
+   * What was loaded for each module: the SASS file for this card, or the PTX the driver compiled.
+   */
   final String images;
+
   private final CUcontext ctx = new CUcontext();
   private final List<CUmodule> modules = new ArrayList<>();
   private boolean closed;
 
   /**
    * Opens the card named by {@code device} (an ordinal "0", a UUID as nvidia-smi prints it
-   * "GPU-xxxxxxxx-xxxx-...", or the same 32 hex digits bare, dashes optional), creates its
-   * context and loads the PTX resources given, in order (functions are looked up in that order).
+   * "GPU-xxxxxxxx-xxxx-...", or the same 32 hex digits bare, dashes optional), creates its context
+   * and loads the PTX resources given, in order (functions are looked up in that order).
    */
   CudaCard(String device, List<String> ptxResources) throws BackendUnavailableException {
     description = pick(device, devices());
@@ -156,12 +167,23 @@ final class CudaCard implements AutoCloseable {
         CUmodule module = new CUmodule();
         String how = loadSass(module, resource);
         if (how == null) {
-          int rc = cuModuleLoadDataEx(module, Pointer.to(readPtx(resource)), 0, new int[0], Pointer.to(new int[0]));
+          int rc =
+              cuModuleLoadDataEx(
+                  module, Pointer.to(readPtx(resource)), 0, new int[0], Pointer.to(new int[0]));
           if (rc != CUresult.CUDA_SUCCESS) {
-            throw new BackendUnavailableException("cannot load the kernels " + resource + " on " + description + " (driver "
-                + driverString() + "): " + CUresult.stringFor(rc) + "; the PTX needs a CUDA 12.0 or newer driver (see docs/GPU.md)");
+            throw new BackendUnavailableException(
+                "cannot load the kernels "
+                    + resource
+                    + " on "
+                    + description
+                    + " (driver "
+                    + driverString()
+                    + "): "
+                    + CUresult.stringFor(rc)
+                    + "; the PTX needs a CUDA 12.0 or newer driver (see docs/GPU.md)");
           }
-          how = resource.substring(resource.lastIndexOf('/') + 1) + " (PTX, compiled by the driver)";
+          how =
+              resource.substring(resource.lastIndexOf('/') + 1) + " (PTX, compiled by the driver)";
         }
         loaded.add(how);
         modules.add(module);
@@ -185,7 +207,9 @@ final class CudaCard implements AutoCloseable {
     run(cuCtxSetCurrent(ctx), "cuCtxSetCurrent");
   }
 
-  /** Makes the context current while closing, ignoring errors (a closing backend frees what it can). */
+  /**
+   * Makes the context current while closing, ignoring errors (a closing backend frees what it can).
+   */
   void makeCurrentForClose() {
     if (!closed) {
       cuCtxSetCurrent(ctx);
@@ -206,7 +230,9 @@ final class CudaCard implements AutoCloseable {
   /** Blocks of {@code f} one SM holds at once (at least 1). */
   static int occupancy(CUfunction f, int block, int smem) {
     int[] v = {0};
-    run(cuOccupancyMaxActiveBlocksPerMultiprocessor(v, f, block, smem), "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+    run(
+        cuOccupancyMaxActiveBlocksPerMultiprocessor(v, f, block, smem),
+        "cuOccupancyMaxActiveBlocksPerMultiprocessor");
     return Math.max(1, v[0]);
   }
 
@@ -245,8 +271,16 @@ final class CudaCard implements AutoCloseable {
     jcuda.driver.CUuuid u = new jcuda.driver.CUuuid();
     check(cuDeviceGetUuid(u, dev), "cuDeviceGetUuid");
     String h = HexFormat.of().formatHex(u.bytes);
-    return "GPU-" + h.substring(0, 8) + "-" + h.substring(8, 12) + "-" + h.substring(12, 16) + "-"
-        + h.substring(16, 20) + "-" + h.substring(20, 32);
+    return "GPU-"
+        + h.substring(0, 8)
+        + "-"
+        + h.substring(8, 12)
+        + "-"
+        + h.substring(12, 16)
+        + "-"
+        + h.substring(16, 20)
+        + "-"
+        + h.substring(20, 32);
   }
 
   private static int attr(CUdevice dev, int attribute) throws BackendUnavailableException {
@@ -266,20 +300,24 @@ final class CudaCard implements AutoCloseable {
       if (ord < found.size()) {
         return found.get(ord);
       }
-      throw new BackendUnavailableException("no CUDA device with ordinal " + ord + "; cards found: " + list(found));
+      throw new BackendUnavailableException(
+          "no CUDA device with ordinal " + ord + "; cards found: " + list(found));
     }
     String norm = normalizeUuid(want);
     if (!norm.matches("[0-9a-f]{32}")) {
-      throw new BackendUnavailableException("device '" + device
-          + "' is neither an ordinal nor a GPU UUID (GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx); cards found: "
-          + list(found));
+      throw new BackendUnavailableException(
+          "device '"
+              + device
+              + "' is neither an ordinal nor a GPU UUID (GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx); cards found: "
+              + list(found));
     }
     for (DeviceDescription dd : found) {
       if (normalizeUuid(dd.uuid()).equals(norm)) {
         return dd;
       }
     }
-    throw new BackendUnavailableException("no CUDA device with UUID " + device + "; cards found: " + list(found));
+    throw new BackendUnavailableException(
+        "no CUDA device with UUID " + device + "; cards found: " + list(found));
   }
 
   private static String list(List<DeviceDescription> found) {
@@ -295,8 +333,8 @@ final class CudaCard implements AutoCloseable {
 
   /**
    * The prebuilt SASS of a PTX resource for this card's compute capability ({@link #sassResource}),
-   * loaded into {@code module}; null where this build has none for the card or the driver refuses it
-   * (a driver older than the toolkit that wrote it): the caller then loads the PTX. Why: the
+   * loaded into {@code module}; null where this build has none for the card or the driver refuses
+   * it (a driver older than the toolkit that wrote it): the caller then loads the PTX. Why: the
    * driver's PTX-to-SASS compilation of the kernel module takes seconds on a machine whose driver
    * cache is cold (a node's first start). The SASS is what ptxas makes of the very PTX shipped
    * (scripts/gen-ptx.sh), so the kernels and their bits are the same either way.
@@ -312,7 +350,8 @@ final class CudaCard implements AutoCloseable {
     } catch (IOException e) {
       return null;
     }
-    if (cuModuleLoadDataEx(module, Pointer.to(image), 0, new int[0], Pointer.to(new int[0])) != CUresult.CUDA_SUCCESS) {
+    if (cuModuleLoadDataEx(module, Pointer.to(image), 0, new int[0], Pointer.to(new int[0]))
+        != CUresult.CUDA_SUCCESS) {
       return null;
     }
     return resource.substring(resource.lastIndexOf('/') + 1) + " (SASS)";
@@ -320,7 +359,10 @@ final class CudaCard implements AutoCloseable {
 
   /** {@code /a/b.ptx} for compute capability 9.0: {@code /a/b.sm_90.cubin}. */
   static String sassResource(String ptxResource, int major, int minor) {
-    String base = ptxResource.endsWith(".ptx") ? ptxResource.substring(0, ptxResource.length() - 4) : ptxResource;
+    String base =
+        ptxResource.endsWith(".ptx")
+            ? ptxResource.substring(0, ptxResource.length() - 4)
+            : ptxResource;
     return base + ".sm_" + major + minor + ".cubin";
   }
 

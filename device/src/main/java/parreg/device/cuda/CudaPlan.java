@@ -2,17 +2,17 @@ package parreg.device.cuda;
 
 /**
  * Which kernels compute a partition's local sums on a given card, and with what shape: the plan
- * ladder and the shared memory each plan needs. Chosen once per partition from d, the card's
- * opt-in shared memory per block and its free memory; a pure function of those (no driver call),
- * so the ladder is tested without a card.
+ * ladder and the shared memory each plan needs. Chosen once per partition from d, the card's opt-in
+ * shared memory per block and its free memory; a pure function of those (no driver call), so the
+ * ladder is tested without a card.
  *
  * <p>The ladder, first that fits: {@code small} (d &le; 16), {@code spec} (16 &lt; d &le; 256,
- * where its slots fit and x padded to its slice width fits in free memory), {@code quad2}
- * (64 &lt; d &le; 256), {@code flow2}, {@code flow1}, {@code pipe2}, {@code pipe1}, {@code
- * large1} (d &le; 256, by shared memory), {@code wide} (256 &lt; d &le; 1,024, ordered, where its
- * slots fit and x padded to its slice width fits in free memory), {@code twopass} (any d). docs/GPU.md describes each;
- * local_sums.cu holds their kernels. The benchmark and the parity tests may force a plan by name,
- * including {@code large2} and {@code widep}, whose kernels only the comparison module has.
+ * where its slots fit and x padded to its slice width fits in free memory), {@code quad2} (64 &lt;
+ * d &le; 256), {@code flow2}, {@code flow1}, {@code pipe2}, {@code pipe1}, {@code large1} (d &le;
+ * 256, by shared memory), {@code wide} (256 &lt; d &le; 1,024, ordered, where its slots fit and x
+ * padded to its slice width fits in free memory), {@code twopass} (any d). docs/GPU.md describes
+ * each; local_sums.cu holds their kernels. The benchmark and the parity tests may force a plan by
+ * name, including {@code large2} and {@code widep}, whose kernels only the comparison module has.
  *
  * @param name the plan as reported ("spec-64", "quad-8x2", "small-16", "twopass", ...)
  * @param family small, large, pipe, flow, quad, spec, wide or twopass: how the backend launches it
@@ -24,17 +24,30 @@ package parreg.device.cuda;
  * @param smem dynamic shared memory of {@code main} (and of {@code fallback}), bytes
  * @param sliceFeatures features one resident 32-sample slice holds: d in the plain slice layout,
  *     more where the quad layout pads d (to 4, or to the spec slice width)
- * @param quads whether x is resident in the quad layout (four features of a sample together;
- *     wide: in lane groups of 8, the octet layout of {@link ResidentLayout})
+ * @param quads whether x is resident in the quad layout (four features of a sample together; wide:
+ *     in lane groups of 8, the octet layout of {@link ResidentLayout})
  */
 record CudaPlan(
-    String name, String family, String main, String fallback, String grad, int block, int smem, int sliceFeatures,
+    String name,
+    String family,
+    String main,
+    String fallback,
+    String grad,
+    int block,
+    int smem,
+    int sliceFeatures,
     boolean quads) {
   /** The spec kernels' shape (local_sums.cuh, SPEC_KERNEL): chain warps and slots per block. */
   static final int SPEC_CHAIN_WARPS = 6;
+
   static final int SPEC_SLOTS = 6;
-  /** The wide kernels' shape (local_sums.cuh, WIDE_KERNEL): chain warps (one slot each), accumulating warps. */
+
+  /**
+   * The wide kernels' shape (local_sums.cuh, WIDE_KERNEL): chain warps (one slot each),
+   * accumulating warps.
+   */
   static final int WIDE_CHAIN_WARPS = 6;
+
   static final int WIDE_ACC_WARPS = 8;
 
   /**
@@ -42,12 +55,13 @@ record CudaPlan(
    * smemOptin} bytes of opt-in shared memory and {@code freeBytes} of free memory.
    *
    * @param ordered false: the benchmark's unordered (atomic) kernels of the same plan
-   * @param forced a plan name to use instead of the ladder's choice ("small", "large1",
-   *     "large2", "pipe1", "pipe2", "flow1", "flow2", "quad2", "spec", "spec64", "spec128",
-   *     "spec192", "spec256", "wide", "widep", "twopass"), or null
+   * @param forced a plan name to use instead of the ladder's choice ("small", "large1", "large2",
+   *     "pipe1", "pipe2", "flow1", "flow2", "quad2", "spec", "spec64", "spec128", "spec192",
+   *     "spec256", "wide", "widep", "twopass"), or null
    * @throws IllegalArgumentException a forced plan that does not fit d on this card
    */
-  static CudaPlan choose(int d, long slices, int smemOptin, long freeBytes, boolean ordered, String forced) {
+  static CudaPlan choose(
+      int d, long slices, int smemOptin, long freeBytes, boolean ordered, String forced) {
     String pfx = ordered ? "_o_" : "_a_";
     String want = forced != null ? forced : ladder(d, slices, smemOptin, freeBytes, ordered);
     int k = pow2AtLeast((d + 31) / 32);
@@ -57,63 +71,128 @@ record CudaPlan(
           throw new IllegalArgumentException("plan small needs d <= 16");
         }
         int dm = pow2AtLeast(d);
-        return new CudaPlan("small-" + dm, "small", "small" + pfx + dm, null, null, 256, 0, d, false);
+        return new CudaPlan(
+            "small-" + dm, "small", "small" + pfx + dm, null, null, 256, 0, d, false);
       }
       case "large1", "large2" -> {
         int p = want.equals("large2") ? 2 : 1;
         if (d > 256 || largeSmem(d, p) > smemOptin) {
-          throw new IllegalArgumentException("plan " + want + " does not fit d=" + d + " on this card");
+          throw new IllegalArgumentException(
+              "plan " + want + " does not fit d=" + d + " on this card");
         }
-        return new CudaPlan("large-" + k + "x" + p, "large", "large" + pfx + k + "_" + p, null, null, 1024,
-            largeSmem(d, p), d, false);
+        return new CudaPlan(
+            "large-" + k + "x" + p,
+            "large",
+            "large" + pfx + k + "_" + p,
+            null,
+            null,
+            1024,
+            largeSmem(d, p),
+            d,
+            false);
       }
       case "pipe1", "pipe2" -> {
         int p = want.equals("pipe2") ? 2 : 1;
         if (d > 256 || pipeSmem(d, p) > smemOptin) {
-          throw new IllegalArgumentException("plan " + want + " does not fit d=" + d + " on this card");
+          throw new IllegalArgumentException(
+              "plan " + want + " does not fit d=" + d + " on this card");
         }
-        return new CudaPlan("pipe-" + k + "x" + p, "pipe", "pipe" + pfx + k + "_" + p, null, null, 1024,
-            pipeSmem(d, p), d, false);
+        return new CudaPlan(
+            "pipe-" + k + "x" + p,
+            "pipe",
+            "pipe" + pfx + k + "_" + p,
+            null,
+            null,
+            1024,
+            pipeSmem(d, p),
+            d,
+            false);
       }
       case "flow1", "flow2" -> {
         int p = want.equals("flow2") ? 2 : 1;
         if (d > 256 || flowSmem(d, p) > smemOptin) {
-          throw new IllegalArgumentException("plan " + want + " does not fit d=" + d + " on this card");
+          throw new IllegalArgumentException(
+              "plan " + want + " does not fit d=" + d + " on this card");
         }
-        return new CudaPlan("flow-" + k + "x" + p, "flow", "flow" + pfx + k + "_" + p, "pipe" + pfx + k + "_" + p,
-            null, 1024, flowSmem(d, p), d, false);
+        return new CudaPlan(
+            "flow-" + k + "x" + p,
+            "flow",
+            "flow" + pfx + k + "_" + p,
+            "pipe" + pfx + k + "_" + p,
+            null,
+            1024,
+            flowSmem(d, p),
+            d,
+            false);
       }
       case "quad2" -> {
         if (d <= 64 || d > 256 || quadSmem(d) > smemOptin) {
-          throw new IllegalArgumentException("plan quad2 does not fit d=" + d + " on this card (needs 64 < d <= 256)");
+          throw new IllegalArgumentException(
+              "plan quad2 does not fit d=" + d + " on this card (needs 64 < d <= 256)");
         }
-        return new CudaPlan("quad-" + k + "x2", "quad", "quad" + pfx + k + "_2", "pipeq" + pfx + k + "_2", null, 1024,
-            quadSmem(d), (d + 3) & ~3, true);
+        return new CudaPlan(
+            "quad-" + k + "x2",
+            "quad",
+            "quad" + pfx + k + "_2",
+            "pipeq" + pfx + k + "_2",
+            null,
+            1024,
+            quadSmem(d),
+            (d + 3) & ~3,
+            true);
       }
       case "spec", "spec64", "spec128", "spec192", "spec256" -> {
         // the narrowest slice width that holds d (or the one asked for)
         int width = want.equals("spec") ? specWidth(d) : Integer.parseInt(want.substring(4));
         if (d <= 16 || d > width || specSmem(d, width) > smemOptin) {
           throw new IllegalArgumentException(
-              "plan " + want + " does not fit d=" + d + " on this card (needs 16 < d <= " + Math.min(width, 256) + ")");
+              "plan "
+                  + want
+                  + " does not fit d="
+                  + d
+                  + " on this card (needs 16 < d <= "
+                  + Math.min(width, 256)
+                  + ")");
         }
-        return new CudaPlan("spec-" + width, "spec", "spec" + pfx + width, "pipes" + pfx + width / 32 + "_2", null,
-            32 * (SPEC_CHAIN_WARPS + (width == 192 ? 12 : 8)), specSmem(d, width), width, true);
+        return new CudaPlan(
+            "spec-" + width,
+            "spec",
+            "spec" + pfx + width,
+            "pipes" + pfx + width / 32 + "_2",
+            null,
+            32 * (SPEC_CHAIN_WARPS + (width == 192 ? 12 : 8)),
+            specSmem(d, width),
+            width,
+            true);
       }
       case "wide", "widep" -> {
         // widep: the same plan with the chain's shared-memory loads one group ahead (LAG; its
         // kernels are in the comparison module only: slower than wide on an H200)
         int width = wideWidth(d);
         if (d <= 256 || d > 1024 || !ordered || wideSmem(width) > smemOptin) {
-          throw new IllegalArgumentException("plan " + want + " does not fit d=" + d + " on this card"
-              + (ordered ? " (needs 256 < d <= 1024)" : " (it has no unordered variant)"));
+          throw new IllegalArgumentException(
+              "plan "
+                  + want
+                  + " does not fit d="
+                  + d
+                  + " on this card"
+                  + (ordered ? " (needs 256 < d <= 1024)" : " (it has no unordered variant)"));
         }
-        return new CudaPlan(want + "-" + width, "wide", want + "_o_" + width, "resid8_o", "grad8_o",
-            32 * (WIDE_CHAIN_WARPS + WIDE_ACC_WARPS), wideSmem(width), width, true);
+        return new CudaPlan(
+            want + "-" + width,
+            "wide",
+            want + "_o_" + width,
+            "resid8_o",
+            "grad8_o",
+            32 * (WIDE_CHAIN_WARPS + WIDE_ACC_WARPS),
+            wideSmem(width),
+            width,
+            true);
       }
       case "twopass" -> {
         String sfx = ordered ? "_o" : "_a";
-        return new CudaPlan("twopass", "twopass", "resid" + sfx, null, "grad" + sfx, 256, 0, d, false);
+        return new CudaPlan(
+            "twopass", "twopass", "resid" + sfx, null, "grad" + sfx, 256, 0, d, false);
       }
       default -> throw new IllegalArgumentException("unknown plan " + want);
     }
@@ -123,7 +202,9 @@ record CudaPlan(
   private static String ladder(int d, long slices, int smemOptin, long freeBytes, boolean ordered) {
     if (d <= 16) {
       return "small";
-    } else if (d <= 256 && specSmem(d, specWidth(d)) <= smemOptin && paddedFits(slices, specWidth(d), freeBytes)) {
+    } else if (d <= 256
+        && specSmem(d, specWidth(d)) <= smemOptin
+        && paddedFits(slices, specWidth(d), freeBytes)) {
       return "spec";
     } else if (d > 64 && d <= 256 && quadSmem(d) <= smemOptin) {
       return "quad2";
@@ -137,7 +218,10 @@ record CudaPlan(
       return "pipe1";
     } else if (d <= 256 && largeSmem(d, 1) <= smemOptin) {
       return "large1";
-    } else if (d > 256 && d <= 1024 && ordered && wideSmem(wideWidth(d)) <= smemOptin
+    } else if (d > 256
+        && d <= 1024
+        && ordered
+        && wideSmem(wideWidth(d)) <= smemOptin
         && paddedFits(slices, wideWidth(d), freeBytes)) {
       return "wide";
     }
@@ -164,9 +248,9 @@ record CudaPlan(
   }
 
   /**
-   * Whether x padded to {@code width} features a sample fits in the card's free memory with room
-   * to spare (a quarter of what is free, at least 256 MB); where it does not, the default plan is
-   * one that keeps x unpadded.
+   * Whether x padded to {@code width} features a sample fits in the card's free memory with room to
+   * spare (a quarter of what is free, at least 256 MB); where it does not, the default plan is one
+   * that keeps x unpadded.
    */
   static boolean paddedFits(long slices, int width, long freeBytes) {
     long bytes = 4L * 32 * slices * width;
@@ -191,14 +275,18 @@ record CudaPlan(
 
   /** The flow plan's shared memory: enough for the flow kernel and for its pipe fallback. */
   static int flowSmem(int d, int p) {
-    int slack = 32 * pow2AtLeast((d + 31) / 32) - d; // features the unguarded accumulation reads past d
+    int slack =
+        32 * pow2AtLeast((d + 31) / 32) - d; // features the unguarded accumulation reads past d
     return Math.max(pipeSmem(d, p), 4 * (3 * p * d * 32 + 2 * p * 32 + slack * 32));
   }
 
-  /** The quad plan's shared memory (P = 2): enough for the quad kernel and for its pipe fallback. */
+  /**
+   * The quad plan's shared memory (P = 2): enough for the quad kernel and for its pipe fallback.
+   */
   static int quadSmem(int d) {
     int d4 = (d + 3) & ~3;
-    int slack = 32 * pow2AtLeast((d + 31) / 32) - d4; // features the unguarded accumulation reads past d4
+    int slack =
+        32 * pow2AtLeast((d + 31) / 32) - d4; // features the unguarded accumulation reads past d4
     return Math.max(pipeSmem(d, 2), 4 * (3 * 2 * d4 * 32 + 2 * 2 * 32 + Math.max(0, slack) * 32));
   }
 

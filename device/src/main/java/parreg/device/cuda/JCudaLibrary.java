@@ -19,7 +19,10 @@ import java.nio.file.StandardCopyOption;
  * file that another process has mapped); a file of the wrong size is replaced.
  */
 final class JCudaLibrary {
-  /** The Linux x86-64 binding of the JCuda version in the pom; other platforms keep JCuda's own extraction. */
+  /**
+   * The Linux x86-64 binding of the JCuda version in the pom; other platforms keep JCuda's own
+   * extraction.
+   */
   static final String NAME = "libJCudaDriver-12.0.0-linux-x86_64.so";
 
   private JCudaLibrary() {}
@@ -33,13 +36,17 @@ final class JCudaLibrary {
     }
   }
 
-  /** Prepares the binding in {@code dir}; returns false where this platform's binding is not bundled. */
+  /**
+   * Prepares the binding in {@code dir}; returns false where this platform's binding is not
+   * bundled.
+   */
   static boolean prepare(Path dir) throws IOException {
     URL resource = JCudaLibrary.class.getResource("/lib/" + NAME);
     if (resource == null) {
       return false;
     }
-    // the usual case, a complete file from an earlier start, needs only the entry's size, not its 1 MB
+    // the usual case, a complete file from an earlier start, needs only the entry's size, not its 1
+    // MB
     long size = resource.openConnection().getContentLengthLong();
     Path target = dir.resolve(NAME);
     if (size >= 0 && Files.isRegularFile(target) && Files.size(target) == size) {

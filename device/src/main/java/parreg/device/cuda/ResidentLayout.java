@@ -7,10 +7,10 @@ import parreg.device.Partition;
 import parreg.device.Workers;
 
 /**
- * x in the layout the kernels read on the card, converted from the partition's feature-major
- * arrays on the host. Slice {@code s} holds samples {@code 32 s .. 32 s + 31}, {@code
- * sliceFeatures} features of each, 32 floats a feature; the last slice's missing samples and any
- * padding features are zeros.
+ * x in the layout the kernels read on the card, converted from the partition's feature-major arrays
+ * on the host. Slice {@code s} holds samples {@code 32 s .. 32 s + 31}, {@code sliceFeatures}
+ * features of each, 32 floats a feature; the last slice's missing samples and any padding features
+ * are zeros.
  *
  * <ul>
  *   <li>plain ({@code quads = false}, local_sums.cuh {@code xat}): feature by feature, [d][32];
@@ -23,8 +23,8 @@ import parreg.device.Workers;
  * <p>Public for the load benchmark (DataLoadBench times the conversion without a card).
  *
  * <p>Conversion runs in parallel ({@link Workers}): tasks of {@value #TASK_SLICES} slices, each
- * built in a scratch array and copied to its own place in the destination, so the
- * bytes do not depend on the thread count.
+ * built in a scratch array and copied to its own place in the destination, so the bytes do not
+ * depend on the thread count.
  */
 public final class ResidentLayout {
   /** Slices one conversion task builds (at d = 64, 1 MiB). */
@@ -33,8 +33,10 @@ public final class ResidentLayout {
   private final int d;
   private final int sliceFeatures;
   private final boolean quads;
+
   /** Samples of a lane group (32: the whole slice; 8: the octet layout). */
   private final int groupLanes;
+
   /** Scratch arrays of the conversion tasks, one per thread at a time; garbage with this layout. */
   private final ConcurrentLinkedQueue<float[]> scratch = new ConcurrentLinkedQueue<>();
 
@@ -44,9 +46,15 @@ public final class ResidentLayout {
 
   /** {@code groupLanes} 8: the octet layout (quads only); 32: the others. */
   public ResidentLayout(int d, int sliceFeatures, boolean quads, int groupLanes) {
-    if ((groupLanes != 32 && !(groupLanes == 8 && quads)) || sliceFeatures < d || (quads && sliceFeatures % 4 != 0)) {
-      throw new IllegalArgumentException("a slice of " + sliceFeatures + " features cannot hold d=" + d
-          + (quads ? " in quads" : ""));
+    if ((groupLanes != 32 && !(groupLanes == 8 && quads))
+        || sliceFeatures < d
+        || (quads && sliceFeatures % 4 != 0)) {
+      throw new IllegalArgumentException(
+          "a slice of "
+              + sliceFeatures
+              + " features cannot hold d="
+              + d
+              + (quads ? " in quads" : ""));
     }
     this.d = d;
     this.sliceFeatures = sliceFeatures;
@@ -55,7 +63,8 @@ public final class ResidentLayout {
   }
 
   static ResidentLayout of(CudaPlan plan, int d) {
-    return new ResidentLayout(d, plan.sliceFeatures(), plan.quads(), plan.family().equals("wide") ? 8 : 32);
+    return new ResidentLayout(
+        d, plan.sliceFeatures(), plan.quads(), plan.family().equals("wide") ? 8 : 32);
   }
 
   /** Floats of one slice. */
@@ -77,17 +86,20 @@ public final class ResidentLayout {
       throw new IllegalArgumentException("layout for d=" + d + ", partition has d=" + p.features());
     }
     int tasks = (count + TASK_SLICES - 1) / TASK_SLICES;
-    Workers.run(threads, tasks, t -> {
-      int s0 = t * TASK_SLICES;
-      int cs = Math.min(TASK_SLICES, count - s0);
-      float[] buf = scratch.poll();
-      if (buf == null) {
-        buf = new float[TASK_SLICES * sliceFloats()];
-      }
-      build(p, first + s0, cs, buf);
-      dst.put(s0 * sliceFloats(), buf, 0, cs * sliceFloats());
-      scratch.add(buf);
-    });
+    Workers.run(
+        threads,
+        tasks,
+        t -> {
+          int s0 = t * TASK_SLICES;
+          int cs = Math.min(TASK_SLICES, count - s0);
+          float[] buf = scratch.poll();
+          if (buf == null) {
+            buf = new float[TASK_SLICES * sliceFloats()];
+          }
+          build(p, first + s0, cs, buf);
+          dst.put(s0 * sliceFloats(), buf, 0, cs * sliceFloats());
+          scratch.add(buf);
+        });
   }
 
   /** Builds slices {@code [first, first + count)} into {@code buf} from index 0. */
@@ -107,8 +119,10 @@ public final class ResidentLayout {
           int src = (int) ((long) j * n + firstSample);
           int dst = base + (j >> 2) * 4 * groupLanes + (j & 3);
           for (int l = 0; l < have; l++) {
-            // sample l: group l / groupLanes (sliceFeatures * groupLanes floats each), lane l % groupLanes
-            buf[dst + (l / groupLanes) * sliceFeatures * groupLanes + 4 * (l % groupLanes)] = x[src + l];
+            // sample l: group l / groupLanes (sliceFeatures * groupLanes floats each), lane l %
+            // groupLanes
+            buf[dst + (l / groupLanes) * sliceFeatures * groupLanes + 4 * (l % groupLanes)] =
+                x[src + l];
           }
         }
       } else {

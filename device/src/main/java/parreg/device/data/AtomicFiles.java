@@ -11,8 +11,8 @@ import java.nio.file.StandardOpenOption;
  * Writes a new file so that readers see either nothing or the whole of it, and never replaces an
  * existing file: the content goes to a temporary file in the same directory, which is flushed to
  * disk ({@code fsync}), then hard-linked to the target name (which fails if the name exists, so
- * there is no check-then-act race), the temporary name removed, and the directory flushed.
- * Where the file system has no hard links, an atomic rename after an existence check is used.
+ * there is no check-then-act race), the temporary name removed, and the directory flushed. Where
+ * the file system has no hard links, an atomic rename after an existence check is used.
  */
 public final class AtomicFiles {
   private AtomicFiles() {}
@@ -32,18 +32,21 @@ public final class AtomicFiles {
     Path abs = target.toAbsolutePath();
     Path dir = abs.getParent();
     if (Files.exists(abs, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-      throw new FileAlreadyExistsException(target.toString(), null, "exists; refusing to overwrite");
+      throw new FileAlreadyExistsException(
+          target.toString(), null, "exists; refusing to overwrite");
     }
     Path tmp = Files.createTempFile(dir, "." + abs.getFileName() + ".", ".tmp");
     boolean done = false;
     try {
       try {
         // createTempFile makes the file owner-only; the data files are ordinary files (0644)
-        Files.setPosixFilePermissions(tmp, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+        Files.setPosixFilePermissions(
+            tmp, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
       } catch (UnsupportedOperationException e) {
         // not a POSIX file system: keep its defaults
       }
-      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+      try (FileChannel ch =
+          FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
         content.write(ch);
         ch.force(true);
       }
@@ -51,13 +54,15 @@ public final class AtomicFiles {
         Files.createLink(abs, tmp);
       } catch (UnsupportedOperationException e) {
         if (Files.exists(abs, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-          throw new FileAlreadyExistsException(target.toString(), null, "exists; refusing to overwrite");
+          throw new FileAlreadyExistsException(
+              target.toString(), null, "exists; refusing to overwrite");
         }
         Files.move(tmp, abs, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
       }
       done = true;
     } catch (FileAlreadyExistsException e) {
-      throw new FileAlreadyExistsException(target.toString(), null, "exists; refusing to overwrite");
+      throw new FileAlreadyExistsException(
+          target.toString(), null, "exists; refusing to overwrite");
     } finally {
       Files.deleteIfExists(tmp);
       if (done) {

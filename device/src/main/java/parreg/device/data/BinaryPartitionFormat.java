@@ -40,19 +40,22 @@ import parreg.device.Workers;
  * value is finite (naming the value's byte offset, row and column). Writing goes through {@link
  * AtomicFiles}: a temporary file, flushed, linked into place, never over an existing file.
  *
- * <p>The payload is the partition's own memory layout ({@link Partition#featureMajor()} then
- * {@link Partition#targets()}), so reading is a bulk copy out of the mapping; runs of 16 blocks
- * are mapped, checked and copied in parallel ({@link Workers}), and the first bad block (else the
- * first value that is not finite) is reported, whatever the thread count.
+ * <p>The payload is the partition's own memory layout ({@link Partition#featureMajor()} then {@link
+ * Partition#targets()}), so reading is a bulk copy out of the mapping; runs of 16 blocks are
+ * mapped, checked and copied in parallel ({@link Workers}), and the first bad block (else the first
+ * value that is not finite) is reported, whatever the thread count.
  */
 public final class BinaryPartitionFormat {
   public static final int VERSION = 1;
   public static final int HEADER_BYTES = 64;
   public static final int BLOCK_BYTES = 1 << 20;
   public static final String EXTENSION = ".prb";
+
   /** Bytes mapped at a time by {@link #stream} (a multiple of the block size and of 4). */
   private static final long WINDOW = 256L * BLOCK_BYTES;
+
   static final byte[] MAGIC = {(byte) 0x89, 'P', 'R', 'B', 0x0D, 0x0A, 0x1A, 0x0A};
+
   /** Blocks one read task maps, checks and copies (16 MiB: many tasks per thread, few mappings). */
   static final int CHUNK_BLOCKS = 16;
 
@@ -60,7 +63,8 @@ public final class BinaryPartitionFormat {
 
   /** True if the first bytes of a file are this format's magic. */
   public static boolean hasMagic(byte[] first) {
-    return first.length >= MAGIC.length && Arrays.equals(first, 0, MAGIC.length, MAGIC, 0, MAGIC.length);
+    return first.length >= MAGIC.length
+        && Arrays.equals(first, 0, MAGIC.length, MAGIC, 0, MAGIC.length);
   }
 
   public static Partition read(Path file) throws IOException, DataFormatException {
@@ -68,13 +72,14 @@ public final class BinaryPartitionFormat {
   }
 
   /**
-   * Reads a binary partition on {@code threads} threads (the bits and the first error reported
-   * do not depend on the thread count). The header, length and block table are checked as by
-   * {@link #stream} ({@code layout}).
+   * Reads a binary partition on {@code threads} threads (the bits and the first error reported do
+   * not depend on the thread count). The header, length and block table are checked as by {@link
+   * #stream} ({@code layout}).
    *
    * @param expectedFeatures the d the file must have, or 0 to accept the file's d
    */
-  public static Loaded read(Path file, int expectedFeatures, int threads) throws IOException, DataFormatException {
+  public static Loaded read(Path file, int expectedFeatures, int threads)
+      throws IOException, DataFormatException {
     try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
       Layout layout = layout(file, ch, expectedFeatures);
       long n = layout.n();
@@ -98,7 +103,15 @@ public final class BinaryPartitionFormat {
         long from = HEADER_BYTES + badBlock * BLOCK_BYTES;
         long bl = Math.min(BLOCK_BYTES, payload - badBlock * BLOCK_BYTES);
         throw DataFormatException.atByte(
-            file, from, "payload checksum mismatch in block " + badBlock + " (bytes " + from + ".." + (from + bl - 1) + ")");
+            file,
+            from,
+            "payload checksum mismatch in block "
+                + badBlock
+                + " (bytes "
+                + from
+                + ".."
+                + (from + bl - 1)
+                + ")");
       }
       long bad = chunks.firstNonFiniteIndex();
       if (bad >= 0) {
@@ -108,7 +121,9 @@ public final class BinaryPartitionFormat {
         int row = isY ? (int) (bad - xCount) : (int) (bad % ni);
         String col = isY ? "y" : "x" + (bad / ni + 1);
         throw DataFormatException.atByte(
-            file, HEADER_BYTES + 4 * bad, col + " of row " + (row + 1) + " is " + v + ", not a finite number");
+            file,
+            HEADER_BYTES + 4 * bad,
+            col + " of row " + (row + 1) + " is " + v + ", not a finite number");
       }
       Key key = new Key(layout.headerCrc(), table.getInt((int) (4 * blocks)));
       return new Loaded(new Partition(ni, di, x, y), key);
@@ -116,16 +131,20 @@ public final class BinaryPartitionFormat {
   }
 
   /**
-   * What a file's header and block table say, checked as {@link #read} checks them (length,
-   * magic, header and table checksums, shape), without reading the payload: a few kilobytes.
+   * What a file's header and block table say, checked as {@link #read} checks them (length, magic,
+   * header and table checksums, shape), without reading the payload: a few kilobytes.
    *
    * @param expectedFeatures the d the file must have, or 0 to accept the file's d
    */
-  public static Shape shape(Path file, int expectedFeatures) throws IOException, DataFormatException {
+  public static Shape shape(Path file, int expectedFeatures)
+      throws IOException, DataFormatException {
     try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
       Layout layout = layout(file, ch, expectedFeatures);
       long blocks = (layout.payload() + BLOCK_BYTES - 1) / BLOCK_BYTES;
-      return new Shape((int) layout.n(), (int) layout.d(), new Key(layout.headerCrc(), layout.table().getInt((int) (4 * blocks))));
+      return new Shape(
+          (int) layout.n(),
+          (int) layout.d(),
+          new Key(layout.headerCrc(), layout.table().getInt((int) (4 * blocks))));
     }
   }
 
@@ -157,7 +176,8 @@ public final class BinaryPartitionFormat {
       this.nonFinite = new long[count];
     }
 
-    void load(int c, FileChannel ch, long payload, ByteBuffer table, float[] x, float[] y) throws IOException {
+    void load(int c, FileChannel ch, long payload, ByteBuffer table, float[] x, float[] y)
+        throws IOException {
       badBlock[c] = -1;
       nonFinite[c] = -1;
       long first = (long) c * CHUNK_BLOCKS * BLOCK_BYTES;
@@ -230,8 +250,12 @@ public final class BinaryPartitionFormat {
     return -1;
   }
 
-  /** Checks the CRC32C of every block of a mapped window that starts {@code done} bytes into the payload. */
-  private static void checkBlocks(Path file, MappedByteBuffer m, long done, long len, ByteBuffer table, CRC32C crc)
+  /**
+   * Checks the CRC32C of every block of a mapped window that starts {@code done} bytes into the
+   * payload.
+   */
+  private static void checkBlocks(
+      Path file, MappedByteBuffer m, long done, long len, ByteBuffer table, CRC32C crc)
       throws DataFormatException {
     for (long b = 0; b < len; b += BLOCK_BYTES) {
       int bl = (int) Math.min(BLOCK_BYTES, len - b);
@@ -242,7 +266,15 @@ public final class BinaryPartitionFormat {
       if ((int) crc.getValue() != stored) {
         long from = HEADER_BYTES + done + b;
         throw DataFormatException.atByte(
-            file, from, "payload checksum mismatch in block " + blockIndex + " (bytes " + from + ".." + (from + bl - 1) + ")");
+            file,
+            from,
+            "payload checksum mismatch in block "
+                + blockIndex
+                + " (bytes "
+                + from
+                + ".."
+                + (from + bl - 1)
+                + ")");
       }
     }
   }
@@ -250,13 +282,14 @@ public final class BinaryPartitionFormat {
   /**
    * Streams a binary partition's rows to {@code sink} in row order, with the checks of {@link
    * #read}: first every block's checksum (one sequential pass over the mapped payload, nothing
-   * copied), then the rows, a chunk of rows at a time, each column's slice of the chunk read at
-   * its offset. Memory stays at one chunk (about 4 MiB), whatever the file's size.
+   * copied), then the rows, a chunk of rows at a time, each column's slice of the chunk read at its
+   * offset. Memory stays at one chunk (about 4 MiB), whatever the file's size.
    *
    * @param expectedFeatures the d the file must have, or 0 to accept the file's d
    * @return the number of rows
    */
-  public static long stream(Path file, int expectedFeatures, RowSink sink) throws IOException, DataFormatException {
+  public static long stream(Path file, int expectedFeatures, RowSink sink)
+      throws IOException, DataFormatException {
     try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
       Layout layout = layout(file, ch, expectedFeatures);
       long n = layout.n();
@@ -282,7 +315,8 @@ public final class BinaryPartitionFormat {
           long pos = HEADER_BYTES + 4 * ((long) j * n + r0);
           while (buf.hasRemaining()) {
             if (ch.read(buf, pos + buf.position()) < 0) {
-              throw DataFormatException.atByte(file, pos + buf.position(), "the file changed while it was read (truncated)");
+              throw DataFormatException.atByte(
+                  file, pos + buf.position(), "the file changed while it was read (truncated)");
             }
           }
           buf.flip();
@@ -293,8 +327,15 @@ public final class BinaryPartitionFormat {
           for (int j = 0; j <= d; j++) {
             float v = columns[j][i];
             if (!Float.isFinite(v)) {
-              throw DataFormatException.atByte(file, HEADER_BYTES + 4 * ((long) j * n + r),
-                  (j < d ? "x" + (j + 1) : "y") + " of row " + (r + 1) + " is " + v + ", not a finite number");
+              throw DataFormatException.atByte(
+                  file,
+                  HEADER_BYTES + 4 * ((long) j * n + r),
+                  (j < d ? "x" + (j + 1) : "y")
+                      + " of row "
+                      + (r + 1)
+                      + " is "
+                      + v
+                      + ", not a finite number");
             }
             if (j < d) {
               x[j] = v;
@@ -315,7 +356,8 @@ public final class BinaryPartitionFormat {
    * read is checked finite. The result has the bits, and so the digest, of a file holding only
    * those rows.
    */
-  public static Partition readSlice(Path file, int expectedFeatures, RowSlice slice) throws IOException, DataFormatException {
+  public static Partition readSlice(Path file, int expectedFeatures, RowSlice slice)
+      throws IOException, DataFormatException {
     try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
       Layout layout = layout(file, ch, expectedFeatures);
       long n = layout.n();
@@ -340,7 +382,10 @@ public final class BinaryPartitionFormat {
             float[] dst = j < d ? x : y;
             int at = (j < d ? j * rows : 0) + (int) ((from - start) / 4);
             m.position((int) (from - w));
-            m.slice().order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(dst, at, (int) ((to - from) / 4));
+            m.slice()
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .asFloatBuffer()
+                .get(dst, at, (int) ((to - from) / 4));
           }
         }
       }
@@ -349,25 +394,36 @@ public final class BinaryPartitionFormat {
         int k = firstNonFinite(v, j < d ? j * rows : 0, rows);
         if (k >= 0) {
           long row = range[0] + (j < d ? k - (long) j * rows : k);
-          throw DataFormatException.atByte(file, HEADER_BYTES + 4 * ((long) j * n + row),
-              (j < d ? "x" + (j + 1) : "y") + " of row " + (row + 1) + " is " + v[k] + ", not a finite number");
+          throw DataFormatException.atByte(
+              file,
+              HEADER_BYTES + 4 * ((long) j * n + row),
+              (j < d ? "x" + (j + 1) : "y")
+                  + " of row "
+                  + (row + 1)
+                  + " is "
+                  + v[k]
+                  + ", not a finite number");
         }
       }
       return new Partition(rows, d, x, y);
     }
   }
 
-  /** What the header announces, checked against the file's length, with the block checksum table. */
+  /**
+   * What the header announces, checked against the file's length, with the block checksum table.
+   */
   private record Layout(long d, long n, long payload, ByteBuffer table, int headerCrc) {}
 
   /** Reads and checks the header, the length and the block table (not the payload blocks). */
-  private static Layout layout(Path file, FileChannel ch, int expectedFeatures) throws IOException, DataFormatException {
+  private static Layout layout(Path file, FileChannel ch, int expectedFeatures)
+      throws IOException, DataFormatException {
     long size = ch.size();
     if (size < HEADER_BYTES) {
       if (size >= MAGIC.length && !hasMagic(readBytes(ch, 0, MAGIC.length))) {
         throw DataFormatException.atByte(file, 0, "not a parreg binary partition (bad magic)");
       }
-      throw DataFormatException.atByte(file, size, "truncated: the file ends inside the " + HEADER_BYTES + "-byte header");
+      throw DataFormatException.atByte(
+          file, size, "truncated: the file ends inside the " + HEADER_BYTES + "-byte header");
     }
     ByteBuffer h = ByteBuffer.wrap(readBytes(ch, 0, HEADER_BYTES)).order(ByteOrder.LITTLE_ENDIAN);
     if (!hasMagic(h.array())) {
@@ -378,11 +434,22 @@ public final class BinaryPartitionFormat {
     int headerCrc = h.getInt(60);
     if ((int) hc.getValue() != headerCrc) {
       throw DataFormatException.atByte(
-          file, 60, String.format("header checksum mismatch (stored 0x%08x, computed 0x%08x)", headerCrc, (int) hc.getValue()));
+          file,
+          60,
+          String.format(
+              "header checksum mismatch (stored 0x%08x, computed 0x%08x)",
+              headerCrc, (int) hc.getValue()));
     }
     int version = h.getInt(8);
     if (version != VERSION) {
-      throw DataFormatException.atByte(file, 8, "unsupported version " + Integer.toUnsignedString(version) + " (this build reads " + VERSION + ")");
+      throw DataFormatException.atByte(
+          file,
+          8,
+          "unsupported version "
+              + Integer.toUnsignedString(version)
+              + " (this build reads "
+              + VERSION
+              + ")");
     }
     long d = Integer.toUnsignedLong(h.getInt(12));
     long n = h.getLong(16);
@@ -392,39 +459,60 @@ public final class BinaryPartitionFormat {
       throw DataFormatException.atByte(file, 12, "bad feature count d=" + d);
     }
     if (n < 1) {
-      throw DataFormatException.atByte(file, 16, n == 0 ? "no samples (an empty partition)" : "bad sample count " + Long.toUnsignedString(n));
+      throw DataFormatException.atByte(
+          file,
+          16,
+          n == 0
+              ? "no samples (an empty partition)"
+              : "bad sample count " + Long.toUnsignedString(n));
     }
     if (n > Integer.MAX_VALUE || n * d > Integer.MAX_VALUE - 8) {
-      throw DataFormatException.atByte(file, 16, n + " samples of d=" + d + " exceed one partition's limit");
+      throw DataFormatException.atByte(
+          file, 16, n + " samples of d=" + d + " exceed one partition's limit");
     }
     if (block != BLOCK_BYTES) {
       throw DataFormatException.atByte(file, 24, "unsupported block size " + block);
     }
     if (payload != 4 * (d + 1) * n) {
-      throw DataFormatException.atByte(file, 32, "payload size " + payload + " does not match d=" + d + ", N=" + n);
+      throw DataFormatException.atByte(
+          file, 32, "payload size " + payload + " does not match d=" + d + ", N=" + n);
     }
     if (expectedFeatures > 0 && d != expectedFeatures) {
-      throw DataFormatException.atByte(file, 12, "expected d=" + expectedFeatures + " features, the file has d=" + d);
+      throw DataFormatException.atByte(
+          file, 12, "expected d=" + expectedFeatures + " features, the file has d=" + d);
     }
     long blocks = (payload + BLOCK_BYTES - 1) / BLOCK_BYTES;
     long tableAt = HEADER_BYTES + payload;
     long expectedSize = tableAt + 4 * (blocks + 1);
     if (size < expectedSize) {
-      throw DataFormatException.atByte(file, size, "truncated: the header announces " + expectedSize + " bytes (d=" + d + ", N=" + n + "), the file ends here");
+      throw DataFormatException.atByte(
+          file,
+          size,
+          "truncated: the header announces "
+              + expectedSize
+              + " bytes (d="
+              + d
+              + ", N="
+              + n
+              + "), the file ends here");
     }
     if (size > expectedSize) {
-      throw DataFormatException.atByte(file, expectedSize, (size - expectedSize) + " unexpected bytes after the end of the partition");
+      throw DataFormatException.atByte(
+          file,
+          expectedSize,
+          (size - expectedSize) + " unexpected bytes after the end of the partition");
     }
-    ByteBuffer table = ByteBuffer.wrap(readBytes(ch, tableAt, (int) (4 * (blocks + 1)))).order(ByteOrder.LITTLE_ENDIAN);
+    ByteBuffer table =
+        ByteBuffer.wrap(readBytes(ch, tableAt, (int) (4 * (blocks + 1))))
+            .order(ByteOrder.LITTLE_ENDIAN);
     CRC32C tc = new CRC32C();
     tc.update(table.array(), 0, (int) (4 * blocks));
     if ((int) tc.getValue() != table.getInt((int) (4 * blocks))) {
-      throw DataFormatException.atByte(file, tableAt, "block checksum table is corrupt (its own checksum does not match)");
+      throw DataFormatException.atByte(
+          file, tableAt, "block checksum table is corrupt (its own checksum does not match)");
     }
     return new Layout(d, n, payload, table, headerCrc);
   }
-
-
 
   /** Writes a partition in this format, atomically, refusing to overwrite; returns its key. */
   public static Key write(Partition p, Path file) throws IOException {
@@ -450,7 +538,8 @@ public final class BinaryPartitionFormat {
           h.position(0);
           writeFully(ch, h);
 
-          ByteBuffer table = ByteBuffer.allocate((int) (4 * (blocks + 1))).order(ByteOrder.LITTLE_ENDIAN);
+          ByteBuffer table =
+              ByteBuffer.allocate((int) (4 * (blocks + 1))).order(ByteOrder.LITTLE_ENDIAN);
           ByteBuffer buf = ByteBuffer.allocateDirect(BLOCK_BYTES).order(ByteOrder.LITTLE_ENDIAN);
           java.nio.FloatBuffer fb = buf.asFloatBuffer();
           CRC32C crc = new CRC32C();

@@ -23,7 +23,8 @@ import java.util.Map;
  * </ul>
  *
  * @param header whether the first line is a header
- * @param label the label column's name (header) or 0-based position (no header), or null for the default
+ * @param label the label column's name (header) or 0-based position (no header), or null for the
+ *     default
  * @param features the feature columns likewise, or null for every column but the label
  */
 public record CsvColumns(boolean header, String label, List<String> features) {
@@ -60,8 +61,12 @@ public record CsvColumns(boolean header, String label, List<String> features) {
           throw new IllegalArgumentException("--features: column '" + f + "' is given twice");
         }
       }
-      if (label != null && seen.contains(header ? label : String.valueOf(position("--label", label)))) {
-        throw new IllegalArgumentException("--label '" + label + "' is also among --features; a column is either the label or a feature");
+      if (label != null
+          && seen.contains(header ? label : String.valueOf(position("--label", label)))) {
+        throw new IllegalArgumentException(
+            "--label '"
+                + label
+                + "' is also among --features; a column is either the label or a feature");
       }
     }
   }
@@ -94,7 +99,11 @@ public record CsvColumns(boolean header, String label, List<String> features) {
     } catch (NumberFormatException e) {
       // below
     }
-    throw new IllegalArgumentException(option + " '" + text + "': with --no-header, columns are given by 0-based position (0, 1, ...)");
+    throw new IllegalArgumentException(
+        option
+            + " '"
+            + text
+            + "': with --no-header, columns are given by 0-based position (0, 1, ...)");
   }
 
   /**
@@ -106,7 +115,8 @@ public record CsvColumns(boolean header, String label, List<String> features) {
    * @param names each column's name for messages: the header's, or {@code column K} (0-based)
    * @param spec whether this is the SPEC's default layout (for its messages)
    */
-  public record Resolved(int columns, int[] featureColumns, int labelColumn, String[] names, boolean spec) {
+  public record Resolved(
+      int columns, int[] featureColumns, int labelColumn, String[] names, boolean spec) {
     public int features() {
       return featureColumns.length;
     }
@@ -130,7 +140,10 @@ public record CsvColumns(boolean header, String label, List<String> features) {
       if (spec) {
         return "expected " + (d + 1) + " values (" + (d == 1 ? "x1" : "x1..x" + d) + ",y), found ";
       }
-      return "expected " + columns + " values (" + (names[0].startsWith("column ") ? "the columns of line 1" : "the header's columns")
+      return "expected "
+          + columns
+          + " values ("
+          + (names[0].startsWith("column ") ? "the columns of line 1" : "the header's columns")
           + "), found ";
     }
   }
@@ -139,9 +152,10 @@ public record CsvColumns(boolean header, String label, List<String> features) {
    * Applies the choice to a file whose first line is {@code first} (its header, or its first row
    * without one).
    *
-   * @param needLabel whether a label column must exist (training, evaluation) or is optional (prediction)
-   * @throws DataFormatException naming the file and line 1: an unknown or ambiguous column name,
-   *     a position beyond the line, a header not {@code x1,...,xd,y} by default, no feature left
+   * @param needLabel whether a label column must exist (training, evaluation) or is optional
+   *     (prediction)
+   * @throws DataFormatException naming the file and line 1: an unknown or ambiguous column name, a
+   *     position beyond the line, a header not {@code x1,...,xd,y} by default, no feature left
    */
   public Resolved resolve(Path file, String first, boolean needLabel) throws DataFormatException {
     String[] cells = first.split(",", -1);
@@ -153,8 +167,12 @@ public record CsvColumns(boolean header, String label, List<String> features) {
         ok = cells[j].strip().equals("x" + (j + 1));
       }
       if (!ok) {
-        throw DataFormatException.atLine(file, 1, "header must be x1,...,xd,y; found '" + abbreviate(first)
-            + "' (or choose columns by name with --label/--features, or use --no-header)");
+        throw DataFormatException.atLine(
+            file,
+            1,
+            "header must be x1,...,xd,y; found '"
+                + abbreviate(first)
+                + "' (or choose columns by name with --label/--features, or use --no-header)");
       }
       int[] fc = new int[d];
       String[] names = new String[columns];
@@ -184,8 +202,12 @@ public record CsvColumns(boolean header, String label, List<String> features) {
     } else if (byName.containsKey("y")) {
       labelColumn = column(file, "y", "the label (default y)", names, byName, columns);
     } else if (needLabel) {
-      throw DataFormatException.atLine(file, 1, "the header has no column 'y'; name the label column with --label (columns: "
-          + abbreviate(String.join(",", names)) + ")");
+      throw DataFormatException.atLine(
+          file,
+          1,
+          "the header has no column 'y'; name the label column with --label (columns: "
+              + abbreviate(String.join(",", names))
+              + ")");
     } else {
       labelColumn = -1;
     }
@@ -202,24 +224,49 @@ public record CsvColumns(boolean header, String label, List<String> features) {
       }
     }
     if (fc.isEmpty()) {
-      throw DataFormatException.atLine(file, 1, "no feature column: the line has only the label column " + names[labelColumn]);
+      throw DataFormatException.atLine(
+          file, 1, "no feature column: the line has only the label column " + names[labelColumn]);
     }
-    return new Resolved(columns, fc.stream().mapToInt(Integer::intValue).toArray(), labelColumn, names, false);
+    return new Resolved(
+        columns, fc.stream().mapToInt(Integer::intValue).toArray(), labelColumn, names, false);
   }
 
-  private int column(Path file, String key, String option, String[] names, Map<String, Integer> byName, int columns)
+  private int column(
+      Path file,
+      String key,
+      String option,
+      String[] names,
+      Map<String, Integer> byName,
+      int columns)
       throws DataFormatException {
     if (!header) {
       int p = position(option, key);
       if (p >= columns) {
-        throw DataFormatException.atLine(file, 1, option + " " + p + " is beyond the line's " + columns + " columns (0.." + (columns - 1) + ")");
+        throw DataFormatException.atLine(
+            file,
+            1,
+            option
+                + " "
+                + p
+                + " is beyond the line's "
+                + columns
+                + " columns (0.."
+                + (columns - 1)
+                + ")");
       }
       return p;
     }
     Integer k = byName.get(key);
     if (k == null) {
-      throw DataFormatException.atLine(file, 1, option + ": no column named '" + key + "' in the header (columns: "
-          + abbreviate(String.join(",", names)) + ")");
+      throw DataFormatException.atLine(
+          file,
+          1,
+          option
+              + ": no column named '"
+              + key
+              + "' in the header (columns: "
+              + abbreviate(String.join(",", names))
+              + ")");
     }
     if (k < 0) {
       int firstAt = -1 - k;
@@ -229,8 +276,17 @@ public record CsvColumns(boolean header, String label, List<String> features) {
           second = c;
         }
       }
-      throw DataFormatException.atLine(file, 1, option + ": column name '" + key + "' appears twice in the header (columns "
-          + firstAt + " and " + second + ", 0-based)");
+      throw DataFormatException.atLine(
+          file,
+          1,
+          option
+              + ": column name '"
+              + key
+              + "' appears twice in the header (columns "
+              + firstAt
+              + " and "
+              + second
+              + ", 0-based)");
     }
     return k;
   }

@@ -15,11 +15,11 @@ import parreg.device.Partition;
  * CSV partitions (SPEC section 5): a header {@code x1,...,xd,y} (exactly these names, in this
  * order; spaces around a name are ignored) and one row of {@code d + 1} decimal numbers per sample.
  *
- * <p>Each value is a decimal number ({@code [+-]digits[.digits][(e|E)[+-]digits]}, also {@code
- * .5} and {@code 5.}), rounded to binary32 by correct rounding of the decimal text ({@link
+ * <p>Each value is a decimal number ({@code [+-]digits[.digits][(e|E)[+-]digits]}, also {@code .5}
+ * and {@code 5.}), rounded to binary32 by correct rounding of the decimal text ({@link
  * Float#parseFloat}), so a value written by {@link Float#toString} reads back to the same bits.
- * Rejected, each with the file and line: a missing or malformed header, a header with the wrong
- * d, a row with too few or too many values, a value that is not a number, {@code NaN} or {@code
+ * Rejected, each with the file and line: a missing or malformed header, a header with the wrong d,
+ * a row with too few or too many values, a value that is not a number, {@code NaN} or {@code
  * Infinity}, a finite text that rounds to infinity in binary32 (e.g. {@code 1e39}), a blank line
  * followed by more data, and a file with no rows (an empty partition). Blank lines at the end are
  * accepted; a UTF-8 byte-order mark and CRLF line ends are accepted.
@@ -47,13 +47,14 @@ public final class CsvPartitionFormat {
    *
    * @param expectedFeatures the d the header must have, or 0 to accept the header's d
    */
-  public static Partition read(Path file, int expectedFeatures) throws IOException, DataFormatException {
+  public static Partition read(Path file, int expectedFeatures)
+      throws IOException, DataFormatException {
     return read(file, expectedFeatures, CsvColumns.DEFAULT, RowSlice.ALL);
   }
 
   /**
-   * Reads a CSV partition: the columns {@code columns} chooses, the rows {@code slice} chooses
-   * (a count pass first, then only the slice's rows are parsed; the rows before it are skipped
+   * Reads a CSV partition: the columns {@code columns} chooses, the rows {@code slice} chooses (a
+   * count pass first, then only the slice's rows are parsed; the rows before it are skipped
    * unparsed, the reading stops after it).
    *
    * @param expectedFeatures the d the columns must give, or 0 to accept any
@@ -80,7 +81,14 @@ public final class CsvPartitionFormat {
       public void begin(int features) throws DataFormatException {
         d = features;
         if (n0 * d > Integer.MAX_VALUE - 8) {
-          throw DataFormatException.inFile(file, n0 + " rows of d=" + d + " exceed one partition's limit of " + (Integer.MAX_VALUE - 8) + " values");
+          throw DataFormatException.inFile(
+              file,
+              n0
+                  + " rows of d="
+                  + d
+                  + " exceed one partition's limit of "
+                  + (Integer.MAX_VALUE - 8)
+                  + " values");
         }
         n = (int) n0;
         x = new float[n * d];
@@ -107,14 +115,15 @@ public final class CsvPartitionFormat {
   }
 
   /**
-   * Streams a CSV partition's rows to {@code sink} in file order, with the checks of {@link
-   * #read} (header, ragged rows, non-numbers, non-finite values, blank lines inside, no rows);
-   * memory stays at one line, whatever the file's length.
+   * Streams a CSV partition's rows to {@code sink} in file order, with the checks of {@link #read}
+   * (header, ragged rows, non-numbers, non-finite values, blank lines inside, no rows); memory
+   * stays at one line, whatever the file's length.
    *
    * @param expectedFeatures the d the header must have, or 0 to accept the header's d
    * @return the number of rows
    */
-  public static long stream(Path file, int expectedFeatures, RowSink sink) throws IOException, DataFormatException {
+  public static long stream(Path file, int expectedFeatures, RowSink sink)
+      throws IOException, DataFormatException {
     return stream(file, expectedFeatures, CsvColumns.DEFAULT, sink);
   }
 
@@ -125,16 +134,26 @@ public final class CsvPartitionFormat {
   }
 
   /**
-   * Streams the data rows {@code [from, to)} (0-based, header excluded); the sink numbers them
-   * from 0. Rows before {@code from} are skipped unparsed (a blank line among them is still refused).
+   * Streams the data rows {@code [from, to)} (0-based, header excluded); the sink numbers them from
+   * 0. Rows before {@code from} are skipped unparsed (a blank line among them is still refused).
    */
-  private static long stream(Path file, int expectedFeatures, CsvColumns columns, long from, long to, RowSink sink)
+  private static long stream(
+      Path file, int expectedFeatures, CsvColumns columns, long from, long to, RowSink sink)
       throws IOException, DataFormatException {
     try (BufferedReader in =
-        new BufferedReader(new java.io.InputStreamReader(Files.newInputStream(file), StandardCharsets.UTF_8), BUFFER)) {
+        new BufferedReader(
+            new java.io.InputStreamReader(Files.newInputStream(file), StandardCharsets.UTF_8),
+            BUFFER)) {
       String first = in.readLine();
       if (first == null) {
-        throw DataFormatException.atLine(file, 1, columns.isDefault() ? "missing header x1,...,xd,y (the file is empty)" : columns.header() ? "missing header (the file is empty)" : "no data rows (the file is empty)");
+        throw DataFormatException.atLine(
+            file,
+            1,
+            columns.isDefault()
+                ? "missing header x1,...,xd,y (the file is empty)"
+                : columns.header()
+                    ? "missing header (the file is empty)"
+                    : "no data rows (the file is empty)");
       }
       if (!first.isEmpty() && first.charAt(0) == '\uFEFF') {
         first = first.substring(1);
@@ -142,9 +161,22 @@ public final class CsvPartitionFormat {
       CsvColumns.Resolved layout = columns.resolve(file, first, true);
       int d = layout.features();
       if (expectedFeatures > 0 && d != expectedFeatures) {
-        throw DataFormatException.atLine(file, 1, layout.spec()
-            ? "expected d=" + expectedFeatures + " features (" + header(expectedFeatures) + "), the header has d=" + d
-            : "expected d=" + expectedFeatures + " features, the columns chosen (" + featureNames(layout) + ") are d=" + d);
+        throw DataFormatException.atLine(
+            file,
+            1,
+            layout.spec()
+                ? "expected d="
+                    + expectedFeatures
+                    + " features ("
+                    + header(expectedFeatures)
+                    + "), the header has d="
+                    + d
+                : "expected d="
+                    + expectedFeatures
+                    + " features, the columns chosen ("
+                    + featureNames(layout)
+                    + ") are d="
+                    + d);
       }
       sink.begin(d);
       int[] role = layout.roles();
@@ -165,7 +197,8 @@ public final class CsvPartitionFormat {
           continue;
         }
         if (blankAt != 0) {
-          throw DataFormatException.atLine(file, blankAt, "blank line inside the data (only trailing blank lines are allowed)");
+          throw DataFormatException.atLine(
+              file, blankAt, "blank line inside the data (only trailing blank lines are allowed)");
         }
         if (i < from) {
           i++;
@@ -219,12 +252,18 @@ public final class CsvPartitionFormat {
     return CsvColumns.abbreviate(sb.toString());
   }
 
-  /** Writes a partition as CSV (values by {@link Float#toString}, which reads back to the same bits). */
+  /**
+   * Writes a partition as CSV (values by {@link Float#toString}, which reads back to the same
+   * bits).
+   */
   public static void write(Partition p, Path file) throws IOException {
     AtomicFiles.writeNew(
         file,
         ch -> {
-          BufferedWriter w = new BufferedWriter(new OutputStreamWriter(Channels.newOutputStream(ch), StandardCharsets.US_ASCII), BUFFER);
+          BufferedWriter w =
+              new BufferedWriter(
+                  new OutputStreamWriter(Channels.newOutputStream(ch), StandardCharsets.US_ASCII),
+                  BUFFER);
           w.write(header(p.features()));
           w.write('\n');
           int n = p.samples();
@@ -253,7 +292,8 @@ public final class CsvPartitionFormat {
     return sb.append('y').toString();
   }
 
-  private static float parseValue(Path file, long lineNo, String name, String line, int from, int to)
+  private static float parseValue(
+      Path file, long lineNo, String name, String line, int from, int to)
       throws DataFormatException {
     while (from < to && isSpace(line.charAt(from))) {
       from++;
@@ -266,13 +306,20 @@ public final class CsvPartitionFormat {
       String text = line.substring(from, to);
       String t = text.toLowerCase(java.util.Locale.ROOT).replace("+", "").replace("-", "");
       if (t.equals("nan") || t.equals("inf") || t.equals("infinity")) {
-        throw DataFormatException.atLine(file, lineNo, name + " is '" + text + "', not a finite number");
+        throw DataFormatException.atLine(
+            file, lineNo, name + " is '" + text + "', not a finite number");
       }
-      throw DataFormatException.atLine(file, lineNo, name + " is '" + abbreviate(text) + "', not a number");
+      throw DataFormatException.atLine(
+          file, lineNo, name + " is '" + abbreviate(text) + "', not a number");
     }
     if (Float.isInfinite(v)) {
       throw DataFormatException.atLine(
-          file, lineNo, name + " is '" + abbreviate(line.substring(from, to)) + "', outside the binary32 range (rounds to infinity)");
+          file,
+          lineNo,
+          name
+              + " is '"
+              + abbreviate(line.substring(from, to))
+              + "', outside the binary32 range (rounds to infinity)");
     }
     return v;
   }
@@ -288,12 +335,12 @@ public final class CsvPartitionFormat {
    *
    * <p>Fast path (Clinger): with at most 15 significant digits {@code M} and a decimal exponent
    * {@code |e| <= 22}, {@code M} and {@code 10^|e|} are exact binary64 values, so one binary64
-   * multiplication or division gives {@code D = RN64(v)}, correctly rounded. Rounding {@code D}
-   * on to binary32 gives {@code RN32(v)} unless {@code D} lies exactly on a binary32 midpoint:
-   * every binary32 midpoint is a binary64 value, and rounding to binary64 is monotonic, so {@code
-   * D} is on the same side of each midpoint as {@code v} unless it is the midpoint itself. Those
-   * cases, and all others, go to {@link Float#parseFloat}, which rounds correctly. The range of
-   * the fast path ({@code 1e-22 .. 9e37}) has no binary32 subnormals and no overflow.
+   * multiplication or division gives {@code D = RN64(v)}, correctly rounded. Rounding {@code D} on
+   * to binary32 gives {@code RN32(v)} unless {@code D} lies exactly on a binary32 midpoint: every
+   * binary32 midpoint is a binary64 value, and rounding to binary64 is monotonic, so {@code D} is
+   * on the same side of each midpoint as {@code v} unless it is the midpoint itself. Those cases,
+   * and all others, go to {@link Float#parseFloat}, which rounds correctly. The range of the fast
+   * path ({@code 1e-22 .. 9e37}) has no binary32 subnormals and no overflow.
    */
   static float parseDecimal(String s, int from, int to) {
     int i = from;
@@ -398,7 +445,10 @@ public final class CsvPartitionFormat {
     return s.length() <= 40 ? s : s.substring(0, 37) + "...";
   }
 
-  /** Non-blank lines after the first non-blank line (the header), or all of them: the row count, by a byte scan. */
+  /**
+   * Non-blank lines after the first non-blank line (the header), or all of them: the row count, by
+   * a byte scan.
+   */
   private static long countRows(Path file, boolean header) throws IOException {
     long nonBlank = 0;
     boolean lineHasData = false;

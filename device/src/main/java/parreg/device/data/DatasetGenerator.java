@@ -18,12 +18,12 @@ import parreg.device.Partition;
  * <p>From {@code new SplittableRandom(seed)}, in this order: the true weights {@code w_j} (uniform
  * in [-2, 2], rounded to multiples of 1/1024 so they are exact in binary32 and short in decimal),
  * then the bias {@code b} (uniform in [-1, 1], same rounding) when enabled; then the rows,
- * partition after partition, in blocks of {@link #BLOCK_ROWS} rows, each block drawing from its
- * own generator split from the seed's in block order ({@code parreg-generate/v2}; v1 drew every
- * row from the one generator, which left all but one core idle): {@code x_ij} standard normal
- * rounded to binary32, and {@code y_i = (float) (sum_j w_j * x_ij + b + sigma * z_i)} with the sum
- * in binary64 in index order and {@code z_i} standard normal. The same seed and shape give the
- * same files, bit for bit, on any number of threads.
+ * partition after partition, in blocks of {@link #BLOCK_ROWS} rows, each block drawing from its own
+ * generator split from the seed's in block order ({@code parreg-generate/v2}; v1 drew every row
+ * from the one generator, which left all but one core idle): {@code x_ij} standard normal rounded
+ * to binary32, and {@code y_i = (float) (sum_j w_j * x_ij + b + sigma * z_i)} with the sum in
+ * binary64 in index order and {@code z_i} standard normal. The same seed and shape give the same
+ * files, bit for bit, on any number of threads.
  *
  * <p>{@code rows} are spread over the partitions as evenly as possible (the first {@code rows mod
  * P} partitions get one more). Partition {@code p} is written to {@code part-p.csv} or {@code
@@ -33,14 +33,24 @@ import parreg.device.Partition;
  */
 public final class DatasetGenerator {
   public static final String TRUTH_FILE = "truth.json";
-  /** Rows drawn from one split generator: small enough to spread over the cores, large enough
-   * that splitting costs nothing. */
+
+  /**
+   * Rows drawn from one split generator: small enough to spread over the cores, large enough that
+   * splitting costs nothing.
+   */
   static final int BLOCK_ROWS = 1 << 16;
 
   private DatasetGenerator() {}
 
   /** What to generate. */
-  public record Spec(long rows, int features, int partitions, double noise, long seed, boolean bias, PartitionFiles.Format format) {
+  public record Spec(
+      long rows,
+      int features,
+      int partitions,
+      double noise,
+      long seed,
+      boolean bias,
+      PartitionFiles.Format format) {
     public Spec {
       if (features < 1) {
         throw new IllegalArgumentException("--features must be >= 1, got " + features);
@@ -49,7 +59,8 @@ public final class DatasetGenerator {
         throw new IllegalArgumentException("--partitions must be >= 1, got " + partitions);
       }
       if (rows < partitions) {
-        throw new IllegalArgumentException("--rows must be at least the number of partitions (" + partitions + "), got " + rows);
+        throw new IllegalArgumentException(
+            "--rows must be at least the number of partitions (" + partitions + "), got " + rows);
       }
       if (!(noise >= 0) || Double.isInfinite(noise)) {
         throw new IllegalArgumentException("--noise must be a finite number >= 0, got " + noise);
@@ -57,7 +68,12 @@ public final class DatasetGenerator {
       long largest = (rows + partitions - 1) / partitions;
       if (largest * features > Integer.MAX_VALUE - 8) {
         throw new IllegalArgumentException(
-            largest + " rows of d=" + features + " per partition exceed one partition's limit of " + (Integer.MAX_VALUE - 8) + " values: use more partitions");
+            largest
+                + " rows of d="
+                + features
+                + " per partition exceed one partition's limit of "
+                + (Integer.MAX_VALUE - 8)
+                + " values: use more partitions");
       }
     }
 
@@ -67,7 +83,13 @@ public final class DatasetGenerator {
   }
 
   /** What was written. */
-  public record Result(List<Path> files, List<String> digests, double[] weights, double bias, boolean hasBias, Path truth) {
+  public record Result(
+      List<Path> files,
+      List<String> digests,
+      double[] weights,
+      double bias,
+      boolean hasBias,
+      Path truth) {
     /** The true model in one line, e.g. {@code w = [0.5, -1.25], b = 0.125}. */
     public String describeModel() {
       StringBuilder sb = new StringBuilder("w = [");
@@ -87,8 +109,8 @@ public final class DatasetGenerator {
   }
 
   /**
-   * As {@link #generate(Spec, Path)}, filling the rows on {@code pool} (null: the common pool).
-   * The files do not depend on the pool.
+   * As {@link #generate(Spec, Path)}, filling the rows on {@code pool} (null: the common pool). The
+   * files do not depend on the pool.
    */
   static Result generate(Spec spec, Path outDir, ForkJoinPool pool) throws IOException {
     Files.createDirectories(outDir);
@@ -126,19 +148,24 @@ public final class DatasetGenerator {
         streams[k] = rnd.split();
       }
       double noise = spec.noise();
-      Runnable fill = () -> IntStream.range(0, blocks).parallel().forEach(k -> {
-        SplittableRandom r = streams[k];
-        int end = (int) Math.min(n, (k + 1L) * BLOCK_ROWS);
-        for (int i = k * BLOCK_ROWS; i < end; i++) {
-          double dot = 0.0;
-          for (int j = 0; j < d; j++) {
-            float v = (float) r.nextGaussian();
-            x[j * n + i] = v;
-            dot += w[j] * v;
-          }
-          y[i] = (float) (dot + b + noise * r.nextGaussian());
-        }
-      });
+      Runnable fill =
+          () ->
+              IntStream.range(0, blocks)
+                  .parallel()
+                  .forEach(
+                      k -> {
+                        SplittableRandom r = streams[k];
+                        int end = (int) Math.min(n, (k + 1L) * BLOCK_ROWS);
+                        for (int i = k * BLOCK_ROWS; i < end; i++) {
+                          double dot = 0.0;
+                          for (int j = 0; j < d; j++) {
+                            float v = (float) r.nextGaussian();
+                            x[j * n + i] = v;
+                            dot += w[j] * v;
+                          }
+                          y[i] = (float) (dot + b + noise * r.nextGaussian());
+                        }
+                      });
       if (pool == null) {
         fill.run();
       } else {
@@ -150,11 +177,13 @@ public final class DatasetGenerator {
     }
 
     String json = truthJson(spec, w, b, files, digests);
-    AtomicFiles.writeNew(truth, ch -> ch.write(java.nio.ByteBuffer.wrap(json.getBytes(StandardCharsets.UTF_8))));
+    AtomicFiles.writeNew(
+        truth, ch -> ch.write(java.nio.ByteBuffer.wrap(json.getBytes(StandardCharsets.UTF_8))));
     return new Result(List.copyOf(files), List.copyOf(digests), w, b, spec.bias(), truth);
   }
 
-  private static String truthJson(Spec spec, double[] w, double b, List<Path> files, List<String> digests) {
+  private static String truthJson(
+      Spec spec, double[] w, double b, List<Path> files, List<String> digests) {
     StringBuilder sb = new StringBuilder();
     sb.append("{\n");
     sb.append("  \"generator\": \"parreg-generate/v2\",\n");
@@ -163,7 +192,9 @@ public final class DatasetGenerator {
     sb.append("  \"partitions\": ").append(spec.partitions()).append(",\n");
     sb.append("  \"noise\": ").append(spec.noise()).append(",\n");
     sb.append("  \"seed\": ").append(spec.seed()).append(",\n");
-    sb.append("  \"format\": \"").append(spec.format() == PartitionFiles.Format.BINARY ? "bin" : "csv").append("\",\n");
+    sb.append("  \"format\": \"")
+        .append(spec.format() == PartitionFiles.Format.BINARY ? "bin" : "csv")
+        .append("\",\n");
     sb.append("  \"weights\": [");
     for (int j = 0; j < w.length; j++) {
       sb.append(j == 0 ? "" : ", ").append(w[j]);
@@ -172,10 +203,16 @@ public final class DatasetGenerator {
     sb.append("  \"bias\": ").append(spec.bias() ? Double.toString(b) : "null").append(",\n");
     sb.append("  \"files\": [\n");
     for (int p = 0; p < files.size(); p++) {
-      sb.append("    {\"participant\": ").append(p)
-          .append(", \"file\": \"").append(files.get(p).getFileName()).append('"')
-          .append(", \"rows\": ").append(spec.rowsOf(p))
-          .append(", \"sha256\": \"").append(digests.get(p)).append("\"}")
+      sb.append("    {\"participant\": ")
+          .append(p)
+          .append(", \"file\": \"")
+          .append(files.get(p).getFileName())
+          .append('"')
+          .append(", \"rows\": ")
+          .append(spec.rowsOf(p))
+          .append(", \"sha256\": \"")
+          .append(digests.get(p))
+          .append("\"}")
           .append(p + 1 < files.size() ? ",\n" : "\n");
     }
     sb.append("  ]\n}\n");

@@ -16,20 +16,20 @@ import java.util.Optional;
  * restarted on the same file does not hash it again.
  *
  * <p>Why a cache: the digest (SHA-256 of the canonical content, {@code
- * parreg.device.PartitionDigest}) enters the run's roster, so its definition cannot change
- * without breaking existing journals; and SHA-256 is one sequential stream that one core hashes at
- * 0.5–2 GB/s with the JIT's SHA intrinsics and well under 0.1 GB/s without them (the node JVM runs
- * C1 only, which has none). Computed faster it still costs seconds for a 2.6 GB partition; looked
- * up, it costs a file read.
+ * parreg.device.PartitionDigest}) enters the run's roster, so its definition cannot change without
+ * breaking existing journals; and SHA-256 is one sequential stream that one core hashes at 0.5–2
+ * GB/s with the JIT's SHA intrinsics and well under 0.1 GB/s without them (the node JVM runs C1
+ * only, which has none). Computed faster it still costs seconds for a 2.6 GB partition; looked up,
+ * it costs a file read.
  *
- * <p>When a cached digest is used: the sidecar names the file's identity — size, modification
- * and change times (the change time moves on every write, and no user call sets it back), and its
- * file key (device and inode) — and its content key (header and block-table checksums, {@link
+ * <p>When a cached digest is used: the sidecar names the file's identity — size, modification and
+ * change times (the change time moves on every write, and no user call sets it back), and its file
+ * key (device and inode) — and its content key (header and block-table checksums, {@link
  * BinaryPartitionFormat.Key}); all must equal the file's. The read checks every 1 MiB block of the
  * payload against that table, so the content loaded is the content described. A file rewritten,
- * copied, moved to another file system or touched gets its digest computed again (and the
- * sidecar rewritten). The sidecar is a cache: a missing, unreadable or unwritable one only costs
- * the computation, and one that does not parse is ignored.
+ * copied, moved to another file system or touched gets its digest computed again (and the sidecar
+ * rewritten). The sidecar is a cache: a missing, unreadable or unwritable one only costs the
+ * computation, and one that does not parse is ignored.
  */
 public final class DigestCache {
   static final String SUFFIX = ".digest";
@@ -51,7 +51,8 @@ public final class DigestCache {
   /** The identity of the file now, or null where it cannot be read (then nothing is cached). */
   static Stamp stamp(Path file) {
     try {
-      BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+      BasicFileAttributes a =
+          Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
       Map<String, String> f = new LinkedHashMap<>();
       f.put("size", Long.toString(a.size()));
       f.put("mtime", a.lastModifiedTime().toInstant().toString());
@@ -86,8 +87,8 @@ public final class DigestCache {
   }
 
   /**
-   * Writes the sidecar (a temporary file renamed over the old one). Best effort: a directory
-   * that cannot be written leaves the file without a cache.
+   * Writes the sidecar (a temporary file renamed over the old one). Best effort: a directory that
+   * cannot be written leaves the file without a cache.
    */
   static void store(Path file, Stamp stamp, BinaryPartitionFormat.Key key, String digest) {
     if (stamp == null) {
@@ -101,7 +102,9 @@ public final class DigestCache {
         sb.append(e.getKey()).append('=').append(e.getValue()).append('\n');
       }
       sb.append("digest=").append(digest).append('\n');
-      tmp = Files.createTempFile(side.toAbsolutePath().getParent(), side.getFileName().toString(), ".tmp");
+      tmp =
+          Files.createTempFile(
+              side.toAbsolutePath().getParent(), side.getFileName().toString(), ".tmp");
       Files.writeString(tmp, sb, StandardCharsets.US_ASCII);
       try {
         // readable by whoever can read the partition (a temporary file starts owner-only)

@@ -44,7 +44,8 @@ public final class PartitionFiles {
   /**
    * @param expectedFeatures the d the file must have, or 0 to accept the file's d
    */
-  public static Partition read(Path file, int expectedFeatures) throws IOException, DataFormatException {
+  public static Partition read(Path file, int expectedFeatures)
+      throws IOException, DataFormatException {
     if (isBinary(file)) {
       return readBinary(file, expectedFeatures, Workers.defaultThreads());
     }
@@ -82,8 +83,11 @@ public final class PartitionFiles {
 
   private static void requireDefault(Path file, CsvColumns columns) throws DataFormatException {
     if (!columns.isDefault()) {
-      throw DataFormatException.inFile(file, "a binary .prb partition has its own layout (features, then y); "
-          + columns.describe() + " applies to CSV files only");
+      throw DataFormatException.inFile(
+          file,
+          "a binary .prb partition has its own layout (features, then y); "
+              + columns.describe()
+              + " applies to CSV files only");
     }
   }
 
@@ -94,7 +98,8 @@ public final class PartitionFiles {
    * @param expectedFeatures the d the file must have, or 0 to accept the file's d
    * @return the number of rows
    */
-  public static long stream(Path file, int expectedFeatures, RowSink sink) throws IOException, DataFormatException {
+  public static long stream(Path file, int expectedFeatures, RowSink sink)
+      throws IOException, DataFormatException {
     if (isBinary(file)) {
       return BinaryPartitionFormat.stream(file, expectedFeatures, sink);
     }
@@ -119,7 +124,12 @@ public final class PartitionFiles {
     }
     if (formatOf(file) == Format.BINARY) {
       if (got < first.length) {
-        throw DataFormatException.atByte(file, got, "truncated: the file ends inside the " + BinaryPartitionFormat.HEADER_BYTES + "-byte header");
+        throw DataFormatException.atByte(
+            file,
+            got,
+            "truncated: the file ends inside the "
+                + BinaryPartitionFormat.HEADER_BYTES
+                + "-byte header");
       }
       throw DataFormatException.atByte(file, 0, "not a parreg binary partition (bad magic)");
     }
@@ -132,10 +142,10 @@ public final class PartitionFiles {
    * shape and digest are known, and its rows are read on a background thread, with every check of
    * {@link #read}, while the caller goes on (the node starts its actor system, joins and replays
    * its journal meanwhile). Any other file is read here, as by {@link #read}. The rows, once read,
-   * must still have the content key the sidecar was matched against, else they fail with "the
-   * file changed while it was read". A failure of the background read completes the rows
-   * exceptionally with a {@link DataFormatException}, or an {@link java.io.UncheckedIOException}
-   * whose message names the file.
+   * must still have the content key the sidecar was matched against, else they fail with "the file
+   * changed while it was read". A failure of the background read completes the rows exceptionally
+   * with a {@link DataFormatException}, or an {@link java.io.UncheckedIOException} whose message
+   * names the file.
    */
   public static PartitionSource open(Path file) throws IOException, DataFormatException {
     if (!isBinary(file)) {
@@ -148,20 +158,29 @@ public final class PartitionFiles {
       return PartitionSource.of(readBinary(file, 0, Workers.defaultThreads()));
     }
     CompletableFuture<Partition> rows = new CompletableFuture<>();
-    Thread reader = new Thread(() -> {
-      try {
-        BinaryPartitionFormat.Loaded l = BinaryPartitionFormat.read(file, shape.features(), Workers.defaultThreads());
-        Partition p = l.partition();
-        if (!l.key().equals(shape.key()) || p.samples() != shape.samples()) {
-          throw DataFormatException.inFile(file, "the file changed while it was read (its header or block table differs)");
-        }
-        rows.complete(new Partition(p.samples(), p.features(), p.featureMajor(), p.targets(), cached, null));
-      } catch (IOException e) {
-        rows.completeExceptionally(new UncheckedIOException(file + ": cannot read (" + e.getMessage() + ")", e));
-      } catch (Throwable t) {
-        rows.completeExceptionally(t); // DataFormatException; OutOfMemoryError names itself
-      }
-    }, "parreg-partition-read");
+    Thread reader =
+        new Thread(
+            () -> {
+              try {
+                BinaryPartitionFormat.Loaded l =
+                    BinaryPartitionFormat.read(file, shape.features(), Workers.defaultThreads());
+                Partition p = l.partition();
+                if (!l.key().equals(shape.key()) || p.samples() != shape.samples()) {
+                  throw DataFormatException.inFile(
+                      file,
+                      "the file changed while it was read (its header or block table differs)");
+                }
+                rows.complete(
+                    new Partition(
+                        p.samples(), p.features(), p.featureMajor(), p.targets(), cached, null));
+              } catch (IOException e) {
+                rows.completeExceptionally(
+                    new UncheckedIOException(file + ": cannot read (" + e.getMessage() + ")", e));
+              } catch (Throwable t) {
+                rows.completeExceptionally(t); // DataFormatException; OutOfMemoryError names itself
+              }
+            },
+            "parreg-partition-read");
     reader.setDaemon(true);
     reader.start();
     return PartitionSource.pending(shape.samples(), shape.features(), cached, rows);
@@ -172,18 +191,24 @@ public final class PartitionFiles {
    * DigestCache} sidecar where that matches the file, else it is computed on first use and then
    * kept there.
    */
-  static Partition readBinary(Path file, int expectedFeatures, int threads) throws IOException, DataFormatException {
+  static Partition readBinary(Path file, int expectedFeatures, int threads)
+      throws IOException, DataFormatException {
     DigestCache.Stamp stamp = DigestCache.stamp(file);
     BinaryPartitionFormat.Loaded l = BinaryPartitionFormat.read(file, expectedFeatures, threads);
     Partition p = l.partition();
     String cached = DigestCache.lookup(file, stamp, l.key()).orElse(null);
-    return new Partition(p.samples(), p.features(), p.featureMajor(), p.targets(), cached,
+    return new Partition(
+        p.samples(),
+        p.features(),
+        p.featureMajor(),
+        p.targets(),
+        cached,
         cached != null ? null : digest -> DigestCache.store(file, stamp, l.key(), digest));
   }
 
   /**
-   * Writes a partition in the format its name asks for; never overwrites. A {@code .prb} file
-   * gets its digest sidecar ({@link DigestCache}) at once, so that its first load need not hash it.
+   * Writes a partition in the format its name asks for; never overwrites. A {@code .prb} file gets
+   * its digest sidecar ({@link DigestCache}) at once, so that its first load need not hash it.
    */
   public static void write(Partition p, Path file) throws IOException {
     if (formatOf(file) == Format.BINARY) {
@@ -196,7 +221,8 @@ public final class PartitionFiles {
 
   /** The format a file name asks for: {@code .prb} is binary, anything else CSV. */
   public static Format formatOf(Path file) {
-    String name = file.getFileName() == null ? "" : file.getFileName().toString().toLowerCase(Locale.ROOT);
+    String name =
+        file.getFileName() == null ? "" : file.getFileName().toString().toLowerCase(Locale.ROOT);
     return name.endsWith(BinaryPartitionFormat.EXTENSION) ? Format.BINARY : Format.CSV;
   }
 }
