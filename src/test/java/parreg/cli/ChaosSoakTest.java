@@ -1,7 +1,6 @@
 package parreg.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
@@ -165,10 +164,7 @@ class ChaosSoakTest {
             "participant " + s.get("participant") + " equals the uninterrupted run");
       }
     }
-    for (int p = 0; p < n; p++) {
-      String check = JournalCheck.describe(dir.resolve("node-" + p).toString(), p, steps);
-      assertTrue(check.startsWith("ok"), "journal of node " + p + ": " + check);
-    }
+    ClusterRun.assertEveryStepOnce(dir, n, steps);
     System.out.printf(
         "chaos: %d faults %s, %d steps in %.1f s, final bits equal the uninterrupted run on all %d nodes,"
             + " every journal holds every step once%n",

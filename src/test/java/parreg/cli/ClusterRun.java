@@ -117,6 +117,18 @@ final class ClusterRun implements AutoCloseable {
     return out;
   }
 
+  /**
+   * Asserts that the H2 journal of each of {@code nodes} nodes under {@code dir/node-P} holds the
+   * run's start and every step up to {@code steps} exactly once ({@link JournalCheck}).
+   */
+  static void assertEveryStepOnce(java.nio.file.Path dir, int nodes, long steps) {
+    for (int p = 0; p < nodes; p++) {
+      String check = JournalCheck.describe(dir.resolve("node-" + p).toString(), p, steps);
+      org.junit.jupiter.api.Assertions.assertTrue(
+          check.startsWith("ok"), "journal of node " + p + ": " + check);
+    }
+  }
+
   static JsonNode await(NodeProcess n, Predicate<JsonNode> until, String what) throws Exception {
     long deadline = System.nanoTime() + Duration.ofSeconds(180).toNanos();
     while (System.nanoTime() < deadline) {

@@ -60,10 +60,7 @@ class DuplicateParticipantTest {
         assertEquals("0x3690000000000000", s.get("weightBits").get(0).asText());
       }
     }
-    for (int p = 0; p < 2; p++) {
-      String check = JournalCheck.describe(dir.resolve("node-" + p).toString(), p, STEPS);
-      assertTrue(check.startsWith("ok"), "journal of node " + p + ": " + check);
-    }
+    ClusterRun.assertEveryStepOnce(dir, 2, STEPS);
     CommandLineTest.Run predict =
         CommandLineTest.run(
             "predict",

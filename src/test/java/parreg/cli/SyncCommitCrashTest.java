@@ -51,9 +51,6 @@ class SyncCommitCrashTest {
             "golden bits after a crash with --sync-commit");
       }
     }
-    for (int p = 0; p < 2; p++) {
-      String check = JournalCheck.describe(dir.resolve("node-" + p).toString(), p, STEPS);
-      assertTrue(check.startsWith("ok"), "journal of node " + p + ": " + check);
-    }
+    ClusterRun.assertEveryStepOnce(dir, 2, STEPS);
   }
 }

@@ -137,10 +137,7 @@ class TlsClusterTest {
           "the framing packet never reached Artery's framing");
       assertTrue(log0.contains("TLS)"), "the banner says TLS");
     }
-    for (int p = 0; p < 2; p++) {
-      String check = JournalCheck.describe(dir.resolve("node-" + p).toString(), p, STEPS);
-      assertTrue(check.startsWith("ok"), "journal of node " + p + ": " + check);
-    }
+    ClusterRun.assertEveryStepOnce(dir, 2, STEPS);
   }
 
   static void awaitLog(NodeProcess n, String line) throws Exception {

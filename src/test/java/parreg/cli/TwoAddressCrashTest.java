@@ -92,10 +92,7 @@ class TwoAddressCrashTest {
           banner.contains("status http://127.0.0.2:" + c.admin[1] + "/status"),
           "banner names the HTTP address");
     }
-    for (int p = 0; p < 2; p++) {
-      String check = JournalCheck.describe(dir.resolve("node-" + p).toString(), p, STEPS);
-      assertTrue(check.startsWith("ok"), "journal of node " + p + ": " + check);
-    }
+    ClusterRun.assertEveryStepOnce(dir, 2, STEPS);
   }
 
   static void connect(String host, int port) throws Exception {

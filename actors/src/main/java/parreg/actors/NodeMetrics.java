@@ -58,12 +58,11 @@ public final class NodeMetrics implements Extension {
   private final AtomicLong committed = new AtomicLong(-1);
   private final AtomicLong durable = new AtomicLong(-1);
   private final AtomicLong target = new AtomicLong(-1);
-  private final AtomicLong lossBits = new AtomicLong(Double.doubleToRawLongBits(Double.NaN));
+  // doubles as their bits (no lock to read or write one; NaN until the first value)
+  private final AtomicLong lossBits = nanBits();
   private final AtomicLong validationStep = new AtomicLong(-1);
-  private final AtomicLong validationRmseBits =
-      new AtomicLong(Double.doubleToRawLongBits(Double.NaN));
-  private final AtomicLong validationR2Bits =
-      new AtomicLong(Double.doubleToRawLongBits(Double.NaN));
+  private final AtomicLong validationRmseBits = nanBits();
+  private final AtomicLong validationR2Bits = nanBits();
 
   private final CounterDataPoint steps;
   private final DistributionDataPoint stepSeconds;
@@ -77,25 +76,19 @@ public final class NodeMetrics implements Extension {
     gauge("parreg_committed_step", "last step committed (agreed by every participant)", committed);
     gauge("parreg_durable_step", "last step in this node's journal", durable);
     gauge("parreg_target_step", "step the run trains to (--steps)", target);
-    GaugeWithCallback.builder()
-        .name("parreg_loss")
-        .help("training loss after the last committed step")
-        .callback(cb -> cb.call(Double.longBitsToDouble(lossBits.get())))
-        .register(registry);
+    doubleGauge("parreg_loss", "training loss after the last committed step", lossBits);
     gauge(
         "parreg_validation_step",
         "committed step of the last hold-out evaluation (--validation; -1: none yet)",
         validationStep);
-    GaugeWithCallback.builder()
-        .name("parreg_validation_rmse")
-        .help("hold-out RMSE at parreg_validation_step (NaN: none yet)")
-        .callback(cb -> cb.call(Double.longBitsToDouble(validationRmseBits.get())))
-        .register(registry);
-    GaugeWithCallback.builder()
-        .name("parreg_validation_r2")
-        .help("hold-out R^2 at parreg_validation_step (NaN: none yet)")
-        .callback(cb -> cb.call(Double.longBitsToDouble(validationR2Bits.get())))
-        .register(registry);
+    doubleGauge(
+        "parreg_validation_rmse",
+        "hold-out RMSE at parreg_validation_step (NaN: none yet)",
+        validationRmseBits);
+    doubleGauge(
+        "parreg_validation_r2",
+        "hold-out R^2 at parreg_validation_step (NaN: none yet)",
+        validationR2Bits);
     steps =
         Counter.builder()
             .name("parreg_steps_total")
@@ -228,6 +221,19 @@ public final class NodeMetrics implements Extension {
   /** Writes every metric in the Prometheus text format (0.0.4). */
   public void scrape(OutputStream out) throws IOException {
     writer.write(out, registry.scrape());
+  }
+
+  private static AtomicLong nanBits() {
+    return new AtomicLong(Double.doubleToRawLongBits(Double.NaN));
+  }
+
+  /** A gauge of a double kept as its bits in {@code bits}. */
+  private void doubleGauge(String name, String help, AtomicLong bits) {
+    GaugeWithCallback.builder()
+        .name(name)
+        .help(help)
+        .callback(cb -> cb.call(Double.longBitsToDouble(bits.get())))
+        .register(registry);
   }
 
   private void gauge(String name, String help, AtomicLong value) {
