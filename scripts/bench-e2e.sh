@@ -16,7 +16,8 @@
 #      cpu for a dry run of the script on a machine without cards), NODES (default 2; 1 runs one
 #      participant on card 0 against DDP with one process: the step path without the exchange),
 #      CARDS (default "0 1": the card of each node; "0 0" puts both nodes on one card), DDP (default
-#      1; 0 skips the PyTorch runs, e.g. with both nodes on one card, which NCCL refuses).
+#      1; 0 skips the PyTorch runs, e.g. with both nodes on one card, which NCCL refuses), CRASH
+#      (default 1; 0 skips the kill -9 run).
 set -uo pipefail
 OUTF=${1:?usage: bench-e2e.sh OUTFILE [NAME:ROWS:D:STEPS...]}; shift
 JOBS=("$@"); [ ${#JOBS[@]} -gt 0 ] || JOBS=(big:20000000:64:500 small:1000000:16:2000)
@@ -93,8 +94,10 @@ for JOB in "${JOBS[@]}"; do
   fi
   cat "$DATA"/part-*.prb > /dev/null   # page cache warm for both sides
   parreg_run plain
-  parreg_run crash crash
-  if [ -n "${BITS_plain:-}" ] && [ "${BITS_plain:-}" = "${BITS_crash:-x}" ]; then say "$JOB: kill -9 + restart bits=same"; else say "$JOB: kill -9 + restart bits=DIFFER"; fi
+  if [ "${CRASH:-1}" = 1 ]; then
+    parreg_run crash crash
+    if [ -n "${BITS_plain:-}" ] && [ "${BITS_plain:-}" = "${BITS_crash:-x}" ]; then say "$JOB: kill -9 + restart bits=same"; else say "$JOB: kill -9 + restart bits=DIFFER"; fi
+  fi
   [ "${DDP:-1}" = 1 ] || continue
   t0=$(now)
   torchrun --standalone --nproc_per_node="$NODES" scripts/ddp_bench.py --data "$DATA" --steps "$STEPS" --lr 0.25 > "$W/ddp-$NAME.log" 2>&1

@@ -5,15 +5,16 @@
 # scripts/bench-two-nodes.sh (steps/s between "roster complete" and "target step" of node 0).
 # usage: scripts/bench-validation.sh WORKDIR [STEPS (default 3000)] [ROUNDS (default 4)] [extra node args for
 #        the runs with validation, e.g. --validation-every 10]
-# Env: JAR (default target/parreg.jar of this checkout), VAL_ROWS (default 1000), as bench-two-nodes.sh
+# Env: JAR (default target/parreg.jar of this checkout), PARREG (the command that runs parreg instead, as
+#      for bench-two-nodes.sh), VAL_ROWS (default 1000), as bench-two-nodes.sh
 #      (PORT0 default 27460 here, off the other benchmarks' ports).
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 D=$1; S=${2:-3000}; R=${3:-4}; shift $(( $# < 3 ? $# : 3 ))
 JAR=${JAR:-$HERE/target/parreg.jar}
 mkdir -p "$D"
-[ -e "$D/train" ] || java -jar "$JAR" generate --rows 2000 --features 4 --partitions 1 --seed 3 --bias --out "$D/train" >/dev/null
-[ -e "$D/val" ] || java -jar "$JAR" generate --rows "${VAL_ROWS:-1000}" --features 4 --partitions 1 --seed 4 --bias --out "$D/val" >/dev/null
+[ -e "$D/train" ] || ${PARREG:-java -jar $JAR} generate --rows 2000 --features 4 --partitions 1 --seed 3 --bias --out "$D/train" >/dev/null
+[ -e "$D/val" ] || ${PARREG:-java -jar $JAR} generate --rows "${VAL_ROWS:-1000}" --features 4 --partitions 1 --seed 4 --bias --out "$D/val" >/dev/null
 # On a loaded machine Pekko's logger may take longer than its default 5 s to start.
 echo 'pekko.logger-startup-timeout = 60s' > "$D/slow-start.conf"
 common=(--data "$D/train/part-0.csv" --split --bias --learning-rate 1/8 --config "$D/slow-start.conf")
