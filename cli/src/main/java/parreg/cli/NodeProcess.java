@@ -54,16 +54,40 @@ public final class NodeProcess implements AutoCloseable {
     return p;
   }
 
-  /** Runs a parreg command to completion and returns its exit code and output. */
+  /**
+   * Runs a parreg command to completion and returns its exit code and output. The output is read on
+   * a thread of its own, so that a command that never ends is stopped at the timeout rather than
+   * holding the caller in a read that waits for its end of file.
+   */
   public static Result run(List<String> args, Duration timeout)
       throws IOException, InterruptedException {
     Process p = new ProcessBuilder(command(args)).redirectErrorStream(true).start();
-    byte[] out = p.getInputStream().readAllBytes();
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    Thread reader =
+        new Thread(
+            () -> {
+              try (var in = p.getInputStream()) {
+                in.transferTo(out);
+              } catch (IOException ignored) {
+                // the process was destroyed: what was read so far is kept
+              }
+            },
+            "parreg-run-output");
+    reader.setDaemon(true);
+    reader.start();
     if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
       p.destroyForcibly();
-      throw new IOException("parreg " + args + " did not finish within " + timeout);
+      reader.join(5_000);
+      throw new IOException(
+          "parreg "
+              + args
+              + " did not finish within "
+              + timeout
+              + "; its output so far:\n"
+              + out.toString(java.nio.charset.StandardCharsets.UTF_8));
     }
-    return new Result(p.exitValue(), new String(out, java.nio.charset.StandardCharsets.UTF_8));
+    reader.join();
+    return new Result(p.exitValue(), out.toString(java.nio.charset.StandardCharsets.UTF_8));
   }
 
   public record Result(int exitCode, String output) {}
