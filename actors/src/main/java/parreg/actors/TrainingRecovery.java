@@ -1,0 +1,84 @@
+package parreg.actors;
+
+import java.util.function.Function;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.StashBuffer;
+import parreg.device.PartitionInfo;
+
+/**
+ * The training actor's start: until its journal child has replayed the journal, every other message
+ * waits; then the recovered state is checked against this node's contract and data, and training
+ * begins, or the node is refused (exit 2) or fails (the journal could not be replayed).
+ */
+final class TrainingRecovery {
+  private TrainingRecovery() {}
+
+  /** Stashes until {@link TrainingActor.JournalRecovered}, then becomes {@code training}. */
+  static Behavior<TrainingActor.Command> awaitJournal(
+      ActorContext<TrainingActor.Command> ctx,
+      StashBuffer<TrainingActor.Command> stash,
+      NodeSettings settings,
+      NodeLifecycle lifecycle,
+      Function<TrainingActor.JournalRecovered, TrainingActor> training) {
+    return Behaviors.receive(TrainingActor.Command.class)
+        .onMessage(
+            TrainingActor.JournalFailed.class,
+            f -> {
+              lifecycle.fail(
+                  f.diskFull()
+                      ? "journal disk full at start: "
+                          + settings.journalDescription()
+                          + " (no space left on device); free space and restart"
+                      : "journal "
+                          + settings.journalDescription()
+                          + " could not be replayed: "
+                          + f.reason());
+              return Behaviors.stopped();
+            })
+        .onMessage(
+            TrainingActor.JournalRecovered.class,
+            r -> {
+              String refusal = refusal(settings, r.state());
+              if (refusal != null) {
+                ctx.getLog().error(refusal);
+                lifecycle.refuse(refusal);
+                return Behaviors.stopped();
+              }
+              return stash.unstashAll(training.apply(r));
+            })
+        .onAnyMessage(
+            m -> {
+              stash.stash(m);
+              return Behaviors.same();
+            })
+        .build();
+  }
+
+  /** Why the recovered journal does not belong to this node's contract and data, or null. */
+  static String refusal(NodeSettings settings, TrainingState state) {
+    if (!state.started()) {
+      return null;
+    }
+    var diff = state.contract().firstDifference(settings.contract());
+    if (diff.isPresent()) {
+      return "the journal "
+          + settings.journalDescription()
+          + " belongs to another contract: "
+          + diff.get()
+          + " (journal value first, given value second)";
+    }
+    PartitionInfo recorded = state.roster()[settings.participant()];
+    PartitionInfo given = settings.partition().info(settings.participant());
+    if (!recorded.equals(given)) {
+      return "participant "
+          + settings.participant()
+          + "'s data differs from the journal's roster: recorded "
+          + recorded.describe()
+          + ", given "
+          + given.describe();
+    }
+    return null;
+  }
+}
