@@ -6,11 +6,9 @@ import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
-import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import parreg.device.Batching;
-import parreg.device.Bits;
 import parreg.device.LocalSums;
 import parreg.device.PartitionInfo;
 import parreg.device.UpdateRule;
@@ -182,29 +180,11 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
       NodeLifecycle lifecycle,
       ActorRef<GpuActor.Command> gpu,
       ActorRef<PeerActor.Command> peer) {
-    return Behaviors.withStash(
-        10_000,
-        stash ->
-            Behaviors.setup(
-                ctx ->
-                    Behaviors.withTimers(
-                        timers -> {
-                          ActorRef<StepJournal.Command> journal =
-                              ctx.spawn(
-                                  StepJournal.create(
-                                      settings.persistenceId(),
-                                      settings.snapshotEvery(),
-                                      ctx.getSelf()),
-                                  "journal");
-                          return TrainingRecovery.awaitJournal(
-                              ctx,
-                              stash,
-                              settings,
-                              lifecycle,
-                              r ->
-                                  new TrainingActor(
-                                      ctx, timers, settings, lifecycle, gpu, peer, journal, r));
-                        })));
+    return TrainingRecovery.start(
+        settings,
+        lifecycle,
+        (ctx, timers, journal, recovered) ->
+            new TrainingActor(ctx, timers, settings, lifecycle, gpu, peer, journal, recovered));
   }
 
   private TrainingActor(
@@ -246,16 +226,6 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
     metrics.recovered(state.committed(), settings.targetSteps(), state.loss());
     // The rate (status: stepsPerSecond, etaSeconds) is measured even when the line is off.
     timers.startTimerAtFixedRate(Progress.INSTANCE, Progress.INSTANCE, status.rateInterval());
-    if (state.started()) {
-      ctx.getLog()
-          .info(
-              "recovered {} at step {} (w={})",
-              settings.persistenceId(),
-              state.committed(),
-              Bits.hexList(state.parameters()));
-    } else {
-      ctx.getLog().info("new journal for {}", settings.persistenceId());
-    }
     peer.tell(new PeerActor.Attach(ctx.getSelf(), state.roster(), state.committed()));
   }
 

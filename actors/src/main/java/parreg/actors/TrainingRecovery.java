@@ -1,10 +1,13 @@
 package parreg.actors;
 
 import java.util.function.Function;
+import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.StashBuffer;
+import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+import parreg.device.Bits;
 import parreg.device.PartitionInfo;
 
 /**
@@ -15,8 +18,43 @@ import parreg.device.PartitionInfo;
 final class TrainingRecovery {
   private TrainingRecovery() {}
 
+  /** Makes the training actor once its journal is recovered and checked. */
+  interface Training {
+    TrainingActor start(
+        ActorContext<TrainingActor.Command> ctx,
+        TimerScheduler<TrainingActor.Command> timers,
+        ActorRef<StepJournal.Command> journal,
+        TrainingActor.JournalRecovered recovered);
+  }
+
+  /** Spawns the journal child and waits for its replay ({@link #awaitJournal}). */
+  static Behavior<TrainingActor.Command> start(
+      NodeSettings settings, NodeLifecycle lifecycle, Training training) {
+    return Behaviors.withStash(
+        10_000,
+        stash ->
+            Behaviors.setup(
+                ctx ->
+                    Behaviors.withTimers(
+                        timers -> {
+                          ActorRef<StepJournal.Command> journal =
+                              ctx.spawn(
+                                  StepJournal.create(
+                                      settings.persistenceId(),
+                                      settings.snapshotEvery(),
+                                      ctx.getSelf()),
+                                  "journal");
+                          return awaitJournal(
+                              ctx,
+                              stash,
+                              settings,
+                              lifecycle,
+                              r -> training.start(ctx, timers, journal, r));
+                        })));
+  }
+
   /** Stashes until {@link TrainingActor.JournalRecovered}, then becomes {@code training}. */
-  static Behavior<TrainingActor.Command> awaitJournal(
+  private static Behavior<TrainingActor.Command> awaitJournal(
       ActorContext<TrainingActor.Command> ctx,
       StashBuffer<TrainingActor.Command> stash,
       NodeSettings settings,
@@ -45,6 +83,17 @@ final class TrainingRecovery {
                 ctx.getLog().error(refusal);
                 lifecycle.refuse(refusal);
                 return Behaviors.stopped();
+              }
+              TrainingState state = r.state();
+              if (state.started()) {
+                ctx.getLog()
+                    .info(
+                        "recovered {} at step {} (w={})",
+                        settings.persistenceId(),
+                        state.committed(),
+                        Bits.hexList(state.parameters()));
+              } else {
+                ctx.getLog().info("new journal for {}", settings.persistenceId());
               }
               return stash.unstashAll(training.apply(r));
             })
