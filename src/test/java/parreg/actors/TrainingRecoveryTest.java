@@ -3,35 +3,14 @@ package parreg.actors;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import parreg.device.Partition;
-import parreg.device.PartitionSource;
 import parreg.device.SeedData;
 
 /** Whether a recovered journal belongs to this node: its contract, and its own partition. */
 class TrainingRecoveryTest {
   static NodeSettings settings(Partition partition) {
-    return new NodeSettings(
-        0,
-        TrainingActorTest.SEED,
-        PartitionSource.of(partition),
-        10,
-        "cpu",
-        "0",
-        null,
-        false,
-        20,
-        Duration.ZERO,
-        1024,
-        Duration.ofMillis(100),
-        Duration.ofSeconds(1),
-        8,
-        Duration.ofSeconds(1),
-        4,
-        Duration.ofMillis(100),
-        "/j",
-        Duration.ZERO);
+    return WriteBehindTest.settings(partition, 8, 4);
   }
 
   @Test

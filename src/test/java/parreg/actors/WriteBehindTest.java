@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import parreg.device.LocalSums;
+import parreg.device.Partition;
 import parreg.device.SeedData;
 
 /**
@@ -43,30 +44,36 @@ class WriteBehindTest {
   long now;
   final Recorder journal = new Recorder();
 
-  /** Group of {@code groupSteps} or 100 ms; lag of {@code maxLagSteps} steps or 1 s. */
+  /**
+   * Participant 0 of the seed run with this partition, target 100; a journal group of {@code
+   * groupSteps} or 100 ms; a lag of at most {@code maxLagSteps} steps or 1 s.
+   */
+  static NodeSettings settings(Partition partition, int maxLagSteps, int groupSteps) {
+    return new NodeSettings(
+        0,
+        TrainingActorTest.SEED,
+        parreg.device.PartitionSource.of(partition),
+        100,
+        "cpu",
+        "0",
+        null,
+        false,
+        20,
+        Duration.ZERO,
+        1024,
+        Duration.ofMillis(100),
+        Duration.ofSeconds(1),
+        maxLagSteps,
+        Duration.ofSeconds(1),
+        groupSteps,
+        Duration.ofMillis(100),
+        "test",
+        Duration.ZERO);
+  }
+
   WriteBehind writeBehind(int maxLagSteps, int groupSteps) {
-    NodeSettings s =
-        new NodeSettings(
-            0,
-            TrainingActorTest.SEED,
-            parreg.device.PartitionSource.of(SeedData.partition(0)),
-            100,
-            "cpu",
-            "0",
-            null,
-            false,
-            20,
-            Duration.ZERO,
-            1024,
-            Duration.ofMillis(100),
-            Duration.ofSeconds(1),
-            maxLagSteps,
-            Duration.ofSeconds(1),
-            groupSteps,
-            Duration.ofMillis(100),
-            "test",
-            Duration.ZERO);
-    return new WriteBehind(s, 0, 0, journal, () -> now);
+    return new WriteBehind(
+        settings(SeedData.partition(0), maxLagSteps, groupSteps), 0, 0, journal, () -> now);
   }
 
   static TrainingActor.StepCommitted step(long k) {

@@ -28,6 +28,11 @@ import parreg.persistence.KryoSerializable;
  * missed a message, catches up. Recent steps are kept in memory; older committed steps are served
  * from the journal. Every contribution is a deterministic function of the committed state, so
  * serving or receiving one twice is harmless.
+ *
+ * <p>The actor handles the messages and runs the exchange; its helpers hold the other roles: {@link
+ * PeerRoster} (handshake, admission, refusals, what each peer last said), {@link
+ * ContributionWindow} (the sets by step, the step waited on) and {@link StepServer} (committed
+ * steps for a peer catching up, from memory or the journal).
  */
 public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
 
@@ -120,7 +125,7 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
 
   private record ListingChanged(Receptionist.Listing listing) implements Command {}
 
-  /** A step read back from this node's journal for a peer ({@link JournalStepServer}). */
+  /** A step read back from this node's journal for a peer ({@link StepServer}). */
   record JournalAnswer(long step, LocalSums[] set, ActorRef<Command> replyTo) implements Command {}
 
   private enum Tick implements Command {
@@ -132,7 +137,7 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
   private final String run;
   private final PeerRoster roster;
   private final ContributionWindow window;
-  private final JournalStepServer fromJournal;
+  private final StepServer server;
   private ActorRef<TrainingActor.Command> training;
   private long committed;
   private long durable;
@@ -181,7 +186,7 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
     this.roster = new PeerRoster(ctx, settings, a.roster());
     this.window =
         new ContributionWindow(me, settings.contract().participants(), settings.peerWindow());
-    this.fromJournal = new JournalStepServer(ctx, settings.persistenceId());
+    this.server = new StepServer(ctx, settings, window);
     this.training = a.training();
     this.committed = a.committed();
     this.durable = a.committed();
@@ -250,10 +255,7 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
   private Behavior<Command> onPublish(Publish p) {
     StepTrace.stamp(4, p.step());
     window.publish(p.step(), p.sums(), System.nanoTime());
-    Contribution c = new Contribution(run, p.step(), me, p.sums(), null);
-    for (PeerRoster.Peer peer : roster.all()) {
-      peer.ref.tell(c);
-    }
+    roster.tellAll(new Contribution(run, p.step(), me, p.sums(), null));
     maybeDeliver(p.step());
     return this;
   }
@@ -309,29 +311,14 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
   }
 
   private Behavior<Command> onRequest(ContributionRequest r) {
-    if (!run.equals(r.run())) {
-      return this;
-    }
-    LocalSums[] set = window.get(r.step());
-    if (set != null && set[me] != null) {
-      r.replyTo()
-          .tell(
-              new Contribution(
-                  run, r.step(), me, set[me], r.step() <= committed ? set.clone() : null));
-    } else if (r.step() <= committed) {
-      fromJournal.serve(r.step(), r.replyTo());
+    if (run.equals(r.run())) {
+      server.serve(r, committed);
     }
     return this;
   }
 
   private Behavior<Command> onJournalAnswer(JournalAnswer a) {
-    if (a.set() == null) {
-      getContext()
-          .getLog()
-          .warn("step {} asked for by a peer is not in this node's journal", a.step());
-    } else {
-      a.replyTo().tell(new Contribution(run, a.step(), me, a.set()[me], a.set()));
-    }
+    server.answer(a);
     return this;
   }
 
@@ -354,10 +341,7 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
   }
 
   private void sendProgress() {
-    Progress pr = new Progress(run, me, committed, durable);
-    for (PeerRoster.Peer peer : roster.all()) {
-      peer.ref.tell(pr);
-    }
+    roster.tellAll(new Progress(run, me, committed, durable));
   }
 
   private Behavior<Command> onProgress(Progress p) {

@@ -2,7 +2,6 @@ package parreg.actors;
 
 import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -215,8 +214,11 @@ final class PeerRoster {
     return peers.get(participant);
   }
 
-  Collection<Peer> all() {
-    return peers.values();
+  /** Sends {@code message} to every admitted peer. */
+  void tellAll(PeerActor.Command message) {
+    for (Peer peer : peers.values()) {
+      peer.ref.tell(message);
+    }
   }
 
   /** A heartbeat from an admitted peer of this run. */

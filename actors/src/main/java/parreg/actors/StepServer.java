@@ -12,22 +12,56 @@ import parreg.device.LocalSums;
 import parreg.persistence.Chained;
 
 /**
- * Serves a peer catching up the committed steps older than the peer actor's memory window: read
- * back from this node's own journal, with the event before them. A step whose checksum fails (the
- * serializer refuses it) or that does not link to the event before it is refused, never served. The
- * answer comes back to the peer actor as a {@link PeerActor.JournalAnswer}.
+ * Serves a peer the committed steps it asks for ({@link PeerActor.ContributionRequest}): this
+ * node's contribution, with the committed set once the step is committed here (a peer catching up
+ * checks its own entry against its recomputation). Recent steps come from the peer actor's memory
+ * window ({@link ContributionWindow}); older committed steps are read back from this node's own
+ * journal, with the event before them: a step whose checksum fails (the serializer refuses it) or
+ * that does not link to the event before it is refused, never served. A journal read comes back to
+ * the peer actor as a {@link PeerActor.JournalAnswer}.
+ *
+ * <p>Not thread-safe: the peer actor owns it.
  */
-final class JournalStepServer {
+final class StepServer {
   private final ActorContext<PeerActor.Command> ctx;
   private final String persistenceId;
+  private final String run;
+  private final int me;
+  private final ContributionWindow window;
 
-  JournalStepServer(ActorContext<PeerActor.Command> ctx, String persistenceId) {
+  StepServer(
+      ActorContext<PeerActor.Command> ctx, NodeSettings settings, ContributionWindow window) {
     this.ctx = ctx;
-    this.persistenceId = persistenceId;
+    this.persistenceId = settings.persistenceId();
+    this.run = settings.contract().digest();
+    this.me = settings.participant();
+    this.window = window;
+  }
+
+  /** Answers {@code r} from memory, or from the journal when it asks for an older step. */
+  void serve(PeerActor.ContributionRequest r, long committed) {
+    LocalSums[] set = window.get(r.step());
+    if (set != null && set[me] != null) {
+      r.replyTo()
+          .tell(
+              new PeerActor.Contribution(
+                  run, r.step(), me, set[me], r.step() <= committed ? set.clone() : null));
+    } else if (r.step() <= committed) {
+      fromJournal(r.step(), r.replyTo());
+    }
+  }
+
+  /** Passes on a step read back from the journal (nothing when it could not be). */
+  void answer(PeerActor.JournalAnswer a) {
+    if (a.set() == null) {
+      ctx.getLog().warn("step {} asked for by a peer is not in this node's journal", a.step());
+    } else {
+      a.replyTo().tell(new PeerActor.Contribution(run, a.step(), me, a.set()[me], a.set()));
+    }
   }
 
   /** Reads step {@code step}'s set for {@code replyTo} (a null set when it cannot be served). */
-  void serve(long step, ActorRef<PeerActor.Command> replyTo) {
+  private void fromJournal(long step, ActorRef<PeerActor.Command> replyTo) {
     JdbcReadJournal journal =
         PersistenceQuery.get(ctx.getSystem())
             .getReadJournalFor(JdbcReadJournal.class, JdbcReadJournal.Identifier());
