@@ -11,9 +11,10 @@ import parreg.device.Bits;
 import parreg.device.PartitionInfo;
 
 /**
- * The training actor's start: until its journal child has replayed the journal, every other message
- * waits; then the recovered state is checked against this node's contract and data, and training
- * begins, or the node is refused (exit 2) or fails (the journal could not be replayed).
+ * The training actor's start: it spawns the journal child ({@link StepJournal}); until that has
+ * replayed the journal, every other message waits; then the recovered state is checked against this
+ * node's contract and data, and training begins (logging what was recovered), or the node is
+ * refused (exit 2) or fails (the journal could not be replayed).
  */
 final class TrainingRecovery {
   private TrainingRecovery() {}
