@@ -1,12 +1,6 @@
 package parreg.actors;
 
-import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.TreeMap;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
@@ -17,14 +11,9 @@ import org.apache.pekko.actor.typed.javadsl.StashBuffer;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import org.apache.pekko.actor.typed.receptionist.Receptionist;
 import org.apache.pekko.actor.typed.receptionist.ServiceKey;
-import org.apache.pekko.persistence.jdbc.query.javadsl.JdbcReadJournal;
-import org.apache.pekko.persistence.query.EventEnvelope;
-import org.apache.pekko.persistence.query.PersistenceQuery;
-import org.apache.pekko.stream.javadsl.Sink;
 import parreg.device.LocalSums;
 import parreg.device.PartitionInfo;
 import parreg.device.RunContract;
-import parreg.persistence.Chained;
 import parreg.persistence.KryoSerializable;
 
 /**
@@ -39,6 +28,11 @@ import parreg.persistence.KryoSerializable;
  * missed a message, catches up. Recent steps are kept in memory; older committed steps are served
  * from the journal. Every contribution is a deterministic function of the committed state, so
  * serving or receiving one twice is harmless.
+ *
+ * <p>The actor handles the messages and runs the exchange; its helpers hold the other roles: {@link
+ * PeerRoster} (handshake, admission, refusals, what each peer last said), {@link
+ * ContributionWindow} (the sets by step, the step waited on) and {@link StepServer} (committed
+ * steps for a peer catching up, from memory or the journal).
  */
 public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
 
@@ -131,43 +125,22 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
 
   private record ListingChanged(Receptionist.Listing listing) implements Command {}
 
-  private record JournalAnswer(long step, LocalSums[] set, ActorRef<Command> replyTo)
-      implements Command {}
+  /** A step read back from this node's journal for a peer ({@link StepServer}). */
+  record JournalAnswer(long step, LocalSums[] set, ActorRef<Command> replyTo) implements Command {}
 
   private enum Tick implements Command {
     INSTANCE
   }
 
-  private static final class Peer {
-    ActorRef<Command> ref;
-    PartitionInfo info;
-    long committed;
-    long durable;
-    long heardAt;
-
-    /** This peer's exchange-wait histogram (looked up once, not per step). */
-    DistributionDataPoint exchangeWait;
-  }
-
   private final NodeSettings settings;
   private final int me;
-  private final int participants;
   private final String run;
-  private final PartitionInfo ownInfo;
+  private final PeerRoster roster;
+  private final ContributionWindow window;
+  private final StepServer server;
   private ActorRef<TrainingActor.Command> training;
-  private final PartitionInfo[] recordedRoster;
-  private final Map<Integer, Peer> peers = new HashMap<>();
-  private final TreeMap<Long, LocalSums[]> window = new TreeMap<>();
-  private final Map<Long, LocalSums[]> recordedSets = new HashMap<>();
-  private final List<String> refused = new ArrayList<>();
-  private Refusal refusal;
-  private long firstRefusalAt;
-  private final ParticipantClaims claims;
-  private String heldBy;
   private long committed;
   private long durable;
-  private long awaitingStep = -1;
-  private long awaitingSince;
   private long delivered = -1;
   private boolean rosterSent;
   private int ticks;
@@ -209,14 +182,14 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
     super(ctx);
     this.settings = settings;
     this.me = settings.participant();
-    this.participants = settings.contract().participants();
     this.run = settings.contract().digest();
-    this.ownInfo = settings.partition().info(me);
+    this.roster = new PeerRoster(ctx, settings, a.roster());
+    this.window =
+        new ContributionWindow(me, settings.contract().participants(), settings.peerWindow());
+    this.server = new StepServer(ctx, settings, window);
     this.training = a.training();
-    this.recordedRoster = a.roster();
     this.committed = a.committed();
     this.durable = a.committed();
-    this.claims = new ParticipantClaims(ctx.getSystem());
     maybeRosterComplete();
   }
 
@@ -249,175 +222,47 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
     return this;
   }
 
-  private Hello hello(boolean wantsReply) {
-    return new Hello(
-        settings.contract(),
-        ownInfo,
-        committed,
-        settings.targetSteps(),
-        getContext().getSelf(),
-        wantsReply);
-  }
-
   private Behavior<Command> onListing(ListingChanged l) {
-    for (ActorRef<Command> ref : l.listing().getServiceInstances(SERVICE_KEY)) {
-      if (!ref.equals(getContext().getSelf()) && !isKnown(ref)) {
-        ref.tell(hello(true));
-      }
-    }
+    roster.greet(l.listing(), committed);
     return this;
   }
 
-  private boolean isKnown(ActorRef<Command> ref) {
-    return peers.values().stream().anyMatch(p -> p.ref.equals(ref));
-  }
-
   private Behavior<Command> onHello(Hello h) {
-    String who = h.from().path().address().toString();
-    Optional<String> diff = settings.contract().firstDifference(h.contract());
-    if (diff.isPresent()) {
-      refuseRun("peer " + who + " refused: contract differs in " + diff.get(), h.committed());
+    PeerRoster.Admission admission = roster.admit(h, committed);
+    if (admission == PeerRoster.Admission.REFUSED) {
       return this;
     }
-    if (h.target() != settings.targetSteps()) {
-      refuseRun(
-          "peer "
-              + who
-              + " refused: contract differs in targetSteps: expected '"
-              + settings.targetSteps()
-              + "' but found '"
-              + h.target()
-              + "' (every node of a run is started with the same --steps)",
-          h.committed());
-      return this;
-    }
-    int p = h.info().participant();
-    if (p == me) {
-      if (claims.holdsBeforeSelf(h.from().path().address())) {
-        heldBy = who; // this node is the second one with its id: it gives up (ParregNode)
-      } else if (h.wantsReply()) {
-        h.from().tell(hello(false)); // tell the second node who holds its id
-      }
-      refuse("peer " + who + " refused: it claims participant " + p + ", which is this node");
-      return this;
-    }
-    if (p < 0 || p >= participants) {
-      refuse("peer " + who + " refused: participant " + p + " is outside 0.." + (participants - 1));
-      return this;
-    }
-    if (recordedRoster != null && !recordedRoster[p].equals(h.info())) {
-      refuseRun(
-          "peer "
-              + who
-              + " refused: participant "
-              + p
-              + "'s partition differs from the roster in the journal: recorded "
-              + recordedRoster[p].describe()
-              + ", offered "
-              + h.info().describe(),
-          h.committed());
-      return this;
-    }
-    Peer held = peers.get(p);
-    if (held != null
-        && !held.ref.path().address().equals(h.from().path().address())
-        && claims.isLive(held.ref.path().address())) {
-      // A second node with a participant id whose holder is alive: keep the holder. (A restart
-      // under the same address, or under another while the old one is unreachable, takes over.)
-      refuse(
-          "peer "
-              + who
-              + " refused: participant "
-              + p
-              + " is held by "
-              + held.ref.path().address()
-              + ", a live member of the cluster");
-      return this;
-    }
-    Peer peer = peers.computeIfAbsent(p, k -> new Peer());
-    boolean isNew = !h.from().equals(peer.ref);
-    if (isNew) {
-      getContext()
-          .getLog()
-          .info("peer participant {} admitted at {} (committed step {})", p, who, h.committed());
-    }
-    peer.ref = h.from();
-    peer.info = h.info();
-    if (peer.exchangeWait == null) {
-      peer.exchangeWait = NodeMetrics.get(getContext().getSystem()).exchangeWait(p);
-    }
-    peer.committed = h.committed();
-    peer.heardAt = System.nanoTime();
-    if (h.wantsReply()) {
-      h.from().tell(hello(false));
-    }
-    if (isNew
-        && awaitingStep > 0
-        && window.containsKey(awaitingStep)
-        && window.get(awaitingStep)[me] != null) {
+    long awaiting = window.awaitingStep();
+    if (admission == PeerRoster.Admission.NEW && awaiting > 0 && window.own(awaiting) != null) {
       // A peer that (re)joined may have missed our contribution to the step we wait on.
-      h.from().tell(new Contribution(run, awaitingStep, me, window.get(awaitingStep)[me], null));
+      h.from().tell(new Contribution(run, awaiting, me, window.own(awaiting), null));
     }
     maybeRosterComplete();
     return this;
   }
 
-  private void refuse(String why) {
-    if (!refused.contains(why)) {
-      getContext().getLog().warn(why);
-      refused.add(why);
-      if (refused.size() > 20) {
-        refused.remove(0);
-      }
-    }
-  }
-
-  /**
-   * A refusal that means the peer is in another run: remembered for the node's decision to give up.
-   */
-  private void refuseRun(String why, long peerCommitted) {
-    refuse(why);
-    if (refusal == null) {
-      firstRefusalAt = System.nanoTime();
-    }
-    refusal = new Refusal(why, peerCommitted, committed, 0);
-  }
-
   private void maybeRosterComplete() {
-    if (rosterSent || peers.size() < participants - 1 || claims.olderClaimant(me).isPresent()) {
-      return; // (an older live node with this node's id: start nothing; the tick checks again)
+    if (rosterSent) {
+      return;
     }
-    PartitionInfo[] roster = new PartitionInfo[participants];
-    roster[me] = ownInfo;
-    for (Map.Entry<Integer, Peer> e : peers.entrySet()) {
-      roster[e.getKey()] = e.getValue().info;
+    PartitionInfo[] complete = roster.complete();
+    if (complete != null) {
+      rosterSent = true;
+      training.tell(new TrainingActor.RosterComplete(complete));
     }
-    rosterSent = true;
-    training.tell(new TrainingActor.RosterComplete(roster));
-  }
-
-  private LocalSums[] slot(long step) {
-    return window.computeIfAbsent(step, k -> new LocalSums[participants]);
   }
 
   private Behavior<Command> onPublish(Publish p) {
     StepTrace.stamp(4, p.step());
-    slot(p.step())[me] = p.sums();
-    if (p.step() != awaitingStep) {
-      awaitingStep = p.step();
-      awaitingSince = System.nanoTime();
-    }
-    Contribution c = new Contribution(run, p.step(), me, p.sums(), null);
-    for (Peer peer : peers.values()) {
-      peer.ref.tell(c);
-    }
+    window.publish(p.step(), p.sums(), System.nanoTime());
+    roster.tellAll(new Contribution(run, p.step(), me, p.sums(), null));
     maybeDeliver(p.step());
     return this;
   }
 
   private Behavior<Command> onContribution(Contribution c) {
     if (!run.equals(c.run())) {
-      refuse(
+      roster.refuse(
           "contribution for another run ("
               + c.run().substring(0, 12)
               + "...) from participant "
@@ -425,7 +270,7 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
               + " ignored");
       return this;
     }
-    Peer peer = peers.get(c.participant());
+    PeerRoster.Peer peer = roster.get(c.participant());
     if (peer == null || c.participant() == me) {
       return this; // not admitted (yet): it will be asked for again after the handshake
     }
@@ -443,14 +288,10 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
       return this; // already durable here
     }
     StepTrace.stamp(5, c.step());
-    LocalSums[] slot = slot(c.step());
-    if (slot[c.participant()] == null) {
+    double waited = window.put(c.step(), c.participant(), c.sums(), c.committedSet(), now);
+    if (!Double.isNaN(waited)) {
       // how long this step waited for this peer: 0 when it came before our own publish
-      peer.exchangeWait.observe(c.step() == awaitingStep ? (now - awaitingSince) / 1e9 : 0);
-    }
-    slot[c.participant()] = c.sums();
-    if (c.committedSet() != null) {
-      recordedSets.put(c.step(), c.committedSet());
+      peer.exchangeWait.observe(waited);
     }
     maybeDeliver(c.step());
     return this;
@@ -460,117 +301,30 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
     if (step != committed + 1 || step <= delivered) {
       return;
     }
-    LocalSums[] set = window.get(step);
+    LocalSums[] set = window.complete(step);
     if (set == null) {
       return;
     }
-    for (LocalSums s : set) {
-      if (s == null) {
-        return;
-      }
-    }
-    LocalSums[] recorded = recordedSets.get(step);
     delivered = step;
     StepTrace.stamp(6, step);
-    training.tell(
-        new TrainingActor.StepReady(step, set.clone(), recorded == null ? null : recorded[me]));
+    training.tell(new TrainingActor.StepReady(step, set.clone(), window.recordedOwn(step)));
   }
 
   private Behavior<Command> onRequest(ContributionRequest r) {
-    if (!run.equals(r.run())) {
-      return this;
-    }
-    LocalSums[] set = window.get(r.step());
-    if (set != null && set[me] != null) {
-      r.replyTo()
-          .tell(
-              new Contribution(
-                  run, r.step(), me, set[me], r.step() <= committed ? set.clone() : null));
-    } else if (r.step() <= committed) {
-      serveFromJournal(r.step(), r.replyTo());
+    if (run.equals(r.run())) {
+      server.serve(r, committed);
     }
     return this;
   }
 
-  /**
-   * Steps older than the in-memory window are read back from our own journal, with the event before
-   * them: a step whose checksum fails (the serializer refuses it) or that does not link to the
-   * event before it is refused, never served.
-   */
-  private void serveFromJournal(long step, ActorRef<Command> replyTo) {
-    JdbcReadJournal journal =
-        PersistenceQuery.get(getContext().getSystem())
-            .getReadJournalFor(JdbcReadJournal.class, JdbcReadJournal.Identifier());
-    getContext()
-        .pipeToSelf(
-            journal
-                .currentEventsByPersistenceId(settings.persistenceId(), step, step + 1)
-                .runWith(Sink.seq(), getContext().getSystem()),
-            (found, failure) -> {
-              if (failure != null) {
-                getContext()
-                    .getLog()
-                    .error(
-                        "refusing to serve step {} from this node's journal: {}",
-                        step,
-                        failure.getMessage());
-                return new JournalAnswer(step, null, replyTo);
-              }
-              LocalSums[] set = servedSet(step, found);
-              return new JournalAnswer(step, set, replyTo);
-            });
-  }
-
-  /**
-   * Step {@code step}'s set from events {@code step} and {@code step + 1} (itself), if they chain.
-   */
-  private LocalSums[] servedSet(long step, java.util.List<EventEnvelope> found) {
-    Chained before = null;
-    for (EventEnvelope e : found) {
-      Chained c = e.event() instanceof Chained x ? x : null;
-      Object event = c != null ? c.value() : e.event();
-      if (e.sequenceNr() == step + 1
-          && event instanceof TrainingActor.StepCommitted s
-          && s.step() == step) {
-        if (c != null && before != null && !c.follows(before.hash())) {
-          getContext()
-              .getLog()
-              .error(
-                  "refusing to serve step {}: journal event #{} does not link to the event before it"
-                      + " (an event removed, reordered or changed)",
-                  step,
-                  e.sequenceNr());
-          return null;
-        }
-        return s.contributions();
-      }
-      before = c;
-    }
-    return null;
-  }
-
   private Behavior<Command> onJournalAnswer(JournalAnswer a) {
-    if (a.set() == null) {
-      getContext()
-          .getLog()
-          .warn("step {} asked for by a peer is not in this node's journal", a.step());
-    } else {
-      a.replyTo().tell(new Contribution(run, a.step(), me, a.set()[me], a.set()));
-    }
+    server.answer(a);
     return this;
   }
 
   private Behavior<Command> onCommitted(Committed c) {
     committed = c.step();
-    window.put(c.step(), c.set());
-    recordedSets.remove(c.step());
-    while (!window.isEmpty() && window.firstKey() <= committed - settings.peerWindow()) {
-      window.pollFirstEntry();
-    }
-    recordedSets.keySet().removeIf(s -> s <= committed);
-    if (awaitingStep <= committed) {
-      awaitingStep = -1;
-    }
+    window.committed(c.step(), c.set());
     maybeDeliver(committed + 1);
     return this;
   }
@@ -587,46 +341,25 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
   }
 
   private void sendProgress() {
-    Progress pr = new Progress(run, me, committed, durable);
-    for (Peer peer : peers.values()) {
-      peer.ref.tell(pr);
-    }
+    roster.tellAll(new Progress(run, me, committed, durable));
   }
 
   private Behavior<Command> onProgress(Progress p) {
-    Peer peer = peers.get(p.participant());
-    if (peer != null && run.equals(p.run())) {
-      peer.committed = Math.max(peer.committed, p.committed());
-      peer.durable = Math.max(peer.durable, p.durable());
-      peer.heardAt = System.nanoTime();
+    if (run.equals(p.run())) {
+      roster.heard(p);
     }
     return this;
   }
 
-  private List<Integer> missing() {
-    List<Integer> out = new ArrayList<>();
-    if (awaitingStep < 0) {
-      return out;
-    }
-    LocalSums[] set = window.get(awaitingStep);
-    for (int p = 0; p < participants; p++) {
-      if (set == null || set[p] == null) {
-        out.add(p);
-      }
-    }
-    return out;
-  }
-
   private Behavior<Command> onTick() {
     ticks++;
-    if (awaitingStep > 0) {
-      long waited = (System.nanoTime() - awaitingSince) / 1_000_000;
-      if (waited >= settings.retryInterval().toMillis()) {
-        for (int p : missing()) {
-          Peer peer = peers.get(p);
-          if (peer != null) {
-            peer.ref.tell(new ContributionRequest(run, awaitingStep, me, getContext().getSelf()));
-          }
+    long awaiting = window.awaitingStep();
+    if (awaiting > 0
+        && window.waitedMillis(System.nanoTime()) >= settings.retryInterval().toMillis()) {
+      for (int p : window.missing()) {
+        PeerRoster.Peer peer = roster.get(p);
+        if (peer != null) {
+          peer.ref.tell(new ContributionRequest(run, awaiting, me, getContext().getSelf()));
         }
       }
     }
@@ -650,30 +383,17 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
   }
 
   private Behavior<Command> onGetView(GetView g) {
-    List<PeerState> states = new ArrayList<>();
     long now = System.nanoTime();
-    peers.entrySet().stream()
-        .sorted(Map.Entry.comparingByKey())
-        .forEach(
-            e ->
-                states.add(
-                    new PeerState(
-                        e.getKey(),
-                        e.getValue().ref.path().address().toString(),
-                        e.getValue().committed,
-                        e.getValue().durable,
-                        (now - e.getValue().heardAt) / 1_000_000)));
-    long waited = awaitingStep > 0 ? (now - awaitingSince) / 1_000_000 : 0;
-    Refusal r =
-        refusal == null
-            ? null
-            : new Refusal(
-                refusal.reason(),
-                refusal.peerCommitted(),
-                committed,
-                (now - firstRefusalAt) / 1_000_000);
     g.replyTo()
-        .tell(new View(states, awaitingStep, missing(), waited, List.copyOf(refused), r, heldBy));
+        .tell(
+            new View(
+                roster.states(now),
+                window.awaitingStep(),
+                window.missing(),
+                window.waitedMillis(now),
+                roster.refused(),
+                roster.refusal(committed, now),
+                roster.heldBy()));
     return this;
   }
 }

@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Pekko's Artery TLS engine provider (the stores and settings of {@code
- * pekko.remote.artery.ssl.config-ssl-engine}, NodeConfig) whose server side says in this node's log
+ * pekko.remote.artery.ssl.config-ssl-engine}, ArteryTls) whose server side says in this node's log
  * when it refuses an incoming connection: one line with the reason, e.g. a node whose certificate
  * another CA signed ("Empty client certificate chain": its key manager finds no certificate for the
  * CAs this node asks for) or bytes that are not TLS. Pekko drops a failed inbound handshake without

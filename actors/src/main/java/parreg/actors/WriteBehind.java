@@ -1,0 +1,263 @@
+package parreg.actors;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.LongConsumer;
+import java.util.function.LongSupplier;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+
+/**
+ * The training actor's write-behind bookkeeping: the events committed in memory and not yet
+ * durable, the one journal write in flight, the durable step, and the rule that bounds the lag.
+ *
+ * <p>A committed step's {@link TrainingActor.StepCommitted} is written behind the step, many in one
+ * journal write (group commit): a write starts, when none is in flight, once {@code group-steps}
+ * steps wait or the oldest has waited {@code group-ms}, or at once when training cannot go on
+ * without it (lag bound, target reached, flush, divergence). A write costs about as much CPU for
+ * one event as for a hundred, so grouping is what makes a step cheap; and whatever waits is written
+ * in the next write. The lag is bounded: a step starts only while at most {@code max-lag-steps}
+ * committed steps are not yet durable and the oldest of them was committed less than {@code
+ * max-lag-ms} ago ({@link #lagsTooFar}), so a slow journal slows training instead of letting the
+ * lag grow; {@code max-lag-steps} 0 or 1 makes every step durable before the next starts.
+ *
+ * <p>Call order: {@link #commit} per committed event; {@link #written} when the journal child
+ * acknowledges a write, then {@link #writeNext}; {@link #restarted} when the child recovered again
+ * after a failure. Not thread-safe: the training actor owns it.
+ */
+final class WriteBehind {
+
+  /** What the bookkeeping asks of its owner: the journal child and the group timer. */
+  interface Journal {
+    /** Persist these events, in this order, in one write ({@link StepJournal.Write}). */
+    void write(TrainingActor.Event[] events);
+
+    /** Call {@link #write()} after this delay, unless cancelled (the oldest waited group-ms). */
+    void groupDueIn(Duration delay);
+
+    void cancelGroupDue();
+
+    /** The training actor's journal child, and its timers for the {@code groupDue} message. */
+    static Journal of(
+        ActorRef<StepJournal.Command> child,
+        TimerScheduler<TrainingActor.Command> timers,
+        TrainingActor.Command groupDue) {
+      return new Journal() {
+        @Override
+        public void write(TrainingActor.Event[] events) {
+          child.tell(new StepJournal.Write(events));
+        }
+
+        @Override
+        public void groupDueIn(Duration delay) {
+          timers.startSingleTimer(groupDue, groupDue, delay);
+        }
+
+        @Override
+        public void cancelGroupDue() {
+          timers.cancel(groupDue);
+        }
+      };
+    }
+  }
+
+  /** An event committed in memory and not yet acknowledged by the journal. */
+  private record Pending(TrainingActor.Event event, long committedAtNanos) {}
+
+  private final Journal journal;
+  private final LongSupplier clock;
+  private final int groupSteps;
+  private final Duration groupDelay;
+  private final int maxLagSteps;
+  private final long maxLagNanos;
+
+  private final ArrayDeque<Pending> pending = new ArrayDeque<>();
+
+  /** How many of {@link #pending}'s first events the write in flight holds (0: none in flight). */
+  private int writing;
+
+  private long durable;
+  private long journalPosition;
+  private long journalWrites;
+  private long lastSnapshot;
+  private boolean flushing;
+  private final List<LongConsumer> flushWaiters = new ArrayList<>();
+
+  /**
+   * Bookkeeping for a journal durable at {@code durable}, whose last event has sequence number
+   * {@code journalPosition}; {@code clock} in nanoseconds ({@code System::nanoTime}).
+   */
+  WriteBehind(
+      NodeSettings settings,
+      long durable,
+      long journalPosition,
+      Journal journal,
+      LongSupplier clock) {
+    this.journal = journal;
+    this.clock = clock;
+    this.groupSteps = settings.groupSteps();
+    this.groupDelay = settings.groupDelay();
+    this.maxLagSteps = settings.maxLagSteps();
+    this.maxLagNanos = settings.maxLag().toNanos();
+    this.durable = durable;
+    this.journalPosition = journalPosition;
+  }
+
+  /** Queues a committed event for the journal; writes when the group is full. */
+  void commit(TrainingActor.Event event) {
+    pending.addLast(new Pending(event, clock.getAsLong()));
+    if (pending.size() == 1 && groupSteps > 1) {
+      journal.groupDueIn(groupDelay);
+    }
+    if (pending.size() - writing >= groupSteps || !(event instanceof TrainingActor.StepCommitted)) {
+      write();
+    }
+  }
+
+  /** Hands every event not yet written to the journal, unless a write is in flight. */
+  void write() {
+    if (writing > 0 || pending.isEmpty()) {
+      return;
+    }
+    journal.cancelGroupDue();
+    TrainingActor.Event[] events = new TrainingActor.Event[pending.size()];
+    int i = 0;
+    for (Pending p : pending) {
+      events[i++] = p.event();
+    }
+    writing = events.length;
+    journalWrites++;
+    journal.write(events);
+  }
+
+  /** The back-pressure rule: see the class comment. */
+  boolean lagsTooFar() {
+    int steps = pendingSteps();
+    if (steps == 0) {
+      return false;
+    }
+    if (steps >= Math.max(1, maxLagSteps)) {
+      return true;
+    }
+    return clock.getAsLong() - pending.peekFirst().committedAtNanos() >= maxLagNanos;
+  }
+
+  /** Committed steps not yet durable (the opening RunStarted is no step). */
+  int pendingSteps() {
+    int n = pending.size();
+    return n > 0 && pending.peekFirst().event() instanceof TrainingActor.RunStarted ? n - 1 : n;
+  }
+
+  /** Whether everything committed is durable. */
+  boolean allDurable() {
+    return pending.isEmpty();
+  }
+
+  /** The write in flight is durable; {@code durableStep} is the journal's last step now. */
+  void written(long durableStep, long sequenceNr) {
+    for (int i = 0; i < writing; i++) {
+      pending.removeFirst();
+    }
+    writing = 0;
+    durable = durableStep;
+    journalPosition = sequenceNr;
+  }
+
+  /**
+   * After an acknowledged write: what was committed during it is written now when {@code drain}
+   * (training has stopped), a flush waits, the group is full or it has waited long enough, else
+   * when it has.
+   */
+  void writeNext(boolean drain) {
+    if (drain || flushing) {
+      write();
+      answerFlushes();
+    } else if (!pending.isEmpty()) {
+      // (if training must wait for the journal, the training actor writes at once: lagsTooFar)
+      long waited = clock.getAsLong() - pending.peekFirst().committedAtNanos();
+      if (pending.size() >= groupSteps || waited >= groupDelay.toNanos()) {
+        write();
+      } else {
+        journal.groupDueIn(groupDelay.minusNanos(waited));
+      }
+    }
+  }
+
+  /**
+   * The journal child was restarted after a failed write and replayed what is durable ({@code
+   * recovered}): drop what it already holds, write the rest again. (A write whose acknowledgement
+   * was lost may be durable.)
+   */
+  void restarted(TrainingState recovered, long sequenceNr) {
+    long back = recovered.committed();
+    pending.removeIf(
+        p ->
+            p.event() instanceof TrainingActor.StepCommitted s
+                ? s.step() <= back
+                : recovered.started());
+    writing = 0;
+    durable = back;
+    journalPosition = sequenceNr;
+    write();
+  }
+
+  /**
+   * A graceful stop: write everything committed and call {@code whenDurable} with the durable step
+   * once nothing waits for the journal. Training starts no more steps ({@link #flushing}).
+   */
+  void flush(LongConsumer whenDurable) {
+    flushing = true;
+    flushWaiters.add(whenDurable);
+    write();
+    answerFlushes();
+  }
+
+  private void answerFlushes() {
+    if (pending.isEmpty()) {
+      flushWaiters.forEach(w -> w.accept(durable));
+      flushWaiters.clear();
+    }
+  }
+
+  boolean flushing() {
+    return flushing;
+  }
+
+  void snapshotted(long sequenceNr) {
+    lastSnapshot = sequenceNr;
+  }
+
+  /** The journal's last step. */
+  long durable() {
+    return durable;
+  }
+
+  /** The sequence number of the journal's last event. */
+  long journalPosition() {
+    return journalPosition;
+  }
+
+  long journalWrites() {
+    return journalWrites;
+  }
+
+  long lastSnapshot() {
+    return lastSnapshot;
+  }
+
+  /**
+   * The one line of a journal write that failed for want of space: the first step it could not
+   * write.
+   */
+  String diskFull(String journalDescription) {
+    return "journal disk full at step "
+        + (durable + 1)
+        + ": "
+        + journalDescription
+        + " (no space left on device); the journal ends at step "
+        + durable
+        + ": free space and restart the node to resume";
+  }
+}

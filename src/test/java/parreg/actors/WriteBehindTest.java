@@ -1,0 +1,194 @@
+package parreg.actors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import parreg.device.LocalSums;
+import parreg.device.Partition;
+import parreg.device.SeedData;
+
+/**
+ * The write-behind bookkeeping on a fake clock and a recording journal: group commit, one write in
+ * flight, the lag bound in steps and in time, a restarted journal child, a flush.
+ */
+class WriteBehindTest {
+  static final long MS = 1_000_000L;
+
+  /** Records what the bookkeeping asks of the journal child and the group timer. */
+  static final class Recorder implements WriteBehind.Journal {
+    final List<TrainingActor.Event[]> writes = new ArrayList<>();
+    final List<Duration> timers = new ArrayList<>();
+    int cancels;
+
+    @Override
+    public void write(TrainingActor.Event[] events) {
+      writes.add(events);
+    }
+
+    @Override
+    public void groupDueIn(Duration delay) {
+      timers.add(delay);
+    }
+
+    @Override
+    public void cancelGroupDue() {
+      cancels++;
+    }
+  }
+
+  long now;
+  final Recorder journal = new Recorder();
+
+  /**
+   * Participant 0 of the seed run with this partition, target 100; a journal group of {@code
+   * groupSteps} or 100 ms; a lag of at most {@code maxLagSteps} steps or 1 s.
+   */
+  static NodeSettings settings(Partition partition, int maxLagSteps, int groupSteps) {
+    return new NodeSettings(
+        0,
+        TrainingActorTest.SEED,
+        parreg.device.PartitionSource.of(partition),
+        100,
+        "cpu",
+        "0",
+        null,
+        false,
+        20,
+        Duration.ZERO,
+        1024,
+        Duration.ofMillis(100),
+        Duration.ofSeconds(1),
+        maxLagSteps,
+        Duration.ofSeconds(1),
+        groupSteps,
+        Duration.ofMillis(100),
+        "test",
+        Duration.ZERO);
+  }
+
+  WriteBehind writeBehind(int maxLagSteps, int groupSteps) {
+    return new WriteBehind(
+        settings(SeedData.partition(0), maxLagSteps, groupSteps), 0, 0, journal, () -> now);
+  }
+
+  static TrainingActor.StepCommitted step(long k) {
+    return new TrainingActor.StepCommitted(
+        k, new LocalSums[0], new double[] {k}, Double.NaN); // not replayed here
+  }
+
+  @Test
+  void runStartedIsWrittenAtOnceAndIsNoStep() {
+    WriteBehind w = writeBehind(8, 4);
+    w.commit(new TrainingActor.RunStarted(TrainingActorTest.SEED, TrainingActorTest.ROSTER));
+    assertEquals(1, journal.writes.size(), "the opening event is not grouped");
+    assertEquals(0, w.pendingSteps());
+    assertFalse(w.lagsTooFar());
+    assertFalse(w.allDurable());
+    w.written(0, 1);
+    assertTrue(w.allDurable());
+    assertEquals(1, w.journalPosition());
+  }
+
+  @Test
+  void stepsAreGroupedAndOneWriteIsInFlight() {
+    WriteBehind w = writeBehind(8, 4);
+    w.commit(step(1));
+    assertEquals(List.of(Duration.ofMillis(100)), journal.timers, "the group's timer starts");
+    w.commit(step(2));
+    w.commit(step(3));
+    assertEquals(0, journal.writes.size(), "a group of 4 is not full at 3");
+    w.commit(step(4));
+    assertEquals(1, journal.writes.size());
+    assertEquals(4, journal.writes.get(0).length);
+    w.commit(step(5));
+    w.write();
+    assertEquals(1, journal.writes.size(), "one write in flight at a time");
+
+    now = 30 * MS;
+    w.written(4, 4);
+    assertEquals(4, w.durable());
+    assertEquals(1, w.pendingSteps());
+    w.writeNext(false);
+    assertEquals(1, journal.writes.size(), "step 5 waits for its group");
+    assertEquals(Duration.ofMillis(70), journal.timers.get(journal.timers.size() - 1));
+    w.write(); // the timer fired
+    assertEquals(2, journal.writes.size());
+    assertEquals(5, ((TrainingActor.StepCommitted) journal.writes.get(1)[0]).step());
+    assertEquals(2, w.journalWrites());
+  }
+
+  @Test
+  void theLagIsBoundedInStepsAndInTime() {
+    WriteBehind w = writeBehind(3, 8);
+    w.commit(step(1));
+    w.commit(step(2));
+    assertFalse(w.lagsTooFar(), "2 steps of 3");
+    w.commit(step(3));
+    assertTrue(w.lagsTooFar(), "3 steps of 3");
+
+    WriteBehind t = writeBehind(3, 8);
+    t.commit(step(1));
+    now = 999 * MS;
+    assertFalse(t.lagsTooFar());
+    now = 1000 * MS;
+    assertTrue(t.lagsTooFar(), "the oldest has waited max-lag-ms");
+  }
+
+  @Test
+  void syncCommitLetsNoStepWait() {
+    WriteBehind w = writeBehind(0, 8);
+    w.commit(step(1));
+    assertEquals(1, journal.writes.size(), "a group of 1 is written at once");
+    assertTrue(w.lagsTooFar(), "the next step waits until step 1 is durable");
+    w.written(1, 1);
+    assertFalse(w.lagsTooFar());
+  }
+
+  @Test
+  void aRestartedJournalGetsWhatItLacksAgain() {
+    WriteBehind w = writeBehind(8, 2);
+    w.commit(step(1));
+    w.commit(step(2)); // written: steps 1-2
+    w.commit(step(3));
+    TrainingState one =
+        TrainingState.empty()
+            .apply(new TrainingActor.RunStarted(TrainingActorTest.SEED, TrainingActorTest.ROSTER))
+            .apply(TrainingStateTest.step(1, new double[] {3.0}));
+    w.restarted(one, 2); // the write of 1-2 failed after step 1 was durable
+    assertEquals(1, w.durable());
+    assertEquals(2, journal.writes.size());
+    TrainingActor.Event[] again = journal.writes.get(1);
+    assertEquals(2, again.length);
+    assertEquals(2, ((TrainingActor.StepCommitted) again[0]).step());
+    assertEquals(3, ((TrainingActor.StepCommitted) again[1]).step());
+  }
+
+  @Test
+  void aFlushIsAnsweredOnceEverythingIsDurable() {
+    WriteBehind w = writeBehind(8, 4);
+    w.commit(step(1));
+    List<Long> answers = new ArrayList<>();
+    w.flush(answers::add);
+    assertTrue(w.flushing());
+    assertEquals(1, journal.writes.size(), "a flush writes at once");
+    assertEquals(List.of(), answers);
+    w.written(1, 1);
+    w.writeNext(false);
+    assertEquals(List.of(1L), answers);
+  }
+
+  @Test
+  void aFullDiskNamesTheFirstStepNotWritten() {
+    WriteBehind w = writeBehind(8, 4);
+    w.written(41, 42);
+    assertEquals(
+        "journal disk full at step 42: /j (no space left on device); the journal ends at step 41:"
+            + " free space and restart the node to resume",
+        w.diskFull("/j"));
+  }
+}
