@@ -106,8 +106,9 @@ public final class JournalSchema {
           // what fills the file (H2 keeps each for 45 s; BENCHMARKS.md, "Journal size"). A large
           // cache makes that a chunk per 2^20 rows. It is safe: H2 writes the sequence's new
           // limit before it hands out a value of it, so a kill -9 can only leave a gap in
-          // "ordering" (nothing reads it but the plugin's tag queries, which parreg does not use),
-          // never a duplicate. Altered on every open, so journals created before get it too.
+          // "ordering", never a duplicate (no parreg code relies on its values; the plugin's tag
+          // queries, which parreg does not use, tolerate gaps). Altered on every open, so journals
+          // created before get it too.
           """
           ALTER TABLE "event_journal" ALTER COLUMN "ordering" SET CACHE 1048576""",
           """
