@@ -74,17 +74,20 @@ final class ClusterRun implements AutoCloseable {
   }
 
   /**
-   * Kills node p with SIGKILL once it has committed {@code atStep}, restarts it, waits for a new
-   * commit. The journal is written behind the step, so the node may come back behind {@code
-   * atStep}, but never behind what it reported durable before the kill: that is checked here.
+   * Kills node p with SIGKILL once it has committed {@code atStep} and some step is durable,
+   * restarts it, waits for a new commit. The journal is written behind the step, so the node may
+   * come back behind {@code atStep}, but never behind what it reported durable before the kill:
+   * that is checked here. (Waiting for a durable step makes "resumed from its journal" something a
+   * test can ask: a group is written up to {@code parreg.journal.group-ms} = 500 ms after its first
+   * step, and a fast run reaches step 80 sooner.)
    */
   JsonNode crashAndRestart(int p, long atStep) throws Exception {
     NodeProcess v = node(p);
     JsonNode before =
         await(
             v,
-            s -> s.get("committedStep").asLong() >= atStep,
-            "node " + p + " to reach step " + atStep);
+            s -> s.get("committedStep").asLong() >= atStep && s.path("durableStep").asLong() > 0,
+            "node " + p + " to reach step " + atStep + " with a durable step");
     v.kill9();
     v.restart();
     // A victim killed just before its last step may come back already done: that is fine too.

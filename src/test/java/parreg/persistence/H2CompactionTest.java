@@ -80,7 +80,7 @@ class H2CompactionTest {
   }
 
   /** The bytes of the event rows' columns as stored values (numbers at their width). */
-  private static long rowBytes(Connection c) throws Exception {
+  static long rowBytes(Connection c) throws Exception {
     try (Statement s = c.createStatement();
         ResultSet r =
             s.executeQuery(

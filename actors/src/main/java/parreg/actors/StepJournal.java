@@ -7,6 +7,7 @@ import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.SupervisorStrategy;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.persistence.typed.JournalPersistFailed;
 import org.apache.pekko.persistence.typed.PersistenceId;
 import org.apache.pekko.persistence.typed.RecoveryCompleted;
 import org.apache.pekko.persistence.typed.RecoveryFailed;
@@ -122,6 +123,19 @@ final class StepJournal
                     new TrainingActor.JournalFailed(
                         String.valueOf(f.getFailure().getMessage()),
                         parreg.persistence.JournalErrors.isDiskFull(f.getFailure()))))
+        // A failed write restarts this actor, which recovers and is sent the write again: right for
+        // a passing failure (a lost connection), endless for a full disk. H2 closes its database on
+        // a full disk (recovery then fails, above); PostgreSQL stays readable and refuses each
+        // write with SQLSTATE 53100, so a full disk is told here, as the write fails.
+        .onSignal(
+            JournalPersistFailed.class,
+            (state, f) -> {
+              if (parreg.persistence.JournalErrors.isDiskFull(f.getFailure())) {
+                owner.tell(
+                    new TrainingActor.JournalFailed(
+                        String.valueOf(f.getFailure().getMessage()), true));
+              }
+            })
         .onSignal(
             SnapshotCompleted.class,
             (state, s) ->

@@ -14,7 +14,13 @@ import java.util.Set;
  * left on device"; H2's chains also refer back to themselves (suppressed exceptions).
  */
 public final class JournalErrors {
-  /** PostgreSQL's SQLSTATE for disk_full (class 53, insufficient resources). */
+  /**
+   * PostgreSQL's SQLSTATE for disk_full (class 53, insufficient resources): what a write gets when
+   * a table or index file cannot grow ("could not extend file ...: No space left on device",
+   * PostgresDiskFullTest). The rest of class 53 is not the disk: 53000 insufficient_resources (the
+   * class's generic code), 53200 out_of_memory, 53300 too_many_connections, 53400
+   * configuration_limit_exceeded; a full write-ahead-log disk stops the whole server instead.
+   */
   static final String POSTGRES_DISK_FULL = "53100";
 
   private JournalErrors() {}

@@ -99,6 +99,18 @@ public final class JournalSchema {
           // one more B-tree that every step's commit rewrites (about 10 % of H2's CPU per commit,
           // BENCHMARKS.md). Journals created before keep theirs; both work. PostgreSQL needs its
           // index (BIGSERIAL has no UNIQUE), see below.
+          //
+          // "ordering"'s identity sequence hands out values from a cache of 32 by default; each
+          // time the cache runs out H2 writes the sequence and commits it on its own, which is one
+          // more MVStore chunk: a write of 256 steps made 9 chunks instead of 1, and chunks are
+          // what fills the file (H2 keeps each for 45 s; BENCHMARKS.md, "Journal size"). A large
+          // cache makes that a chunk per 2^20 rows. It is safe: H2 writes the sequence's new
+          // limit before it hands out a value of it, so a kill -9 can only leave a gap in
+          // "ordering", never a duplicate (no parreg code relies on its values; the plugin's tag
+          // queries, which parreg does not use, tolerate gaps). Altered on every open, so journals
+          // created before get it too.
+          """
+          ALTER TABLE "event_journal" ALTER COLUMN "ordering" SET CACHE 1048576""",
           """
           CREATE TABLE IF NOT EXISTS "event_tag" (
             "event_id" BIGINT NOT NULL,
