@@ -78,7 +78,12 @@ class LogFloodTest {
   static void awaitReady(NodeProcess node, String base) throws Exception {
     long deadline = System.nanoTime() + 60_000_000_000L;
     while (System.nanoTime() < deadline && node.isAlive()) {
-      HealthRoutesTest.Answer a = HealthRoutesTest.get(base + "/ready");
+      HealthRoutesTest.Answer a;
+      try {
+        a = HealthRoutesTest.get(base + "/ready");
+      } catch (java.net.SocketTimeoutException slow) {
+        a = null; // a node still starting on an overloaded machine: ask again
+      }
       if (a != null && a.code() == 200) {
         return;
       }
