@@ -27,6 +27,10 @@ final class JournalSetup implements AutoCloseable {
   private Connection keeper;
   private H2Compaction compaction;
   private JournalWriterLock writerLock;
+  // What create() found, so that undoCreate() can remove exactly what this start added.
+  private java.nio.file.Path createdRoot;
+  private java.util.Set<java.nio.file.Path> filesBefore;
+  private boolean created;
 
   private JournalSetup(JournalLocation location, String writerName) {
     this.location = location;
@@ -120,6 +124,7 @@ final class JournalSetup implements AutoCloseable {
    * bounded, every {@code compactionInterval} rewriting at most {@code compactionBytes}.
    */
   void create(Duration compactionInterval, int compactionBytes) {
+    location.directory().ifPresent(this::noteBeforeCreate);
     try {
       if (keeper == null) {
         keeper = location.openConnection();
@@ -131,11 +136,83 @@ final class JournalSetup implements AutoCloseable {
       } else {
         compaction = H2Compaction.start(keeper, compactionInterval, compactionBytes);
       }
+      created = true;
     } catch (IllegalStateException inUse) {
       throw new ParregNode.BadInput(inUse.getMessage());
     } catch (SQLException e) {
       throw new IllegalStateException(
           "cannot prepare the journal at " + location + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Whether {@link #undoCreate} can remove what {@link #create} adds: only for the directory form
+   * of an embedded H2 journal, whose files this process alone holds. A shared database's tables are
+   * not undone, so there the journal is created only once nothing else can fail.
+   */
+  boolean undoable() {
+    return location.dialect() == JournalDialect.H2 && location.directory().isPresent();
+  }
+
+  private void noteBeforeCreate(java.nio.file.Path dir) {
+    java.nio.file.Path root = null;
+    for (java.nio.file.Path p = dir.toAbsolutePath();
+        p != null && !java.nio.file.Files.exists(p);
+        p = p.getParent()) {
+      root = p;
+    }
+    createdRoot = root;
+    filesBefore = new java.util.HashSet<>();
+    if (root == null) {
+      try (java.util.stream.Stream<java.nio.file.Path> s = java.nio.file.Files.list(dir)) {
+        s.forEach(filesBefore::add);
+      } catch (java.io.IOException e) {
+        filesBefore = null; // cannot tell what is new: undo removes nothing
+      }
+    }
+  }
+
+  /**
+   * Closes the journal and removes what {@link #create} added to an embedded journal's directory
+   * (the directories it created, else the files that were not there): a start that fails after the
+   * journal was created concurrently with the actor system leaves nothing behind. Files that
+   * existed before (a journal being restarted) are kept as they were.
+   */
+  void undoCreate() {
+    close();
+    // Only after a create that succeeded: one that failed (another process took the journal in the
+    // meantime) added nothing of this process's, and the files there may be that process's.
+    if (!created || !undoable() || (createdRoot == null && filesBefore == null)) {
+      return;
+    }
+    java.nio.file.Path dir = location.directory().orElseThrow();
+    try {
+      if (createdRoot != null) {
+        deleteTree(createdRoot);
+      } else {
+        try (java.util.stream.Stream<java.nio.file.Path> s = java.nio.file.Files.list(dir)) {
+          for (java.nio.file.Path f : s.filter(f -> !filesBefore.contains(f)).toList()) {
+            deleteTree(f);
+          }
+        }
+      }
+    } catch (java.io.IOException e) {
+      System.err.println(
+          "parreg: could not remove the journal files this start created in "
+              + dir
+              + ": "
+              + e.getMessage());
+    }
+  }
+
+  private static void deleteTree(java.nio.file.Path root) throws java.io.IOException {
+    if (!java.nio.file.Files.exists(root, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+      return;
+    }
+    try (java.util.stream.Stream<java.nio.file.Path> s = java.nio.file.Files.walk(root)) {
+      for (java.nio.file.Path f : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        java.nio.file.Files.deleteIfExists(f);
+      }
     }
   }
 

@@ -340,6 +340,7 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
       getContext()
           .getLog()
           .info("peer participant {} admitted at {} (committed step {})", p, who, h.committed());
+      StartupTrace.mark("peer participant " + p + " admitted");
     }
     peer.ref = h.from();
     peer.info = h.info();
@@ -408,6 +409,7 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
       awaitingSince = System.nanoTime();
     }
     Contribution c = new Contribution(run, p.step(), me, p.sums(), null);
+    StartupTrace.once("first own contribution published");
     for (Peer peer : peers.values()) {
       peer.ref.tell(c);
     }
@@ -425,6 +427,7 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
               + " ignored");
       return this;
     }
+    StartupTrace.once("first peer contribution received");
     Peer peer = peers.get(c.participant());
     if (peer == null || c.participant() == me) {
       return this; // not admitted (yet): it will be asked for again after the handshake

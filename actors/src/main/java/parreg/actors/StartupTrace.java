@@ -16,7 +16,25 @@ public final class StartupTrace {
               .orElse(0L)
           : 0L;
 
+  private static final java.util.Set<String> SEEN =
+      java.util.concurrent.ConcurrentHashMap.newKeySet();
+
   private StartupTrace() {}
+
+  /** Whether milestones are printed (callers that build a message can skip the work). */
+  public static boolean on() {
+    return ON;
+  }
+
+  /**
+   * {@link #mark}, the first time only: milestones on the step path (first contribution sent, first
+   * committed step) cost one volatile read afterwards, and nothing when tracing is off.
+   */
+  public static void once(String what) {
+    if (ON && SEEN.add(what)) {
+      mark(what);
+    }
+  }
 
   public static void mark(String what) {
     if (ON) {

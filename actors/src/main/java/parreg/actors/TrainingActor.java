@@ -348,6 +348,7 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
     Duration every =
         settings.progressInterval().isZero() ? DEFAULT_RATE_INTERVAL : settings.progressInterval();
     timers.startTimerAtFixedRate(Progress.INSTANCE, Progress.INSTANCE, every);
+    StartupTrace.mark("recovery done (step " + state.committed() + ")");
     if (state.started()) {
       ctx.getLog()
           .info(
@@ -419,6 +420,7 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
       return this;
     }
     rosterComplete = true;
+    StartupTrace.once("roster complete");
     if (!state.started()) {
       ctx().getLog().info("roster complete: {}", Arrays.toString(r.roster()));
       RunStarted started = new RunStarted(settings.contract(), r.roster());
@@ -568,6 +570,7 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
     if (step == recoveredStep + 1) {
       // Operators (and scripts/bench-restart.sh) read the restart latency from this line.
       ctx().getLog().info("first step since start committed: {}", step);
+      StartupTrace.mark("first step since start committed (" + step + ")");
     }
     StepTrace.stamp(8, step);
     inFlight = -1;
