@@ -80,6 +80,9 @@ parreg_run() { # run [crash]
     [ -n "$back" ] && say "$JOB parreg $run: restart -> first new step $(calc "($(ms "$back") - $(ms "$RESTART_AT")) / 1000") s"
   fi
   grep -h "backend\|plan" "$R/n0.log" | head -2 >> "$OUTF"
+  # The start-up milestones of every node (PARREG_STARTUP_TRACE, ms after each process start; after
+  # a kill -9 the restarted node's follow the "--- kill -9" line).
+  for f in "$R"/n*.log; do sed -n 's/^\(--- kill -9.*\|startup +.*\)/'"$NAME $run $(basename "$f" .log)"': \1/p' "$f"; done >> "$OUTF"
   # the per-step critical path over the second half of the run (JIT warm-up excluded)
   [ -z "$crash" ] && [ "$NODES" = 2 ] && python3 "$(dirname "$0")/step-trace.py" "$R/trace" $((STEPS / 2)) 2>&1 | sed "s/^/  $NAME trace: /" | tee -a "$OUTF"
 }
