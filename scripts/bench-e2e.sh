@@ -79,7 +79,7 @@ parreg_run() { # run [crash]
     local back; back=$(sed -n '/--- kill -9/,$p' "$R/n$v.log" | grep -m1 "first step since start committed" | cut -c1-12)
     [ -n "$back" ] && say "$JOB parreg $run: restart -> first new step $(calc "($(ms "$back") - $(ms "$RESTART_AT")) / 1000") s"
   fi
-  grep -h "backend\|plan" "$R/n0.log" | head -2 >> "$OUTF"
+  grep -h "\] backend \|plan" "$R/n0.log" | head -2 >> "$OUTF"
   # The start-up milestones of every node (PARREG_STARTUP_TRACE, ms after each process start; after
   # a kill -9 the restarted node's follow the "--- kill -9" line).
   for f in "$R"/n*.log; do sed -n 's/^\(--- kill -9.*\|startup +.*\)/'"$NAME $run $(basename "$f" .log)"': \1/p' "$f"; done >> "$OUTF"

@@ -259,7 +259,14 @@ public final class ParregNode {
     }
     StartupTrace.mark("actor system created");
     Backends.Selection device = awaitPrepared(prepared, journalSetup, node);
-    go(node, cfg, device);
+    try {
+      go(node, cfg, device);
+    } catch (RuntimeException e) {
+      node.system().terminate();
+      node.system().getWhenTerminated().toCompletableFuture().get(15, TimeUnit.SECONDS);
+      journalSetup.close();
+      throw e;
+    }
     // SIGTERM (kill, systemd, docker stop) and SIGINT (Ctrl-C) ask the node to stop: it starts no
     // more steps, writes what it committed (the journal runs behind the step), then ends like a
     // finished run, leaving the cluster and closing its journal, and exits 0. (The JVM's default
