@@ -1,9 +1,17 @@
 package parreg.actors;
 
 import com.typesafe.config.Config;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.stream.Stream;
 import parreg.device.PartitionInfo;
 import parreg.device.RunContract;
 import parreg.persistence.H2Compaction;
@@ -28,8 +36,8 @@ final class JournalSetup implements AutoCloseable {
   private H2Compaction compaction;
   private JournalWriterLock writerLock;
   // What create() found, so that undoCreate() can remove exactly what this start added.
-  private java.nio.file.Path createdRoot;
-  private java.util.Set<java.nio.file.Path> filesBefore;
+  private Path createdRoot;
+  private Set<Path> filesBefore;
   private boolean created;
 
   private JournalSetup(JournalLocation location, String writerName) {
@@ -60,7 +68,7 @@ final class JournalSetup implements AutoCloseable {
     if (host == null) {
       try {
         host = java.net.InetAddress.getLocalHost().getHostName();
-      } catch (java.io.IOException e) {
+      } catch (IOException e) {
         host = "this machine";
       }
     }
@@ -154,19 +162,17 @@ final class JournalSetup implements AutoCloseable {
     return location.dialect() == JournalDialect.H2 && location.directory().isPresent();
   }
 
-  private void noteBeforeCreate(java.nio.file.Path dir) {
-    java.nio.file.Path root = null;
-    for (java.nio.file.Path p = dir.toAbsolutePath();
-        p != null && !java.nio.file.Files.exists(p);
-        p = p.getParent()) {
+  private void noteBeforeCreate(Path dir) {
+    Path root = null;
+    for (Path p = dir.toAbsolutePath(); p != null && !Files.exists(p); p = p.getParent()) {
       root = p;
     }
     createdRoot = root;
-    filesBefore = new java.util.HashSet<>();
+    filesBefore = new HashSet<>();
     if (root == null) {
-      try (java.util.stream.Stream<java.nio.file.Path> s = java.nio.file.Files.list(dir)) {
+      try (Stream<Path> s = Files.list(dir)) {
         s.forEach(filesBefore::add);
-      } catch (java.io.IOException e) {
+      } catch (IOException e) {
         filesBefore = null; // cannot tell what is new: undo removes nothing
       }
     }
@@ -185,18 +191,18 @@ final class JournalSetup implements AutoCloseable {
     if (!created || !undoable() || (createdRoot == null && filesBefore == null)) {
       return;
     }
-    java.nio.file.Path dir = location.directory().orElseThrow();
+    Path dir = location.directory().orElseThrow();
     try {
       if (createdRoot != null) {
         deleteTree(createdRoot);
       } else {
-        try (java.util.stream.Stream<java.nio.file.Path> s = java.nio.file.Files.list(dir)) {
-          for (java.nio.file.Path f : s.filter(f -> !filesBefore.contains(f)).toList()) {
+        try (Stream<Path> s = Files.list(dir)) {
+          for (Path f : s.filter(f -> !filesBefore.contains(f)).toList()) {
             deleteTree(f);
           }
         }
       }
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       System.err.println(
           "parreg: could not remove the journal files this start created in "
               + dir
@@ -205,13 +211,13 @@ final class JournalSetup implements AutoCloseable {
     }
   }
 
-  private static void deleteTree(java.nio.file.Path root) throws java.io.IOException {
-    if (!java.nio.file.Files.exists(root, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+  private static void deleteTree(Path root) throws IOException {
+    if (!Files.exists(root, LinkOption.NOFOLLOW_LINKS)) {
       return;
     }
-    try (java.util.stream.Stream<java.nio.file.Path> s = java.nio.file.Files.walk(root)) {
-      for (java.nio.file.Path f : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        java.nio.file.Files.deleteIfExists(f);
+    try (Stream<Path> s = Files.walk(root)) {
+      for (Path f : s.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(f);
       }
     }
   }
