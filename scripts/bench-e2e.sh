@@ -17,7 +17,8 @@
 #      participant on card 0 against DDP with one process: the step path without the exchange),
 #      CARDS (default "0 1": the card of each node; "0 0" puts both nodes on one card), DDP (default
 #      1; 0 skips the PyTorch runs, e.g. with both nodes on one card, which NCCL refuses), CRASH
-#      (default 1; 0 skips the kill -9 run).
+#      (default 1; 0 skips the kill -9 run), PORT0 (default 26000: node p listens on PORT0+p, its
+#      status on PORT0+10000+p).
 set -uo pipefail
 OUTF=${1:?usage: bench-e2e.sh OUTFILE [NAME:ROWS:D:STEPS...]}; shift
 JOBS=("$@"); [ ${#JOBS[@]} -gt 0 ] || JOBS=(big:20000000:64:500 small:1000000:16:2000)
@@ -32,12 +33,13 @@ status() { python3 -c "import json,sys,urllib.request;print(json.load(urllib.req
 
 NODES=${NODES:-2}
 read -r -a CARD <<< "${CARDS:-0 1}"
-SEEDS=127.0.0.1:26000; [ "$NODES" = 1 ] || SEEDS=127.0.0.1:26000,127.0.0.1:26001
+P0=${PORT0:-26000}
+SEEDS=127.0.0.1:$P0; [ "$NODES" = 1 ] || SEEDS=127.0.0.1:$P0,127.0.0.1:$((P0 + 1))
 
 start_node() { # run p log [extra...]
   local run=$1 p=$2 log=$3; shift 3
   PARREG_STARTUP_TRACE=1 PARREG_JAVA_OPTS="-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:+UseTransparentHugePages -Dparreg.step-trace=$R/trace" \
-  "${PARREG[@]}" node --participant "$p" --participants "$NODES" --port $((26000 + p)) --admin-port $((36000 + p)) \
+  "${PARREG[@]}" node --participant "$p" --participants "$NODES" --port $((P0 + p)) --admin-port $((P0 + 10000 + p)) \
     --seed-nodes "$SEEDS" --data "$DATA/part-$p.prb" --bias --learning-rate 1/4 \
     --journal "$R/node-$p" --steps "$STEPS" --backend "${BACKEND:-cuda}" --device "${CARD[$p]}" --exit-when-done ${NODE_ARGS:-} "$@" \
     >> "$log" 2>&1 &
@@ -54,7 +56,7 @@ parreg_run() { # run [crash]
   [ "$NODES" = 1 ] || { start_node "$run" 1 "$R/n1.log"; p1=$PID; }
   if [ -n "$crash" ]; then
     local half=$((STEPS / 2))
-    until s=$(status $((36000 + v)) committedStep) && [ "${s:-0}" -ge "$half" ]; do sleep 0.05; done
+    until s=$(status $((P0 + 10000 + v)) committedStep) && [ "${s:-0}" -ge "$half" ]; do sleep 0.05; done
     kill -9 "$p1"; wait "$p1" 2>/dev/null
     echo "--- kill -9 at step $s, restart" >> "$R/n$v.log"
     local ck; ck=$(date +%T.%3N)
@@ -78,7 +80,10 @@ parreg_run() { # run [crash]
     local back; back=$(sed -n '/--- kill -9/,$p' "$R/n$v.log" | grep -m1 "first step since start committed" | cut -c1-12)
     [ -n "$back" ] && say "$JOB parreg $run: restart -> first new step $(calc "($(ms "$back") - $(ms "$RESTART_AT")) / 1000") s"
   fi
-  grep -h "backend\|plan" "$R/n0.log" | head -2 >> "$OUTF"
+  grep -h "\] backend \|plan" "$R/n0.log" | head -2 >> "$OUTF"
+  # The start-up milestones of every node (PARREG_STARTUP_TRACE, ms after each process start; after
+  # a kill -9 the restarted node's follow the "--- kill -9" line).
+  for f in "$R"/n*.log; do sed -n 's/^\(--- kill -9.*\|startup +.*\)/'"$NAME $run $(basename "$f" .log)"': \1/p' "$f"; done >> "$OUTF"
   # the per-step critical path over the second half of the run (JIT warm-up excluded)
   [ -z "$crash" ] && [ "$NODES" = 2 ] && python3 "$(dirname "$0")/step-trace.py" "$R/trace" $((STEPS / 2)) 2>&1 | sed "s/^/  $NAME trace: /" | tee -a "$OUTF"
 }

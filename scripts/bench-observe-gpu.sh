@@ -34,7 +34,7 @@ for JOB in "${JOBS[@]}"; do
     CRASH=0 DDP=0 NODE_ARGS="--config $W/quiet.conf" "$HERE/scripts/bench-e2e.sh" "$W/off.txt" "$JOB" > "$W/off.out" 2>&1
     a=$(rate "$W/off.out")
     ( while sleep 1; do
-        for port in 36000 36001; do
+        for port in $((${PORT0:-26000} + 10000)) $((${PORT0:-26000} + 10001)); do
           curl -s -o /dev/null -w '%{http_code}\n' --max-time 1 "http://127.0.0.1:$port/metrics" >> "$W/scrapes-$NAME" || true
         done
       done ) &

@@ -61,7 +61,11 @@ case "$what" in
   torch) exec python3 "$B/scripts/bench_torch.py" "$@" ;;
   # The launcher's JVM options (C1 only: a node reaches its steady state within a few hundred
   # steps), unless PARREG_JAVA_OPTS says otherwise (e.g. adding -Dparreg.step-trace=PREFIX).
-  parreg) exec "$H/bin/parreg" "$@" ;;
+  parreg)
+    # Once per unpacked tarball: the class-data archive of a node's classes, which Java 17 ties to
+    # the folder it is written in, so it cannot travel in the tarball (bin/parreg cds-archive).
+    [ -f "$H/lib/parreg.jsa" ] || "$H/bin/parreg" cds-archive >&2 || true
+    exec "$H/bin/parreg" "$@" ;;
   *) echo "usage: run-gpu.sh tests|bench|load|torch|parreg [args]" >&2; exit 2 ;;
 esac
 RUN

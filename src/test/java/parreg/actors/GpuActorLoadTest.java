@@ -76,4 +76,47 @@ class GpuActorLoadTest {
         assertInstanceOf(BackendUnavailableException.class, e.getCause());
     assertEquals("/data/p.prb byte 2097216: payload checksum mismatch in block 2", b.getMessage());
   }
+
+  /**
+   * A node opens the device and loads the partition before its actor system starts
+   * (ParregNode.run): the GPU actor takes the loaded backend and answers what was sent before.
+   */
+  @Test
+  void aBackendLoadedBeforeTheActorServesOnceItArrives() throws Exception {
+    Partition p = SeedData.partition(0);
+    CompletableFuture<parreg.device.Backends.Selection> loaded = new CompletableFuture<>();
+    CompletableFuture<BackendInfo> ready = new CompletableFuture<>();
+    ActorRef<GpuActor.Command> gpu = kit.spawn(GpuActor.create(loaded, ready));
+    TestProbe<GpuActor.Computed> probe = kit.createTestProbe();
+    double[] w = {3.0};
+    gpu.tell(new GpuActor.Compute(1, w, 0, p.samples(), probe.getRef()));
+    loaded.complete(GpuActor.load(parreg.device.Backends.select("cpu", "0"), p, null, false));
+    GpuActor.Computed c = probe.receiveMessage(Duration.ofSeconds(10));
+    assertEquals("cpu", ready.get(10, TimeUnit.SECONDS).backend());
+    assertTrue(ReferenceKernel.compute(p, 0, p.samples(), w, false).sameBits(c.sums()));
+  }
+
+  /**
+   * A read that fails before the actor exists fails the start with the read's message, as above.
+   */
+  @Test
+  void aReadThatFailedBeforeTheActorFailsTheStart() throws Exception {
+    parreg.device.Backends.Selection sel = parreg.device.Backends.select("cpu", "0");
+    CompletableFuture<parreg.device.Backends.Selection> loaded =
+        CompletableFuture.supplyAsync(
+            () ->
+                GpuActor.load(
+                    sel,
+                    null,
+                    new java.util.concurrent.CompletionException(
+                        new IllegalStateException("/data/p.prb byte 64: bad block")),
+                    false));
+    CompletableFuture<BackendInfo> ready = new CompletableFuture<>();
+    kit.spawn(GpuActor.create(loaded, ready));
+    ExecutionException e =
+        assertThrows(ExecutionException.class, () -> ready.get(10, TimeUnit.SECONDS));
+    BackendUnavailableException b =
+        assertInstanceOf(BackendUnavailableException.class, e.getCause());
+    assertEquals("/data/p.prb byte 64: bad block", b.getMessage());
+  }
 }

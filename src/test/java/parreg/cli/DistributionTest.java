@@ -88,6 +88,27 @@ class DistributionTest {
             && Files.exists(dir.resolve("keys/truststore.p12")),
         keys.output());
 
+    // The class-data archive of a node's classes is written where the tarball was unpacked (Java 17
+    // ties it to the class path's location) and used by every later node start of this launcher;
+    // a node JVM that cannot use it says "Unable to use shared archive". (cds-archive itself needs
+    // a few coreutils: mktemp, rm, mv, du, tail.)
+    NodeProcess.Result cds =
+        run(
+            List.of(launcher.toString(), "cds-archive"),
+            Map.of("PATH", "/usr/bin:/bin", "HOME", dir.toString()),
+            180);
+    assertEquals(0, cds.exitCode(), cds.output());
+    assertTrue(Files.size(home.resolve("lib/parreg.jsa")) > 0, cds.output());
+    Map<String, String> traced = new java.util.HashMap<>(env);
+    traced.put(
+        "PARREG_JAVA_OPTS", "-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xlog:class+load=info");
+    NodeProcess.Result nodeHelp = run(List.of(launcher.toString(), "node", "--help"), traced, 60);
+    assertEquals(0, nodeHelp.exitCode(), nodeHelp.output());
+    assertFalse(nodeHelp.output().contains("Unable to use shared archive"), nodeHelp.output());
+    assertTrue(
+        nodeHelp.output().contains("parreg.cli.Main source: shared objects file (top)"),
+        "a node's classes come from the archive");
+
     Path work = dir.resolve("demo");
     NodeProcess.Result demo =
         run(

@@ -177,6 +177,78 @@ public final class GpuActor extends AbstractBehavior<GpuActor.Command> {
         });
   }
 
+  /** The backend, opened and loaded off this actor (or the failure of either). */
+  private record Preloaded(Backends.Selection sel, Throwable failure) implements Command {}
+
+  /**
+   * A GPU actor whose backend was opened and loaded before it started ({@link #load}): ready once
+   * {@code loaded} completes; commands wait in the stash until then.
+   */
+  static Behavior<Command> create(
+      java.util.concurrent.CompletableFuture<Backends.Selection> loaded,
+      java.util.concurrent.CompletableFuture<BackendInfo> onReady) {
+    return Behaviors.setup(
+        ctx -> {
+          ctx.pipeToSelf(loaded, Preloaded::new);
+          return Behaviors.withStash(
+              Integer.MAX_VALUE,
+              stash ->
+                  Behaviors.receive(Command.class)
+                      .onMessage(
+                          Preloaded.class,
+                          r -> {
+                            if (r.failure() != null) {
+                              Throwable cause =
+                                  r.failure() instanceof java.util.concurrent.CompletionException c
+                                          && c.getCause() != null
+                                      ? c.getCause()
+                                      : r.failure();
+                              onReady.completeExceptionally(cause);
+                              return Behaviors.stopped();
+                            }
+                            return stash.unstashAll(ready(ctx, r.sel(), onReady));
+                          })
+                      .onSignal(
+                          PostStop.class,
+                          s -> {
+                            loaded.thenAccept(sel -> sel.backend().close());
+                            return Behaviors.same();
+                          })
+                      .onAnyMessage(
+                          m -> {
+                            stash.stash(m);
+                            return Behaviors.same();
+                          })
+                      .build());
+        });
+  }
+
+  /**
+   * Puts the rows onto an open device (on the calling thread; the CUDA backend makes its context
+   * current there), closing it on a failure: the read's failure, or the load's, as a {@link
+   * BackendUnavailableException} worded as {@link #create} words them.
+   */
+  static Backends.Selection load(
+      Backends.Selection sel, Partition rows, Throwable readFailure, boolean bias) {
+    if (readFailure != null) {
+      sel.backend().close();
+      Throwable cause =
+          readFailure instanceof java.util.concurrent.CompletionException c && c.getCause() != null
+              ? c.getCause()
+              : readFailure;
+      throw new java.util.concurrent.CompletionException(
+          new BackendUnavailableException(String.valueOf(cause.getMessage()), cause));
+    }
+    try {
+      sel.backend().load(rows, bias);
+    } catch (RuntimeException e) {
+      sel.backend().close();
+      throw new java.util.concurrent.CompletionException(
+          new BackendUnavailableException("loading the partition onto the device failed: " + e, e));
+    }
+    return sel;
+  }
+
   /** Loads the rows onto the device: the actor is ready, or stopped with {@code onReady} failed. */
   private static Behavior<Command> loaded(
       ActorContext<Command> ctx,
@@ -202,6 +274,13 @@ public final class GpuActor extends AbstractBehavior<GpuActor.Command> {
           new BackendUnavailableException("loading the partition onto the device failed: " + e, e));
       return Behaviors.stopped();
     }
+    return ready(ctx, sel, onReady);
+  }
+
+  private static Behavior<Command> ready(
+      ActorContext<Command> ctx,
+      Backends.Selection sel,
+      java.util.concurrent.CompletableFuture<BackendInfo> onReady) {
     StartupTrace.mark("backend ready (partition loaded)");
     ctx.getLog()
         .info(

@@ -1,9 +1,17 @@
 package parreg.actors;
 
 import com.typesafe.config.Config;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.stream.Stream;
 import parreg.device.PartitionInfo;
 import parreg.device.RunContract;
 import parreg.persistence.H2Compaction;
@@ -27,6 +35,10 @@ final class JournalSetup implements AutoCloseable {
   private Connection keeper;
   private H2Compaction compaction;
   private JournalWriterLock writerLock;
+  // What create() found, so that undoCreate() can remove exactly what this start added.
+  private Path createdRoot;
+  private Set<Path> filesBefore;
+  private boolean created;
 
   private JournalSetup(JournalLocation location, String writerName) {
     this.location = location;
@@ -56,7 +68,7 @@ final class JournalSetup implements AutoCloseable {
     if (host == null) {
       try {
         host = java.net.InetAddress.getLocalHost().getHostName();
-      } catch (java.io.IOException e) {
+      } catch (IOException e) {
         host = "this machine";
       }
     }
@@ -120,6 +132,7 @@ final class JournalSetup implements AutoCloseable {
    * bounded, every {@code compactionInterval} rewriting at most {@code compactionBytes}.
    */
   void create(Duration compactionInterval, int compactionBytes) {
+    location.directory().ifPresent(this::noteBeforeCreate);
     try {
       if (keeper == null) {
         keeper = location.openConnection();
@@ -131,11 +144,81 @@ final class JournalSetup implements AutoCloseable {
       } else {
         compaction = H2Compaction.start(keeper, compactionInterval, compactionBytes);
       }
+      created = true;
     } catch (IllegalStateException inUse) {
       throw new ParregNode.BadInput(inUse.getMessage());
     } catch (SQLException e) {
       throw new IllegalStateException(
           "cannot prepare the journal at " + location + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Whether {@link #undoCreate} can remove what {@link #create} adds: only for the directory form
+   * of an embedded H2 journal, whose files this process alone holds. A shared database's tables are
+   * not undone, so there the journal is created only once nothing else can fail.
+   */
+  boolean undoable() {
+    return location.dialect() == JournalDialect.H2 && location.directory().isPresent();
+  }
+
+  private void noteBeforeCreate(Path dir) {
+    Path root = null;
+    for (Path p = dir.toAbsolutePath(); p != null && !Files.exists(p); p = p.getParent()) {
+      root = p;
+    }
+    createdRoot = root;
+    filesBefore = new HashSet<>();
+    if (root == null) {
+      try (Stream<Path> s = Files.list(dir)) {
+        s.forEach(filesBefore::add);
+      } catch (IOException e) {
+        filesBefore = null; // cannot tell what is new: undo removes nothing
+      }
+    }
+  }
+
+  /**
+   * Closes the journal and removes what {@link #create} added to an embedded journal's directory
+   * (the directories it created, else the files that were not there): a start that fails after the
+   * journal was created concurrently with the actor system leaves nothing behind. Files that
+   * existed before (a journal being restarted) are kept as they were.
+   */
+  void undoCreate() {
+    close();
+    // Only after a create that succeeded: one that failed (another process took the journal in the
+    // meantime) added nothing of this process's, and the files there may be that process's.
+    if (!created || !undoable() || (createdRoot == null && filesBefore == null)) {
+      return;
+    }
+    Path dir = location.directory().orElseThrow();
+    try {
+      if (createdRoot != null) {
+        deleteTree(createdRoot);
+      } else {
+        try (Stream<Path> s = Files.list(dir)) {
+          for (Path f : s.filter(f -> !filesBefore.contains(f)).toList()) {
+            deleteTree(f);
+          }
+        }
+      }
+    } catch (IOException e) {
+      System.err.println(
+          "parreg: could not remove the journal files this start created in "
+              + dir
+              + ": "
+              + e.getMessage());
+    }
+  }
+
+  private static void deleteTree(Path root) throws IOException {
+    if (!Files.exists(root, LinkOption.NOFOLLOW_LINKS)) {
+      return;
+    }
+    try (Stream<Path> s = Files.walk(root)) {
+      for (Path f : s.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(f);
+      }
     }
   }
 

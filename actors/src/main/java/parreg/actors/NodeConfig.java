@@ -234,6 +234,7 @@ final class NodeConfig {
       cfg.getString("parreg.admin.host");
       clusterHost(cfg);
       cfg.getDuration("parreg.cluster.rejoin-seed-node-timeout");
+      cfg.getDuration("parreg.cluster.join-retry-interval");
       cfg.getDuration("parreg.peer.refusal-grace");
       return cfg;
     } catch (ConfigException e) {

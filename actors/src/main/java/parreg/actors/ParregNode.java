@@ -107,7 +107,7 @@ public final class ParregNode {
 
   /** A running node. */
   public record Handle(
-      ActorSystem<Void> system,
+      ActorSystem<Go> system,
       NodeLifecycle lifecycle,
       CompletableFuture<BackendInfo> backend,
       CompletableFuture<Refs> refs) {}
@@ -135,6 +135,42 @@ public final class ParregNode {
     NodeConfig nodeConfig = NodeConfig.parse(d);
     JournalSetup journalSetup =
         JournalSetup.open(d.journal(), JournalSetup.writerName(d), !d.syncCommit());
+    // The device (for CUDA: driver, context and kernel module, the longest single step of a start
+    // on a GPU) opens on its own thread from here on; it writes nothing, and the journal is created
+    // only once it is open, so that a card that is not there is refused with nothing written.
+    CompletableFuture<Backends.Selection> deviceOpen =
+        CompletableFuture.supplyAsync(
+            () -> {
+              Backends.Selection s = openDevice(d.backend(), d.device());
+              StartupTrace.mark("device open");
+              return s;
+            },
+            daemon("parreg-device-open"));
+    // The partition goes onto the device as soon as both are there (for CUDA: layout and upload,
+    // 0.6 s for 2.6 GB on an H200), not once the actor system has started the GPU actor.
+    CompletableFuture<Backends.Selection> deviceLoaded =
+        deviceOpen.thenCombineAsync(
+            partition.rows().handle((rows, failure) -> new Object[] {rows, failure}),
+            (sel, r) -> {
+              GpuActor.load(sel, (parreg.device.Partition) r[0], (Throwable) r[1], contract.bias());
+              StartupTrace.mark("partition on the device");
+              return sel;
+            },
+            daemon("parreg-device-load"));
+    return run(
+        d, contract, partition, validation, nodeConfig, journalSetup, deviceOpen, deviceLoaded);
+  }
+
+  private static NodeLifecycle.Outcome run(
+      Deployment d,
+      RunContract contract,
+      PartitionSource partition,
+      Validation validation,
+      NodeConfig nodeConfig,
+      JournalSetup journalSetup,
+      CompletableFuture<Backends.Selection> deviceOpen,
+      CompletableFuture<Backends.Selection> deviceLoaded)
+      throws Exception {
     // Reading what the journal holds (an H2 file: engine start, a few queries) and loading the
     // configuration (every jar's reference.conf) are independent; do them concurrently. Only the
     // seed-node timeout depends on what the journal holds.
@@ -164,13 +200,19 @@ public final class ParregNode {
       settings = nodeConfig.settings(cfg, contract, partition, journalSetup.describe());
     } catch (RuntimeException e) {
       awaitInspected(inspected, journalSetup); // a journal problem is reported first
-      journalSetup.close();
+      refuse(journalSetup, deviceLoaded);
       throw e;
     }
     StartupTrace.mark("configuration loaded");
-    JournalRuns.Admission admission = awaitInspected(inspected, journalSetup);
+    JournalRuns.Admission admission;
+    try {
+      admission = awaitInspected(inspected, journalSetup);
+    } catch (RuntimeException | Error e) {
+      refuse(journalSetup, deviceLoaded);
+      throw e;
+    }
     if (admission instanceof JournalRuns.Refused refused) {
-      journalSetup.close();
+      refuse(journalSetup, deviceLoaded);
       throw new BadInput(
           refused.message()
               + "; nothing was written"
@@ -179,49 +221,66 @@ public final class ParregNode {
                   : ""));
     }
     String clusterHost = NodeConfig.clusterHost(cfg);
-    Backends.Selection device;
     try {
       Ports.requireFree(clusterHost, d.port(), "cluster port (--port)");
       Ports.requireFree(
           nodeConfig.adminHost(),
           nodeConfig.adminPort(),
           "admin port" + (d.adminPort() != null ? " (--admin-port)" : ""));
-      device = openDevice(settings);
     } catch (RuntimeException e) {
-      journalSetup.close();
+      refuse(journalSetup, deviceLoaded);
       throw e;
     }
-    try {
-      journalSetup.create(
-          cfg.getDuration("parreg.journal.h2-compaction.interval"),
-          cfg.getBytes("parreg.journal.h2-compaction.write-bytes").intValue());
-    } catch (RuntimeException e) {
-      device.backend().close();
-      journalSetup.close();
-      throw e;
-    }
-    StartupTrace.mark("journal prepared");
-    if (admission instanceof JournalRuns.Restart && isFirstSeed(cfg)) {
-      cfg =
-          ConfigFactory.parseString(
-                  "pekko.cluster.seed-node-timeout = "
-                      + cfg.getDuration("parreg.cluster.rejoin-seed-node-timeout").toMillis()
-                      + "ms")
-              .withFallback(cfg);
-    }
+    cfg = withJoinTimeouts(cfg, admission instanceof JournalRuns.Restart);
+    Duration compactionInterval = cfg.getDuration("parreg.journal.h2-compaction.interval");
+    int compactionBytes = cfg.getBytes("parreg.journal.h2-compaction.write-bytes").intValue();
+    // Every input is checked now but the device, whose open began with the start. The journal is
+    // created once the device is open; for an embedded journal that runs while the actor system
+    // starts (neither needs the other until the actors are spawned), and a start that fails after
+    // all removes what it created. A shared database's tables are not undone, so there the actor
+    // system waits for them.
+    CompletableFuture<Backends.Selection> prepared =
+        deviceOpen.thenApplyAsync(
+            device -> {
+              try {
+                journalSetup.create(compactionInterval, compactionBytes);
+              } catch (RuntimeException e) {
+                deviceLoaded.thenAccept(ParregNode::release);
+                throw e;
+              }
+              StartupTrace.mark("journal prepared");
+              return device;
+            },
+            daemon("parreg-journal-create"));
+    // The actor system starts once the device is open: a card that is not there is refused before
+    // anything runs (a system stopped while its extensions still start logs traces).
+    awaitPrepared(journalSetup.undoable() ? deviceOpen : prepared, journalSetup, null);
 
     NodeMetrics.prepareInBackground();
     Handle node;
     try {
-      node = start(cfg, settings, () -> device, validation);
+      node = start(systemConfig(cfg), settings, validation);
     } catch (RuntimeException e) {
-      device.backend().close();
-      journalSetup.close();
       // The port was free a moment ago (checked above) but another process took it since.
-      throw Ports.bindFailure(e, clusterHost, d.port(), "cluster port (--port)")
-          .orElseThrow(() -> e);
+      RuntimeException failure =
+          Ports.bindFailure(e, clusterHost, d.port(), "cluster port (--port)")
+              .<RuntimeException>map(b -> b)
+              .orElse(e);
+      prepared.handle((device, t) -> device).join(); // the journal is complete, or failed
+      deviceLoaded.thenAccept(ParregNode::release);
+      journalSetup.undoCreate();
+      throw failure;
     }
     StartupTrace.mark("actor system created");
+    awaitPrepared(prepared, journalSetup, node);
+    try {
+      go(node, cfg, deviceLoaded);
+    } catch (RuntimeException e) {
+      node.system().terminate();
+      node.system().getWhenTerminated().toCompletableFuture().get(15, TimeUnit.SECONDS);
+      journalSetup.close();
+      throw e;
+    }
     // SIGTERM (kill, systemd, docker stop) and SIGINT (Ctrl-C) ask the node to stop: it starts no
     // more steps, writes what it committed (the journal runs behind the step), then ends like a
     // finished run, leaving the cluster and closing its journal, and exits 0. (The JVM's default
@@ -309,9 +368,9 @@ public final class ParregNode {
    * actor takes the open backend over (the CUDA backend makes its context current on the actor's
    * thread before every call).
    */
-  private static Backends.Selection openDevice(NodeSettings s) {
+  private static Backends.Selection openDevice(String backend, String deviceId) {
     try {
-      return Backends.select(s.backend(), s.device());
+      return Backends.select(backend, deviceId);
     } catch (BackendUnavailableException e) {
       throw new BadInput(e.getMessage() + "; nothing was written");
     }
@@ -337,61 +396,184 @@ public final class ParregNode {
     return !seeds.isEmpty() && seeds.get(0).equals(self);
   }
 
+  /**
+   * Told to a node's guardian once its journal is prepared: spawn the actors. {@code device} is the
+   * backend, opened and loaded off the actors (the GPU actor is ready when it completes), or null:
+   * the GPU actor opens and loads it itself.
+   */
+  public record Go(CompletableFuture<Backends.Selection> device) {}
+
   /** Wires the actor system and its four actors; the GPU actor opens the backend itself. */
   public static Handle start(Config config, NodeSettings settings) {
-    return start(config, settings, null, null);
+    Handle h = start(config, settings, null);
+    h.system().tell(new Go(null));
+    return h;
   }
 
   /**
-   * Wires the actor system and its actors; {@code device} gives the backend, already open (or null:
-   * the GPU actor opens it); {@code validation} the hold-out evaluation (or null).
+   * Starts the actor system; its guardian spawns the actors when told {@link Go}. {@code
+   * validation} is the hold-out evaluation (or null).
    */
-  static Handle start(
-      Config config,
-      NodeSettings settings,
-      java.util.function.Supplier<Backends.Selection> device,
-      Validation validation) {
+  static Handle start(Config config, NodeSettings settings, Validation validation) {
     NodeLifecycle lifecycle = new NodeLifecycle();
     CompletableFuture<BackendInfo> backend = new CompletableFuture<>();
     CompletableFuture<Refs> refs = new CompletableFuture<>();
-    ActorSystem<Void> system =
+    ActorSystem<Go> system =
         ActorSystem.create(
-            guardian(settings, lifecycle, backend, refs, device, validation), SYSTEM_NAME, config);
+            guardian(settings, lifecycle, backend, refs, validation), SYSTEM_NAME, config);
     return new Handle(system, lifecycle, backend, refs);
   }
 
-  static Behavior<Void> guardian(
+  static Behavior<Go> guardian(
       NodeSettings s,
       NodeLifecycle lifecycle,
       CompletableFuture<BackendInfo> backend,
       CompletableFuture<Refs> refs,
-      java.util.function.Supplier<Backends.Selection> device,
       Validation validation) {
     return Behaviors.setup(
-        ctx -> {
-          ActorRef<GpuActor.Command> gpu =
-              ctx.spawn(
-                  device != null
-                      ? GpuActor.create(device, s.partition(), s.contract().bias(), backend)
-                      : GpuActor.create(
-                          s.backend(), s.device(), s.partition(), s.contract().bias(), backend),
-                  "gpu",
-                  GpuActor.dispatcher(s.backend()));
-          ActorRef<PeerActor.Command> peer = ctx.spawn(PeerActor.create(s), "peer");
-          ActorRef<TrainingActor.Command> training =
-              ctx.spawn(TrainingActor.create(s, lifecycle, gpu, peer), "training");
-          ActorRef<ValidationActor.Command> holdOut =
-              validation == null
-                  ? null
-                  : ctx.spawn(
-                      ValidationActor.create(
-                          validation.data(), s.contract().bias(), validation.every(), training),
-                      "validation");
-          ActorRef<AdminActor.Command> admin =
-              ctx.spawn(AdminActor.create(training, gpu, peer, holdOut), AdminActor.NAME);
-          refs.complete(new Refs(gpu, peer, training, admin));
-          return Behaviors.empty();
-        });
+        ctx ->
+            Behaviors.receive(Go.class)
+                .onMessage(
+                    Go.class,
+                    go -> {
+                      ActorRef<GpuActor.Command> gpu =
+                          ctx.spawn(
+                              go.device() != null
+                                  ? GpuActor.create(go.device(), backend)
+                                  : GpuActor.create(
+                                      s.backend(),
+                                      s.device(),
+                                      s.partition(),
+                                      s.contract().bias(),
+                                      backend),
+                              "gpu",
+                              GpuActor.dispatcher(s.backend()));
+                      ActorRef<PeerActor.Command> peer = ctx.spawn(PeerActor.create(s), "peer");
+                      ActorRef<TrainingActor.Command> training =
+                          ctx.spawn(TrainingActor.create(s, lifecycle, gpu, peer), "training");
+                      ActorRef<ValidationActor.Command> holdOut =
+                          validation == null
+                              ? null
+                              : ctx.spawn(
+                                  ValidationActor.create(
+                                      validation.data(),
+                                      s.contract().bias(),
+                                      validation.every(),
+                                      training),
+                                  "validation");
+                      ActorRef<AdminActor.Command> admin =
+                          ctx.spawn(
+                              AdminActor.create(training, gpu, peer, holdOut), AdminActor.NAME);
+                      refs.complete(new Refs(gpu, peer, training, admin));
+                      return Behaviors.ignore();
+                    })
+                .build());
+  }
+
+  /**
+   * The seed-node timeout of this start. Only the first seed may form a cluster alone: it waits the
+   * configured timeout for the others on a fresh start, and the long rejoin timeout when its
+   * journal holds a run (it is probably rejoining a cluster that still runs, and must not form an
+   * island). For every other node the timeout is only how long it waits, unanswered, before asking
+   * the seeds again ({@link #isFirstSeed}): a fresh cluster's second node asks once before the
+   * first seed has formed the cluster and is refused, so this is a wait on every start.
+   */
+  static Config withJoinTimeouts(Config cfg, boolean restart) {
+    String timeout;
+    if (!isFirstSeed(cfg)) {
+      timeout = cfg.getDuration("parreg.cluster.join-retry-interval").toMillis() + "ms";
+    } else if (restart) {
+      timeout = cfg.getDuration("parreg.cluster.rejoin-seed-node-timeout").toMillis() + "ms";
+    } else {
+      return cfg;
+    }
+    return ConfigFactory.parseString("pekko.cluster.seed-node-timeout = " + timeout)
+        .withFallback(cfg);
+  }
+
+  /**
+   * The actor system's configuration: {@code cfg} without the seed nodes and without the
+   * Persistence extension, so that the system can start while the journal is still being created
+   * (the journal plugins connect as soon as the extension loads) and joins the cluster only once
+   * every input is checked ({@link #go}).
+   */
+  static Config systemConfig(Config cfg) {
+    List<String> extensions =
+        cfg.getStringList("pekko.extensions").stream().filter(e -> !e.equals(PERSISTENCE)).toList();
+    return ConfigFactory.parseMap(
+            java.util.Map.of("pekko.cluster.seed-nodes", List.of(), "pekko.extensions", extensions))
+        .withFallback(cfg);
+  }
+
+  private static final String PERSISTENCE = "org.apache.pekko.persistence.Persistence";
+
+  /**
+   * The journal is prepared and the device open: start the journal plugins, spawn the actors and
+   * join the cluster through the seed nodes of {@code cfg}.
+   */
+  private static void go(
+      Handle node, Config cfg, CompletableFuture<Backends.Selection> deviceLoaded) {
+    org.apache.pekko.actor.ActorSystem classic =
+        org.apache.pekko.actor.typed.javadsl.Adapter.toClassic(node.system());
+    org.apache.pekko.persistence.Persistence.get(classic); // auto-starts journal and snapshot store
+    node.system().tell(new Go(deviceLoaded));
+    org.apache.pekko.cluster.Cluster cluster = org.apache.pekko.cluster.Cluster.get(classic);
+    if (StartupTrace.on()) {
+      cluster.registerOnMemberUp(() -> StartupTrace.mark("cluster: this node Up"));
+    }
+    List<org.apache.pekko.actor.Address> seeds =
+        cfg.getStringList("pekko.cluster.seed-nodes").stream()
+            .map(org.apache.pekko.actor.AddressFromURIString::parse)
+            .toList();
+    cluster.joinSeedNodes(seeds);
+    StartupTrace.mark("cluster join started");
+  }
+
+  /** An executor that runs each task on a new daemon thread named {@code name}. */
+  private static java.util.concurrent.Executor daemon(String name) {
+    return task -> {
+      Thread t = new Thread(task, name);
+      t.setDaemon(true);
+      t.start();
+    };
+  }
+
+  private static void release(Backends.Selection device) {
+    if (device != null) {
+      device.backend().close();
+    }
+  }
+
+  /** A start refused before the journal was created: close it, and the device once it is open. */
+  private static void refuse(
+      JournalSetup journalSetup, CompletableFuture<Backends.Selection> deviceLoaded) {
+    journalSetup.close();
+    deviceLoaded.thenAccept(ParregNode::release); // (a failed load has closed it)
+  }
+
+  /**
+   * The open device once the journal is prepared; on a failure (no such card, the journal cannot be
+   * created) the actor system, if started, is stopped and what this start created is removed.
+   */
+  private static Backends.Selection awaitPrepared(
+      CompletableFuture<Backends.Selection> prepared, JournalSetup journalSetup, Handle node)
+      throws Exception {
+    try {
+      return prepared.join();
+    } catch (CompletionException e) {
+      if (node != null) {
+        node.system().terminate();
+        node.system().getWhenTerminated().toCompletableFuture().get(15, TimeUnit.SECONDS);
+      }
+      journalSetup.undoCreate();
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      if (e.getCause() instanceof Error err) {
+        throw err;
+      }
+      throw e;
+    }
   }
 
   /**

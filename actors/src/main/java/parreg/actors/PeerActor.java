@@ -255,6 +255,7 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
   private Behavior<Command> onPublish(Publish p) {
     StepTrace.stamp(4, p.step());
     window.publish(p.step(), p.sums(), System.nanoTime());
+    StartupTrace.once("first own contribution published");
     roster.tellAll(new Contribution(run, p.step(), me, p.sums(), null));
     maybeDeliver(p.step());
     return this;
@@ -270,6 +271,7 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
               + " ignored");
       return this;
     }
+    StartupTrace.once("first peer contribution received");
     PeerRoster.Peer peer = roster.get(c.participant());
     if (peer == null || c.participant() == me) {
       return this; // not admitted (yet): it will be asked for again after the handshake

@@ -157,6 +157,7 @@ final class PeerRoster {
     if (isNew) {
       ctx.getLog()
           .info("peer participant {} admitted at {} (committed step {})", p, who, h.committed());
+      StartupTrace.mark("peer participant " + p + " admitted");
     }
     peer.ref = h.from();
     peer.info = h.info();

@@ -226,6 +226,7 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
     metrics.recovered(state.committed(), settings.targetSteps(), state.loss());
     // The rate (status: stepsPerSecond, etaSeconds) is measured even when the line is off.
     timers.startTimerAtFixedRate(Progress.INSTANCE, Progress.INSTANCE, status.rateInterval());
+    StartupTrace.mark("recovery done (step " + state.committed() + ")");
     peer.tell(new PeerActor.Attach(ctx.getSelf(), state.roster(), state.committed()));
   }
 
@@ -255,6 +256,7 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
       return this;
     }
     rosterComplete = true;
+    StartupTrace.once("roster complete");
     if (!state.started()) {
       getContext().getLog().info("roster complete: {}", Arrays.toString(r.roster()));
       RunStarted started = new RunStarted(settings.contract(), r.roster());
@@ -334,6 +336,7 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
     if (step == recoveredStep + 1) {
       // Operators (and scripts/bench-restart.sh) read the restart latency from this line.
       getContext().getLog().info("first step since start committed: {}", step);
+      StartupTrace.mark("first step since start committed (" + step + ")");
     }
     StepTrace.stamp(8, step);
     inFlight = -1;
