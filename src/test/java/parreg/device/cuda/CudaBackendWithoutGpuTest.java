@@ -93,6 +93,11 @@ class CudaBackendWithoutGpuTest {
         new String[] {
           "small_o_1",
           "small_o_16",
+          "narrow_o_24",
+          "narrow_o_32",
+          "narrow_o_48",
+          "deepr_o",
+          "deepg_o",
           "large_o_8_1",
           "pipe_o_8_2",
           "pipe_o_1_1",
@@ -123,7 +128,8 @@ class CudaBackendWithoutGpuTest {
         !ptx.contains("_a_")
             && !ptx.contains(".entry resid_a(")
             && !ptx.contains(".entry large_o_8_2(")
-            && !ptx.contains(".entry widep_"),
+            && !ptx.contains(".entry widep_")
+            && !ptx.contains(".entry narrow_o_64("),
         "benchmark-only kernels in the product's PTX");
     assertTrue(
         !ptx.contains("fma.rn.f32") && !ptx.contains("fma.rn.f64"),
@@ -132,8 +138,8 @@ class CudaBackendWithoutGpuTest {
   }
 
   /**
-   * The benchmark's comparison module: the unordered variants, large2 and widep, built like the
-   * product's.
+   * The benchmark's comparison module: the unordered variants, large2, widep and narrow64, built
+   * like the product's.
    */
   @Test
   void comparisonPtxHoldsTheBenchmarkOnlyKernels() throws Exception {
@@ -148,6 +154,9 @@ class CudaBackendWithoutGpuTest {
         new String[] {
           "small_a_1",
           "small_a_16",
+          "narrow_a_24",
+          "narrow_a_48",
+          "narrow_o_64",
           "large_o_8_2",
           "large_a_8_1",
           "pipe_a_8_2",
