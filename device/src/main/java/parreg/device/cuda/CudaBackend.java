@@ -425,7 +425,7 @@ public final class CudaBackend implements KernelBackend {
     int gradFull = card.smCount * gradOccupancy;
     switch (plan.family()) {
       case "small" -> {
-        int grid = balancedGrid(tiles, plan.block() / 32, full);
+        int grid = Math.min((tiles + 7) / 8, full);
         launchKernel(mainFn, grid, 1, plan.block(), 0, common);
       }
       case "narrow" -> {
