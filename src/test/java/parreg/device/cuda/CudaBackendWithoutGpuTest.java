@@ -129,7 +129,8 @@ class CudaBackendWithoutGpuTest {
             && !ptx.contains(".entry resid_a(")
             && !ptx.contains(".entry large_o_8_2(")
             && !ptx.contains(".entry widep_")
-            && !ptx.contains(".entry narrow_o_64("),
+            && !ptx.contains(".entry narrow_o_64(")
+            && !ptx.contains(".entry narrow_o_32_1("),
         "benchmark-only kernels in the product's PTX");
     assertTrue(
         !ptx.contains("fma.rn.f32") && !ptx.contains("fma.rn.f64"),
@@ -138,8 +139,8 @@ class CudaBackendWithoutGpuTest {
   }
 
   /**
-   * The benchmark's comparison module: the unordered variants, large2, widep and narrow64, built
-   * like the product's.
+   * The benchmark's comparison module: the unordered variants, large2, widep, narrow64 and narrow1,
+   * built like the product's.
    */
   @Test
   void comparisonPtxHoldsTheBenchmarkOnlyKernels() throws Exception {
@@ -157,6 +158,7 @@ class CudaBackendWithoutGpuTest {
           "narrow_a_24",
           "narrow_a_48",
           "narrow_o_64",
+          "narrow_o_32_1",
           "large_o_8_2",
           "large_a_8_1",
           "pipe_a_8_2",

@@ -162,6 +162,8 @@ class CudaParityTest {
         Arguments.of(33, 3_073, "narrow"),
         Arguments.of(47, 300_001, "narrow"),
         Arguments.of(48, 5_000, "narrow"),
+        Arguments.of(17, 5_003, "narrow1"),
+        Arguments.of(32, 40_000, "narrow1"),
         Arguments.of(49, 5_003, "narrow64"),
         Arguments.of(64, 70_001, "narrow64"),
         // deep (the default above 1,024): d not a multiple of 16 nor of 4, several tiles, a

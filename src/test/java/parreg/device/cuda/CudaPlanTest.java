@@ -108,6 +108,8 @@ class CudaPlanTest {
     assertEquals(64, narrow.block());
     assertEquals(
         "narrow_o_64", CudaPlan.choose(50, 1000, H200_SMEM, FREE, true, "narrow64").main());
+    assertEquals(
+        "narrow_o_24_1", CudaPlan.choose(20, 1000, H200_SMEM, FREE, true, "narrow1").main());
     CudaPlan deep = CudaPlan.choose(2048, 1000, H200_SMEM, FREE, true, null);
     assertEquals("deepr_o", deep.main());
     assertEquals("deepg_o", deep.grad());

@@ -13,7 +13,8 @@ package parreg.device.cuda;
  * 1,024, ordered, where its slots fit and x padded to its slice width fits in free memory), {@code
  * deep} (d &gt; 1,024, ordered), {@code twopass} (any d). docs/GPU.md describes each; local_sums.cu
  * holds their kernels. The benchmark and the parity tests may force a plan by name, including
- * {@code large2}, {@code widep} and {@code narrow64}, whose kernels only the comparison module has.
+ * {@code large2}, {@code widep}, {@code narrow64} and {@code narrow1}, whose kernels only the
+ * comparison module has.
  *
  * @param name the plan as reported ("spec-64", "quad-8x2", "small-16", "twopass", ...)
  * @param family small, narrow, large, pipe, flow, quad, spec, wide, deep or twopass: how the
@@ -61,8 +62,8 @@ record CudaPlan(
    *
    * @param ordered false: the benchmark's unordered (atomic) kernels of the same plan
    * @param forced a plan name to use instead of the ladder's choice ("small", "large1", "large2",
-   *     "narrow", "narrow64", "pipe1", "pipe2", "flow1", "flow2", "quad2", "spec", "spec64",
-   *     "spec128", "spec192", "spec256", "wide", "widep", "deep", "twopass"), or null
+   *     "narrow", "narrow64", "narrow1", "pipe1", "pipe2", "flow1", "flow2", "quad2", "spec",
+   *     "spec64", "spec128", "spec192", "spec256", "wide", "widep", "deep", "twopass"), or null
    * @throws IllegalArgumentException a forced plan that does not fit d on this card
    */
   static CudaPlan choose(
@@ -88,6 +89,24 @@ record CudaPlan(
         }
         return new CudaPlan(
             "narrow-" + dm, "narrow", "narrow" + pfx + dm, null, null, NARROW_BLOCK, 0, d, false);
+      }
+      case "narrow1" -> {
+        // the comparison module's narrow kernels at one slice a load (16 < d <= 32)
+        if (d <= 16 || d > 32 || !ordered) {
+          throw new IllegalArgumentException(
+              "plan narrow1 does not fit d=" + d + " (needs 16 < d <= 32, ordered)");
+        }
+        int dm = narrowWidth(d);
+        return new CudaPlan(
+            "narrow1-" + dm,
+            "narrow",
+            "narrow_o_" + dm + "_1",
+            null,
+            null,
+            NARROW_BLOCK,
+            0,
+            d,
+            false);
       }
       case "large1", "large2" -> {
         int p = want.equals("large2") ? 2 : 1;
