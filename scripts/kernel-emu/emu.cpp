@@ -5,7 +5,7 @@
 // with zeros of both signs and subnormals, with and without bias, batches at the offsets of
 // CudaParityTest.check; every (coordinate, tile) value is compared bit for bit. It checks the
 // order and the indexing of the source, not the card's code generation: parity on the card
-// stays the test. Usage: scripts/kernel-emu/run.sh D N deep|narrow24|narrow32|narrow48|narrow64
+// stays the test. Usage: scripts/kernel-emu/run.sh D N deep|narrow24|narrow32|narrow48|narrow64|narrow24u1|narrow32u1
 #include "shim.h"
 #include "local_sums.cuh"
 #include <cstdio>
@@ -93,6 +93,10 @@ int main(int argc, char** argv) {
         launch(3, 1, 64, [&] { small_body<32, 2, true>(X, Y, d, start, len, wp, wp.b, bias, G, tiles); });
       } else if (w == "narrow48") {
         launch(3, 1, 64, [&] { small_body<48, 1, true>(X, Y, d, start, len, wp, wp.b, bias, G, tiles); });
+      } else if (w == "narrow24u1") {
+        launch(3, 1, 64, [&] { small_body<24, 1, true>(X, Y, d, start, len, wp, wp.b, bias, G, tiles); });
+      } else if (w == "narrow32u1") {
+        launch(3, 1, 64, [&] { small_body<32, 1, true>(X, Y, d, start, len, wp, wp.b, bias, G, tiles); });
       } else if (w == "narrow64") {
         launch(3, 1, 64, [&] { small_body<64, 1, true>(X, Y, d, start, len, wp, wp.b, bias, G, tiles); });
       }
