@@ -95,7 +95,6 @@ class CudaBackendWithoutGpuTest {
           "small_o_16",
           "narrow_o_24",
           "narrow_o_32",
-          "narrow_o_48",
           "deepr_o",
           "deepg_o",
           "large_o_8_1",
@@ -129,6 +128,7 @@ class CudaBackendWithoutGpuTest {
             && !ptx.contains(".entry resid_a(")
             && !ptx.contains(".entry large_o_8_2(")
             && !ptx.contains(".entry widep_")
+            && !ptx.contains(".entry narrow_o_48(")
             && !ptx.contains(".entry narrow_o_64(")
             && !ptx.contains(".entry narrow_o_32_1("),
         "benchmark-only kernels in the product's PTX");
@@ -139,8 +139,8 @@ class CudaBackendWithoutGpuTest {
   }
 
   /**
-   * The benchmark's comparison module: the unordered variants, large2, widep, narrow64 and narrow1,
-   * built like the product's.
+   * The benchmark's comparison module: the unordered variants, large2, widep, narrow-48, narrow64
+   * and narrow1, built like the product's.
    */
   @Test
   void comparisonPtxHoldsTheBenchmarkOnlyKernels() throws Exception {
@@ -157,6 +157,7 @@ class CudaBackendWithoutGpuTest {
           "small_a_16",
           "narrow_a_24",
           "narrow_a_48",
+          "narrow_o_48",
           "narrow_o_64",
           "narrow_o_32_1",
           "large_o_8_2",

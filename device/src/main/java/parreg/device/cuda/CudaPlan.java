@@ -6,15 +6,15 @@ package parreg.device.cuda;
  * shared memory per block and its free memory; a pure function of those (no driver call), so the
  * ladder is tested without a card.
  *
- * <p>The ladder, first that fits: {@code small} (d &le; 16), {@code narrow} (16 &lt; d &le; 48),
- * {@code spec} (48 &lt; d &le; 256, where its slots fit and x padded to its slice width fits in
+ * <p>The ladder, first that fits: {@code small} (d &le; 16), {@code narrow} (16 &lt; d &le; 32),
+ * {@code spec} (32 &lt; d &le; 256, where its slots fit and x padded to its slice width fits in
  * free memory), {@code quad2} (64 &lt; d &le; 256), {@code flow2}, {@code flow1}, {@code pipe2},
  * {@code pipe1}, {@code large1} (d &le; 256, by shared memory), {@code wide} (256 &lt; d &le;
  * 1,024, ordered, where its slots fit and x padded to its slice width fits in free memory), {@code
  * deep} (d &gt; 1,024, ordered), {@code twopass} (any d). docs/GPU.md describes each; local_sums.cu
  * holds their kernels. The benchmark and the parity tests may force a plan by name, including
- * {@code large2}, {@code widep}, {@code narrow64} and {@code narrow1}, whose kernels only the
- * comparison module has.
+ * {@code large2}, {@code widep}, {@code narrow} at 32 &lt; d &le; 48, {@code narrow64} and {@code
+ * narrow1}, whose kernels only the comparison module has.
  *
  * @param name the plan as reported ("spec-64", "quad-8x2", "small-16", "twopass", ...)
  * @param family small, narrow, large, pipe, flow, quad, spec, wide, deep or twopass: how the
@@ -81,7 +81,8 @@ record CudaPlan(
             "small-" + dm, "small", "small" + pfx + dm, null, null, 256, 0, d, false);
       }
       case "narrow", "narrow64" -> {
-        // the narrowest of 24, 32, 48 features that holds d (narrow64: the comparison module's)
+        // the narrowest of 24, 32, 48 features that holds d (narrow-48, narrow64: the comparison
+        // module's)
         int dm = want.equals("narrow64") ? 64 : narrowWidth(d);
         if (d <= 16 || d > dm) {
           throw new IllegalArgumentException(
@@ -245,7 +246,12 @@ record CudaPlan(
   private static String ladder(int d, long slices, int smemOptin, long freeBytes, boolean ordered) {
     if (d <= 16) {
       return "small";
-    } else if (d <= 48) {
+    } else if (d <= 32) {
+      // narrow up to 32 only, by measured speed (H200, 2026-11-30, call 3 of issue 15, TB/s of x
+      // and y read, every row bits=ref): d = 17: narrow-24 2.11, spec-64 1.02; 24: 2.74 / 1.39;
+      // 32: narrow-32 2.48, spec-64 1.85; but 48: narrow-48 1.93, spec-64 2.66. spec-64 reads 64
+      // features a sample whatever d, so its speed grows as d/64 and it overtakes narrow between
+      // 32 and 48: 33..64 run spec-64 (narrow-48 is a comparison kernel of the bench module)
       return "narrow";
     } else if (d <= 256
         && specSmem(d, specWidth(d)) <= smemOptin
