@@ -80,6 +80,9 @@ public final class GpuGradientBench {
         if (d <= 16) {
           planList.add("small");
         }
+        if (d > 16 && d <= 48) {
+          planList.add("narrow");
+        }
         if (d > 16 && d <= 256) {
           planList.add("spec");
         }
@@ -95,6 +98,9 @@ public final class GpuGradientBench {
         }
         if (d > 256 && d <= 1024) {
           planList.add("wide");
+        }
+        if (d > 1024) {
+          planList.add("deep");
         }
         planList.add("twopass");
       }

@@ -5,7 +5,8 @@
 // Regenerate the PTX beside this file with scripts/gen-ptx.sh (never by hand).
 //
 // Names: FAMILY_o_K[_P] (o: ordered; K accumulators per thread = d / 32 rounded up to a power of
-// two, P slices per step), spec_o_W and wide_o_W (slice width W features), small_o_DMAX.
+// two, P slices per step), spec_o_W and wide_o_W (slice width W features), small_o_DMAX and
+// narrow_o_DMAX (at most DMAX features), deepr_o / deepg_o (the deep plan's two passes).
 
 #include "local_sums.cuh"
 
@@ -14,6 +15,8 @@ SMALL_KERNEL(small_o_2, 2, 8, true)
 SMALL_KERNEL(small_o_4, 4, 8, true)
 SMALL_KERNEL(small_o_8, 8, 4, true)
 SMALL_KERNEL(small_o_16, 16, 4, true)
+NARROW_KERNEL(narrow_o_24, 24, 2, true)
+NARROW_KERNEL(narrow_o_32, 32, 2, true)
 LARGE_KERNEL(large_o_1_1, 1, 1, true)
 LARGE_KERNEL(large_o_2_1, 2, 1, true)
 LARGE_KERNEL(large_o_4_1, 4, 1, true)
@@ -52,6 +55,8 @@ WIDE_KERNEL(wide_o_640, 160, 8, false)
 WIDE_KERNEL(wide_o_768, 192, 16, false)
 WIDE_KERNEL(wide_o_896, 224, 8, false)
 WIDE_KERNEL(wide_o_1024, 256, 16, false)
+// d > 1,024: the two passes of the deep plan (U = 16 features ahead, F = 16 features a warp)
+DEEP_KERNELS(deepr_o, deepg_o, 16, 16)
 extern "C" __global__ void __launch_bounds__(256) resid_o(SMALL_ARGS, float* __restrict__ rbuf) {
   resid_body<true>(SMALL_PASS, rbuf);
 }

@@ -93,6 +93,10 @@ class CudaBackendWithoutGpuTest {
         new String[] {
           "small_o_1",
           "small_o_16",
+          "narrow_o_24",
+          "narrow_o_32",
+          "deepr_o",
+          "deepg_o",
           "large_o_8_1",
           "pipe_o_8_2",
           "pipe_o_1_1",
@@ -123,7 +127,10 @@ class CudaBackendWithoutGpuTest {
         !ptx.contains("_a_")
             && !ptx.contains(".entry resid_a(")
             && !ptx.contains(".entry large_o_8_2(")
-            && !ptx.contains(".entry widep_"),
+            && !ptx.contains(".entry widep_")
+            && !ptx.contains(".entry narrow_o_48(")
+            && !ptx.contains(".entry narrow_o_64(")
+            && !ptx.contains(".entry narrow_o_32_1("),
         "benchmark-only kernels in the product's PTX");
     assertTrue(
         !ptx.contains("fma.rn.f32") && !ptx.contains("fma.rn.f64"),
@@ -132,8 +139,8 @@ class CudaBackendWithoutGpuTest {
   }
 
   /**
-   * The benchmark's comparison module: the unordered variants, large2 and widep, built like the
-   * product's.
+   * The benchmark's comparison module: the unordered variants, large2, widep, narrow-48, narrow64
+   * and narrow1, built like the product's.
    */
   @Test
   void comparisonPtxHoldsTheBenchmarkOnlyKernels() throws Exception {
@@ -148,6 +155,11 @@ class CudaBackendWithoutGpuTest {
         new String[] {
           "small_a_1",
           "small_a_16",
+          "narrow_a_24",
+          "narrow_a_48",
+          "narrow_o_48",
+          "narrow_o_64",
+          "narrow_o_32_1",
           "large_o_8_2",
           "large_a_8_1",
           "pipe_a_8_2",

@@ -96,11 +96,13 @@ class CudaParityTest {
         Arguments.of(256, 3_000, "quad2"),
         Arguments.of(256, 400_003, "quad2"),
         Arguments.of(66, 300_001, "quad2"),
-        // warp-specialised (the default for 16 < d <= 256): every slice width, d just above and at
+        // warp-specialised (the default for 32 < d <= 256): every slice width, d just above and at
         // each width and not a multiple of 4, several tiles per block, a partial last tile,
         // batches at offsets (its pipe fallback reads the same padded layout)
         Arguments.of(17, 9_000, "spec"),
         Arguments.of(33, 3_073, "spec"),
+        Arguments.of(40, 9_000, "spec"),
+        Arguments.of(47, 5_003, "spec"),
         Arguments.of(64, 70_001, "spec"),
         Arguments.of(65, 3_073, "spec"),
         Arguments.of(100, 2_049, "spec"),
@@ -146,6 +148,42 @@ class CudaParityTest {
         Arguments.of(1024, 31, "wide"),
         Arguments.of(1024, 3_000, "twopass"),
         Arguments.of(2048, 2_100, null));
+  }
+
+  static Stream<Arguments> narrowAndDeepPlans() {
+    return Stream.of(
+        // narrow (the default for 16 < d <= 32; forced at 33..48 it runs narrow-48 of the
+        // comparison module): every width, d at and just above each, not a multiple of 4, several
+        // tiles per warp, a partial last tile, batches at offsets (the same kernel reads any
+        // start); narrow64 (comparison module) at and below its width
+        Arguments.of(17, 70_001, "narrow"),
+        Arguments.of(23, 5_003, "narrow"),
+        Arguments.of(24, 3_000, "narrow"),
+        Arguments.of(25, 9_000, "narrow"),
+        Arguments.of(31, 31, "narrow"),
+        Arguments.of(32, 40_000, "narrow"),
+        Arguments.of(33, 3_073, "narrow"),
+        Arguments.of(47, 300_001, "narrow"),
+        Arguments.of(48, 5_000, "narrow"),
+        Arguments.of(17, 5_003, "narrow1"),
+        Arguments.of(32, 40_000, "narrow1"),
+        Arguments.of(49, 5_003, "narrow64"),
+        Arguments.of(64, 70_001, "narrow64"),
+        // the default above 32 (spec-64) inside the narrow range, not a multiple of 4
+        Arguments.of(40, 9_000, null),
+        // deep (the default above 1,024): d not a multiple of 16 nor of 4, several tiles, a
+        // partial last tile and slice, batches at offsets
+        Arguments.of(1025, 3_001, "deep"),
+        Arguments.of(1500, 5_003, "deep"),
+        Arguments.of(2051, 40_000, "deep"),
+        Arguments.of(4096, 1_100, "deep"),
+        Arguments.of(8190, 2_049, "deep"));
+  }
+
+  @ParameterizedTest(name = "d={0} N={1} plan={2}")
+  @MethodSource("narrowAndDeepPlans")
+  void narrowAndDeepPlansMatchTheReference(int d, int n, String plan) {
+    everyPlanMatchesTheReference(d, n, plan);
   }
 
   @ParameterizedTest(name = "d={0} N={1} plan={2}")

@@ -21,7 +21,16 @@ class CudaPlanTest {
   void theLadderOnAnH200() {
     assertEquals("small-1", plan(1, 1000, H200_SMEM, FREE));
     assertEquals("small-16", plan(9, 1000, H200_SMEM, FREE));
-    assertEquals("spec-64", plan(17, 1000, H200_SMEM, FREE));
+    assertEquals("narrow-24", plan(17, 1000, H200_SMEM, FREE));
+    assertEquals("narrow-24", plan(24, 1000, H200_SMEM, FREE));
+    assertEquals("narrow-32", plan(25, 1000, H200_SMEM, FREE));
+    assertEquals("narrow-32", plan(32, 1000, H200_SMEM, FREE));
+    // 33..48: spec-64 (measured faster than narrow-48 at d = 48, issue 15 call 3)
+    assertEquals("spec-64", plan(33, 1000, H200_SMEM, FREE));
+    assertEquals("spec-64", plan(40, 1000, H200_SMEM, FREE));
+    assertEquals("spec-64", plan(48, 1000, H200_SMEM, FREE));
+    assertEquals("narrow-32", plan(32, 100_000_000, 48 * 1024, 1L << 30)); // no padding, no smem
+    assertEquals("spec-64", plan(49, 1000, H200_SMEM, FREE));
     assertEquals("spec-64", plan(64, 625_000, H200_SMEM, FREE));
     assertEquals("spec-128", plan(100, 1000, H200_SMEM, FREE));
     assertEquals("spec-192", plan(161, 1000, H200_SMEM, FREE));
@@ -30,8 +39,8 @@ class CudaPlanTest {
     assertEquals("wide-512", plan(512, 1000, H200_SMEM, FREE));
     assertEquals("wide-640", plan(513, 1000, H200_SMEM, FREE));
     assertEquals("wide-1024", plan(1024, 1000, H200_SMEM, FREE));
-    assertEquals("twopass", plan(1025, 1000, H200_SMEM, FREE));
-    assertEquals("twopass", plan(4096, 1000, H200_SMEM, FREE));
+    assertEquals("deep", plan(1025, 1000, H200_SMEM, FREE));
+    assertEquals("deep", plan(4096, 1000, H200_SMEM, FREE));
   }
 
   @Test
@@ -57,12 +66,12 @@ class CudaPlanTest {
   void xPaddedBeyondFreeMemoryFallsBackToAnUnpaddedPlan() {
     // 10^8 slices at width 128 need 1.6 TB: quad keeps x at d rounded to 4
     assertEquals("quad-4x2", plan(100, 100_000_000, H200_SMEM, FREE));
-    assertEquals("flow-2x2", plan(33, 100_000_000, H200_SMEM, FREE));
+    assertEquals("flow-2x2", plan(50, 100_000_000, H200_SMEM, FREE));
   }
 
   @Test
   void lessSharedMemoryGivesTheEarlierPlans() {
-    assertEquals("flow-1x2", plan(20, 1000, 48 * 1024, FREE));
+    assertEquals("flow-2x2", plan(50, 1000, 48 * 1024, FREE));
     assertEquals("flow-8x1", plan(256, 1000, 100 * 1024, FREE));
     assertEquals("large-8x1", plan(256, 1000, 80 * 1024, FREE));
     assertEquals("twopass", plan(256, 1000, 48 * 1024, FREE));
@@ -95,6 +104,25 @@ class CudaPlanTest {
     assertEquals("grad_o", two.grad());
     assertEquals(300, two.sliceFeatures());
     assertEquals("large_o_4_2", CudaPlan.choose(100, 1000, H200_SMEM, FREE, true, "large2").main());
+    CudaPlan narrow = CudaPlan.choose(30, 1000, H200_SMEM, FREE, true, null);
+    assertEquals("narrow_o_32", narrow.main());
+    assertEquals(30, narrow.sliceFeatures()); // the plain layout: no padding
+    assertEquals(false, narrow.quads());
+    assertEquals(64, narrow.block());
+    // forced: narrow-48 (comparison module) at 32 < d <= 48
+    assertEquals("narrow_o_48", CudaPlan.choose(40, 1000, H200_SMEM, FREE, true, "narrow").main());
+    assertEquals(
+        "narrow_o_64", CudaPlan.choose(50, 1000, H200_SMEM, FREE, true, "narrow64").main());
+    assertEquals(
+        "narrow_o_24_1", CudaPlan.choose(20, 1000, H200_SMEM, FREE, true, "narrow1").main());
+    CudaPlan deep = CudaPlan.choose(2048, 1000, H200_SMEM, FREE, true, null);
+    assertEquals("deepr_o", deep.main());
+    assertEquals("deepg_o", deep.grad());
+    assertEquals(2048, deep.sliceFeatures());
+    assertEquals(4 * 2048, deep.smem()); // the weights
+    // the benchmark's unordered variants: deep has none, the ladder gives the two passes
+    assertEquals("twopass", CudaPlan.choose(2048, 1000, H200_SMEM, FREE, false, null).name());
+    assertEquals("narrow_a_32", CudaPlan.choose(30, 1000, H200_SMEM, FREE, false, null).main());
   }
 
   @Test
@@ -102,6 +130,15 @@ class CudaPlanTest {
     assertThrows(
         IllegalArgumentException.class,
         () -> CudaPlan.choose(17, 1000, H200_SMEM, FREE, true, "small"));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> CudaPlan.choose(49, 1000, H200_SMEM, FREE, true, "narrow"));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> CudaPlan.choose(16, 1000, H200_SMEM, FREE, true, "narrow"));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> CudaPlan.choose(1024, 1000, H200_SMEM, FREE, true, "deep"));
     assertThrows(
         IllegalArgumentException.class,
         () -> CudaPlan.choose(100, 1000, H200_SMEM, FREE, true, "spec64"));

@@ -12,6 +12,17 @@ SMALL_KERNEL(small_a_2, 2, 8, false)
 SMALL_KERNEL(small_a_4, 4, 8, false)
 SMALL_KERNEL(small_a_8, 8, 4, false)
 SMALL_KERNEL(small_a_16, 16, 4, false)
+NARROW_KERNEL(narrow_a_24, 24, 2, false)
+NARROW_KERNEL(narrow_a_32, 32, 2, false)
+NARROW_KERNEL(narrow_a_48, 48, 1, false)
+// narrow-48 (33 <= d <= 48): measured slower than spec-64 there (1.93 vs 2.66 TB/s at d = 48,
+// H200, issue 15 call 3), so the ladder runs spec-64 above 32; kept as a comparison
+NARROW_KERNEL(narrow_o_48, 48, 1, true)
+// narrow64 (49 <= d <= 64, the spec plan's widths): a comparison for spec-64
+NARROW_KERNEL(narrow_o_64, 64, 1, true)
+// narrow1 (16 < d <= 32): one slice loaded at a time (fewer registers, more warps an SM)
+NARROW_KERNEL(narrow_o_24_1, 24, 1, true)
+NARROW_KERNEL(narrow_o_32_1, 32, 1, true)
 LARGE_KERNEL(large_o_1_2, 1, 2, true)
 LARGE_KERNEL(large_o_2_2, 2, 2, true)
 LARGE_KERNEL(large_o_4_2, 4, 2, true)

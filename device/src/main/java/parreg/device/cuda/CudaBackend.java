@@ -120,6 +120,10 @@ public final class CudaBackend implements KernelBackend {
   private CUfunction gradFn;
   private CUfunction treeFn;
   private int mainOccupancy;
+
+  /** Blocks of the deep plan's gradient pass that fit on one SM. */
+  private int gradOccupancy;
+
   private final float[] hWeights =
       new float[FLOW_WEIGHTS]; // flow, quad, spec: w32 and b32, passed by value
   private CUdeviceptr dX;
@@ -225,6 +229,7 @@ public final class CudaBackend implements KernelBackend {
       }
     }
     mainOccupancy = CudaCard.occupancy(mainFn, plan.block(), plan.smem());
+    gradOccupancy = gradFn == null ? 0 : CudaCard.occupancy(gradFn, 256, 0);
     ResidentLayout layout = ResidentLayout.of(plan, d);
     dX = alloc(4L * layout.sliceFloats() * slices);
     dY = alloc(4L * n);
@@ -356,7 +361,7 @@ public final class CudaBackend implements KernelBackend {
       hParamsView.put(j, (float) params[j]);
     }
     hParamsView.put(d, bias ? (float) params[d] : 0f);
-    if (fallbackFn != null && !plan.family().equals("wide")) { // the wide kernels read params
+    if (weightsByValue()) {
       java.util.Arrays.fill(hWeights, 0f);
       for (int j = 0; j < d; j++) {
         hWeights[j] = hParamsView.get(j);
@@ -373,6 +378,27 @@ public final class CudaBackend implements KernelBackend {
     pending = true;
     launches++;
     return new CudaLaunch(length);
+  }
+
+  /** Whether the plan's main kernel takes the weights by value (WParam; flowArgs). */
+  private boolean weightsByValue() {
+    return switch (plan.family()) {
+      case "flow", "quad", "spec", "narrow" -> true;
+      default -> false;
+    };
+  }
+
+  /**
+   * Blocks of {@code warpsPerBlock} warps for kernels that take one unit of work (a tile, a slice)
+   * per warp, round robin: no more than fit on the card at once, and as few as give every warp the
+   * same number of rounds (at 5.1 rounds a warp, a sixth round for a tenth of the warps would leave
+   * the card nine tenths idle for a sixth of the time).
+   */
+  private static int balancedGrid(long units, int warpsPerBlock, int fullBlocks) {
+    long fullWarps = (long) fullBlocks * warpsPerBlock;
+    long rounds = Math.max(1, (units + fullWarps - 1) / fullWarps);
+    long warps = (units + rounds - 1) / rounds;
+    return (int) Math.max(1, Math.min(fullBlocks, (warps + warpsPerBlock - 1) / warpsPerBlock));
   }
 
   /** Enqueues the kernels of the plan; returns the buffer whose first d+2 values are the result. */
@@ -396,10 +422,24 @@ public final class CudaBackend implements KernelBackend {
             Pointer.to(new int[] {tiles}),
             Pointer.to(dR == null ? dParams : dR));
     int full = card.smCount * mainOccupancy;
+    int gradFull = card.smCount * gradOccupancy;
     switch (plan.family()) {
       case "small" -> {
         int grid = Math.min((tiles + 7) / 8, full);
         launchKernel(mainFn, grid, 1, plan.block(), 0, common);
+      }
+      case "narrow" -> {
+        int grid = balancedGrid(tiles, plan.block() / 32, full);
+        launchKernel(mainFn, grid, 1, plan.block(), 0, weightArgs(start, length, tiles, out));
+      }
+      case "deep" -> {
+        // the residual pass (a warp a slice), then the gradient pass (a warp a tile and 16
+        // features,
+        // plus one for the bias and loss sums)
+        long slices = (length + 31) / 32;
+        launchKernel(mainFn, balancedGrid(slices, 8, full), 1, 256, plan.smem(), common);
+        long tasks = (long) tiles * ((d + 15) / 16 + 1);
+        launchKernel(gradFn, balancedGrid(tasks, 8, gradFull), 1, 256, 0, common);
       }
       case "large", "pipe" -> {
         int grid = Math.min(tiles, full);
@@ -409,21 +449,8 @@ public final class CudaBackend implements KernelBackend {
         int grid = Math.min(tiles, full);
         if (start % 32 == 0) {
           // the flow kernel reads whole slices as 16-byte vectors; the weights go by value
-          Pointer flowArgs =
-              Pointer.to(
-                  Pointer.to(dX),
-                  Pointer.to(dY),
-                  Pointer.to(new long[] {partition.samples()}),
-                  Pointer.to(new int[] {d}),
-                  Pointer.to(new long[] {start}),
-                  Pointer.to(new int[] {length}),
-                  Pointer.to(dParams),
-                  Pointer.to(new int[] {bias ? 1 : 0}),
-                  Pointer.to(out),
-                  Pointer.to(new int[] {tiles}),
-                  Pointer.to(dParams),
-                  Pointer.to(hWeights));
-          launchKernel(mainFn, grid, 1, plan.block(), plan.smem(), flowArgs);
+          launchKernel(
+              mainFn, grid, 1, plan.block(), plan.smem(), weightArgs(start, length, tiles, out));
         } else {
           launchKernel(
               fallbackFn,
@@ -464,6 +491,23 @@ public final class CudaBackend implements KernelBackend {
       count = groups;
     }
     return src;
+  }
+
+  /** The arguments of the kernels that take the weights by value (flow, quad, spec, narrow). */
+  private Pointer weightArgs(int start, int length, int tiles, CUdeviceptr out) {
+    return Pointer.to(
+        Pointer.to(dX),
+        Pointer.to(dY),
+        Pointer.to(new long[] {partition.samples()}),
+        Pointer.to(new int[] {d}),
+        Pointer.to(new long[] {start}),
+        Pointer.to(new int[] {length}),
+        Pointer.to(dParams),
+        Pointer.to(new int[] {bias ? 1 : 0}),
+        Pointer.to(out),
+        Pointer.to(new int[] {tiles}),
+        Pointer.to(dParams),
+        Pointer.to(hWeights));
   }
 
   /** The residual pass ({@code resid}, {@code grid} blocks), then the gradient pass. */

@@ -6,20 +6,23 @@ package parreg.device.cuda;
  * shared memory per block and its free memory; a pure function of those (no driver call), so the
  * ladder is tested without a card.
  *
- * <p>The ladder, first that fits: {@code small} (d &le; 16), {@code spec} (16 &lt; d &le; 256,
- * where its slots fit and x padded to its slice width fits in free memory), {@code quad2} (64 &lt;
- * d &le; 256), {@code flow2}, {@code flow1}, {@code pipe2}, {@code pipe1}, {@code large1} (d &le;
- * 256, by shared memory), {@code wide} (256 &lt; d &le; 1,024, ordered, where its slots fit and x
- * padded to its slice width fits in free memory), {@code twopass} (any d). docs/GPU.md describes
- * each; local_sums.cu holds their kernels. The benchmark and the parity tests may force a plan by
- * name, including {@code large2} and {@code widep}, whose kernels only the comparison module has.
+ * <p>The ladder, first that fits: {@code small} (d &le; 16), {@code narrow} (16 &lt; d &le; 32),
+ * {@code spec} (32 &lt; d &le; 256, where its slots fit and x padded to its slice width fits in
+ * free memory), {@code quad2} (64 &lt; d &le; 256), {@code flow2}, {@code flow1}, {@code pipe2},
+ * {@code pipe1}, {@code large1} (d &le; 256, by shared memory), {@code wide} (256 &lt; d &le;
+ * 1,024, ordered, where its slots fit and x padded to its slice width fits in free memory), {@code
+ * deep} (d &gt; 1,024, ordered), {@code twopass} (any d). docs/GPU.md describes each; local_sums.cu
+ * holds their kernels. The benchmark and the parity tests may force a plan by name, including
+ * {@code large2}, {@code widep}, {@code narrow} at 32 &lt; d &le; 48, {@code narrow64} and {@code
+ * narrow1}, whose kernels only the comparison module has.
  *
  * @param name the plan as reported ("spec-64", "quad-8x2", "small-16", "twopass", ...)
- * @param family small, large, pipe, flow, quad, spec, wide or twopass: how the backend launches it
- * @param main the kernel that computes the tile sums (twopass: the residual pass)
+ * @param family small, narrow, large, pipe, flow, quad, spec, wide, deep or twopass: how the
+ *     backend launches it
+ * @param main the kernel that computes the tile sums (twopass, deep: the residual pass)
  * @param fallback flow, quad, spec: the pipe kernel for batches that do not start on a slice
  *     boundary; wide: the residual pass of the two passes that such batches run; null otherwise
- * @param grad twopass and wide: the gradient pass; null otherwise
+ * @param grad twopass, deep and wide: the gradient pass; null otherwise
  * @param block threads per block of {@code main}
  * @param smem dynamic shared memory of {@code main} (and of {@code fallback}), bytes
  * @param sliceFeatures features one resident 32-sample slice holds: d in the plain slice layout,
@@ -50,14 +53,17 @@ record CudaPlan(
 
   static final int WIDE_ACC_WARPS = 8;
 
+  /** Threads per block of the narrow kernels (local_sums.cuh, NARROW_KERNEL). */
+  static final int NARROW_BLOCK = 64;
+
   /**
    * The plan for {@code d} features and {@code slices} 32-sample slices on a card with {@code
    * smemOptin} bytes of opt-in shared memory and {@code freeBytes} of free memory.
    *
    * @param ordered false: the benchmark's unordered (atomic) kernels of the same plan
    * @param forced a plan name to use instead of the ladder's choice ("small", "large1", "large2",
-   *     "pipe1", "pipe2", "flow1", "flow2", "quad2", "spec", "spec64", "spec128", "spec192",
-   *     "spec256", "wide", "widep", "twopass"), or null
+   *     "narrow", "narrow64", "narrow1", "pipe1", "pipe2", "flow1", "flow2", "quad2", "spec",
+   *     "spec64", "spec128", "spec192", "spec256", "wide", "widep", "deep", "twopass"), or null
    * @throws IllegalArgumentException a forced plan that does not fit d on this card
    */
   static CudaPlan choose(
@@ -73,6 +79,35 @@ record CudaPlan(
         int dm = pow2AtLeast(d);
         return new CudaPlan(
             "small-" + dm, "small", "small" + pfx + dm, null, null, 256, 0, d, false);
+      }
+      case "narrow", "narrow64" -> {
+        // the narrowest of 24, 32, 48 features that holds d (narrow-48, narrow64: the comparison
+        // module's)
+        int dm = want.equals("narrow64") ? 64 : narrowWidth(d);
+        if (d <= 16 || d > dm) {
+          throw new IllegalArgumentException(
+              "plan " + want + " does not fit d=" + d + " (needs 16 < d <= " + dm + ")");
+        }
+        return new CudaPlan(
+            "narrow-" + dm, "narrow", "narrow" + pfx + dm, null, null, NARROW_BLOCK, 0, d, false);
+      }
+      case "narrow1" -> {
+        // the comparison module's narrow kernels at one slice a load (16 < d <= 32)
+        if (d <= 16 || d > 32 || !ordered) {
+          throw new IllegalArgumentException(
+              "plan narrow1 does not fit d=" + d + " (needs 16 < d <= 32, ordered)");
+        }
+        int dm = narrowWidth(d);
+        return new CudaPlan(
+            "narrow1-" + dm,
+            "narrow",
+            "narrow_o_" + dm + "_1",
+            null,
+            null,
+            NARROW_BLOCK,
+            0,
+            d,
+            false);
       }
       case "large1", "large2" -> {
         int p = want.equals("large2") ? 2 : 1;
@@ -189,6 +224,15 @@ record CudaPlan(
             width,
             true);
       }
+      case "deep" -> {
+        if (d <= 1024 || !ordered) {
+          throw new IllegalArgumentException(
+              "plan deep does not fit d="
+                  + d
+                  + (ordered ? " (needs d > 1024)" : " (it has no unordered variant)"));
+        }
+        return new CudaPlan("deep", "deep", "deepr_o", null, "deepg_o", 256, 4 * d, d, false);
+      }
       case "twopass" -> {
         String sfx = ordered ? "_o" : "_a";
         return new CudaPlan(
@@ -202,6 +246,13 @@ record CudaPlan(
   private static String ladder(int d, long slices, int smemOptin, long freeBytes, boolean ordered) {
     if (d <= 16) {
       return "small";
+    } else if (d <= 32) {
+      // narrow up to 32 only, by measured speed (H200, 2026-11-30, call 3 of issue 15, TB/s of x
+      // and y read, every row bits=ref): d = 17: narrow-24 2.11, spec-64 1.02; 24: 2.74 / 1.39;
+      // 32: narrow-32 2.48, spec-64 1.85; but 48: narrow-48 1.93, spec-64 2.66. spec-64 reads 64
+      // features a sample whatever d, so its speed grows as d/64 and it overtakes narrow between
+      // 32 and 48: 33..64 run spec-64 (narrow-48 is a comparison kernel of the bench module)
+      return "narrow";
     } else if (d <= 256
         && specSmem(d, specWidth(d)) <= smemOptin
         && paddedFits(slices, specWidth(d), freeBytes)) {
@@ -224,8 +275,15 @@ record CudaPlan(
         && wideSmem(wideWidth(d)) <= smemOptin
         && paddedFits(slices, wideWidth(d), freeBytes)) {
       return "wide";
+    } else if (d > 1024 && ordered) {
+      return "deep";
     }
     return "twopass";
+  }
+
+  /** The narrow kernels' accumulators a lane (24, 32 or 48): the fewest that hold d. */
+  static int narrowWidth(int d) {
+    return d <= 24 ? 24 : d <= 32 ? 32 : 48;
   }
 
   /** The narrowest slice width of the spec kernels (64, 128, 192 or 256 features) that holds d. */

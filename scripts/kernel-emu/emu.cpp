@@ -1,0 +1,113 @@
+// Host emulation of new kernel bodies against the two passes (resid_body + grad_body), whose bits
+// CudaParityTest checks on the card: for use where no card is at hand. local_sums.cuh compiled by
+// g++ with shim.h (one std::thread per CUDA thread, barriers for __syncthreads and shuffles,
+// binary32/binary64 operations through volatile stores, no contraction), random binary32 data
+// with zeros of both signs and subnormals, with and without bias, batches at the offsets of
+// CudaParityTest.check; every (coordinate, tile) value is compared bit for bit. It checks the
+// order and the indexing of the source, not the card's code generation: parity on the card
+// stays the test. Usage: scripts/kernel-emu/run.sh D N deep|narrow24|narrow32|narrow48|narrow64|narrow24u1|narrow32u1
+#include "shim.h"
+#include "local_sums.cuh"
+#include <cstdio>
+#include <random>
+#include <cmath>
+#include <string>
+float ws[8192];
+float sm[1];
+
+static std::mt19937_64 rng(12345);
+static float mixed() {
+  uint64_t k = rng() % 16;
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  uint32_t bits;
+  switch (k) {
+    case 0: return 0.0f;
+    case 1: return -0.0f;
+    case 2: bits = (uint32_t)(rng() % 0x7fffff + 1) | ((rng() & 1) << 31); float f; memcpy(&f, &bits, 4); return f;  // subnormal
+    case 3: return u(rng) * 1e-30f;
+    case 4: return u(rng) * 1e6f;
+    default: return u(rng);
+  }
+}
+
+// out: coords x tiles
+struct Run { std::vector<double> out; };
+
+static bool same(const std::vector<double>& a, const std::vector<double>& b, int coords, int tiles, const char* what) {
+  for (int c = 0; c < coords; ++c)
+    for (int t = 0; t < tiles; ++t) {
+      uint64_t p, q;
+      memcpy(&p, &a[(size_t)c * tiles + t], 8);
+      memcpy(&q, &b[(size_t)c * tiles + t], 8);
+      if (p != q) {
+        printf("MISMATCH %s c=%d t=%d %.17g %.17g\n", what, c, t, a[(size_t)c * tiles + t], b[(size_t)c * tiles + t]);
+        return false;
+      }
+    }
+  return true;
+}
+
+int main(int argc, char** argv) {
+  int d = atoi(argv[1]);
+  int n = atoi(argv[2]);
+  const char* which = argv[3];  // deep | narrow24 | narrow32 | narrow48 | narrow64
+  long long slices = (n + 31) / 32;
+  std::vector<float> x((size_t)slices * 32 * d, 0.0f), y(n);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < d; ++j) x[(size_t)(i / 32) * 32 * d + 32 * j + i % 32] = mixed();
+  for (int i = 0; i < n; ++i) y[i] = mixed();
+  std::vector<std::pair<int, int>> batches = {{0, n}};
+  if (n > 2) batches.push_back({1, n - 2});
+  if (n > 3000) {
+    batches.push_back({1029, std::min(n - 1029, 2048 + 513)});
+    batches.push_back({2112, n - 2112 - 7});
+    batches.push_back({n / 3, n - n / 3});
+  }
+  int fails = 0;
+  for (int bias = 0; bias < 2; ++bias) {
+    std::vector<float> params(d + 1);
+    for (int j = 0; j <= d; ++j) params[j] = (float)(mixed() * 0.5);
+    if (!bias) params[d] = 0.0f;
+    WParam wp{};
+    for (int j = 0; j < d && j < 256; ++j) wp.w[j] = params[j];
+    wp.b = params[d];
+    for (auto [start, len] : batches) {
+      int tiles = (len + 1023) / 1024;
+      int coords = d + 2;
+      std::vector<double> ref((size_t)coords * tiles, -1.0), got((size_t)coords * tiles, -2.0);
+      std::vector<float> rbuf(len), rbuf2(len);
+      const float* X = x.data(); const float* Y = y.data(); const float* P = params.data();
+      double* R = ref.data();
+      launch(2, 1, 256, [&] { resid_body<true>(X, Y, n, d, start, len, P, bias, R, tiles, rbuf.data()); });
+      launch(std::min(tiles, 3), (d + 7) / 8, 256, [&] { grad_body<true>(X, n, d, start, len, R, tiles, rbuf.data()); });
+      double* G = got.data();
+      std::string w = which;
+      if (w == "deep") {
+        launch(3, 1, 256, [&] { deep_resid_body<16>(X, Y, d, start, len, P, bias, rbuf2.data()); });
+        launch(5, 1, 256, [&] { deep_grad_body<16>(X, d, start, len, G, tiles, rbuf2.data()); });
+        for (int i = 0; i < len; ++i)
+          if (memcmp(&rbuf[i], &rbuf2[i], 4)) { printf("MISMATCH r[%d]\n", i); ++fails; break; }
+      } else if (w == "narrow24") {
+        launch(3, 1, 64, [&] { small_body<24, 2, true>(X, Y, d, start, len, wp, wp.b, bias, G, tiles); });
+      } else if (w == "narrow32") {
+        launch(3, 1, 64, [&] { small_body<32, 2, true>(X, Y, d, start, len, wp, wp.b, bias, G, tiles); });
+      } else if (w == "narrow48") {
+        launch(3, 1, 64, [&] { small_body<48, 1, true>(X, Y, d, start, len, wp, wp.b, bias, G, tiles); });
+      } else if (w == "narrow24u1") {
+        launch(3, 1, 64, [&] { small_body<24, 1, true>(X, Y, d, start, len, wp, wp.b, bias, G, tiles); });
+      } else if (w == "narrow32u1") {
+        launch(3, 1, 64, [&] { small_body<32, 1, true>(X, Y, d, start, len, wp, wp.b, bias, G, tiles); });
+      } else if (w == "narrow64") {
+        launch(3, 1, 64, [&] { small_body<64, 1, true>(X, Y, d, start, len, wp, wp.b, bias, G, tiles); });
+      }
+      char what[200];
+      snprintf(what, sizeof what, "%s d=%d n=%d bias=%d batch [%d,+%d)", which, d, n, bias, start, len);
+      int nonfinite = 0;
+      for (double v : ref) if (!std::isfinite(v)) ++nonfinite;
+      if (nonfinite) printf("note: %d of %zu reference values not finite\n", nonfinite, ref.size());
+      if (!same(ref, got, coords, tiles, what)) ++fails;
+      else printf("ok %s\n", what);
+    }
+  }
+  return fails ? 1 : 0;
+}

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Builds and runs the host emulation (emu.cpp): run.sh D N deep|narrow24|narrow32|narrow48|narrow64|narrow24u1|narrow32u1
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+kernels="$here/../../device/src/main/resources/parreg/kernels"
+bin="${TMPDIR:-/tmp}/parreg-kernel-emu"
+g++ -std=c++20 -O1 -ffp-contract=off -Wno-unknown-pragmas -I "$kernels" "$here/emu.cpp" -o "$bin" -pthread
+exec "$bin" "$@"

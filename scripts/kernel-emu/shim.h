@@ -1,0 +1,66 @@
+// Host emulation of the few CUDA built-ins local_sums.cuh uses: one block at a time, one
+// std::thread per CUDA thread, barriers for __syncthreads and for each warp shuffle.
+#pragma once
+#include <algorithm>
+#include <barrier>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <thread>
+#include <vector>
+#define __device__
+#define __forceinline__ inline
+#define __global__
+#define __shared__
+#define __launch_bounds__(...)
+struct dim3s { unsigned x = 0, y = 0, z = 0; };
+inline thread_local dim3s threadIdx, blockIdx;
+inline dim3s blockDim, gridDim;
+struct float4 { float x, y, z, w; };
+inline float4 make_float4(float a, float b, float c, float d) { return {a, b, c, d}; }
+inline int min(int a, int b) { return a < b ? a : b; }
+inline long long min(long long a, long long b) { return a < b ? a : b; }
+inline int max(int a, int b) { return a > b ? a : b; }
+inline float __fadd_rn(float a, float b) { volatile float r = a + b; return r; }
+inline float __fsub_rn(float a, float b) { volatile float r = a - b; return r; }
+inline float __fmul_rn(float a, float b) { volatile float r = a * b; return r; }
+inline double __dadd_rn(double a, double b) { volatile double r = a + b; return r; }
+inline double __dmul_rn(double a, double b) { volatile double r = a * b; return r; }
+inline unsigned __brev(unsigned v) { unsigned r = 0; for (int i = 0; i < 32; ++i) if (v & (1u << i)) r |= 1u << (31 - i); return r; }
+inline int __ffs(int v) { return v == 0 ? 0 : __builtin_ffs(v); }
+inline double atomicAdd(double* p, double v) { double o = *p; *p = o + v; return o; }  // unused (ordered only)
+struct Warp { std::barrier<> bar{32}; double slot[32]; };
+struct Block { std::unique_ptr<std::barrier<>> bar; std::vector<std::unique_ptr<Warp>> warps; };
+inline Block* g_block;
+inline void __syncthreads() { g_block->bar->arrive_and_wait(); }
+inline void __syncwarp() {}
+inline double __shfl_xor_sync(unsigned, double v, int m) {
+  const int lane = threadIdx.x & 31;
+  Warp& w = *g_block->warps[threadIdx.x >> 5];
+  w.bar.arrive_and_wait();
+  w.slot[lane] = v;
+  w.bar.arrive_and_wait();
+  const double r = w.slot[lane ^ m];
+  return r;
+}
+// Runs f on every thread of a grid (gx, gy) of blocks of bs threads, block by block.
+inline void launch(int gx, int gy, int bs, const std::function<void()>& f) {
+  gridDim = {(unsigned)gx, (unsigned)gy, 1};
+  blockDim = {(unsigned)bs, 1, 1};
+  for (int by = 0; by < gy; ++by)
+    for (int bx = 0; bx < gx; ++bx) {
+      Block b;
+      b.bar = std::make_unique<std::barrier<>>(bs);
+      for (int w = 0; w < bs / 32; ++w) b.warps.push_back(std::make_unique<Warp>());
+      g_block = &b;
+      std::vector<std::thread> ts;
+      for (int t = 0; t < bs; ++t)
+        ts.emplace_back([&, t, bx, by] {
+          threadIdx = {(unsigned)t, 0, 0};
+          blockIdx = {(unsigned)bx, (unsigned)by, 0};
+          f();
+        });
+      for (auto& t : ts) t.join();
+    }
+}
