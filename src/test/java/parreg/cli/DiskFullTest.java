@@ -45,25 +45,10 @@ class DiskFullTest {
         "unshare -rm (unprivileged user and mount namespaces) is not available here");
     Path data = Files.writeString(dir.resolve("a.csv"), "x1,y\n1,2\n2,4\n");
     Path small = Files.createDirectories(dir.resolve("small"));
-    int port = NodeProcess.freePort();
     List<String> args =
-        List.of(
-            "node",
-            "--participant",
-            "0",
-            "--participants",
-            "1",
-            "--port",
-            "" + port,
-            "--admin-port",
-            "" + NodeProcess.freePort(),
-            "--seed-nodes",
-            "127.0.0.1:" + port,
-            "--data",
+        SoloNode.args(
             data.toString(),
-            "--journal",
             small.resolve("j").toString(),
-            "--steps",
             "100000000",
             "--learning-rate",
             "1/1024",

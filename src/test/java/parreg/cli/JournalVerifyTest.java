@@ -44,24 +44,9 @@ class JournalVerifyTest {
   }
 
   static List<String> node(String journal, String steps) throws Exception {
-    int port = NodeProcess.freePort();
-    return List.of(
-        "node",
-        "--participant",
-        "0",
-        "--participants",
-        "1",
-        "--port",
-        "" + port,
-        "--admin-port",
-        "" + NodeProcess.freePort(),
-        "--seed-nodes",
-        "127.0.0.1:" + port,
-        "--data",
+    return SoloNode.args(
         data.toString(),
-        "--journal",
         journal,
-        "--steps",
         steps,
         "--exit-when-done",
         "--backend",

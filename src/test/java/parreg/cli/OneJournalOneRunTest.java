@@ -37,30 +37,10 @@ class OneJournalOneRunTest {
   static void aFinishedRun() throws Exception {
     data = Files.writeString(dir.resolve("a.csv"), "x1,y\n1,2\n2,4\n3,6\n");
     journal = dir.resolve("node-0");
-    int port = NodeProcess.freePort();
     NodeProcess.Result r =
         NodeProcess.run(
-            List.of(
-                "node",
-                "--participant",
-                "0",
-                "--participants",
-                "1",
-                "--port",
-                "" + port,
-                "--admin-port",
-                "" + NodeProcess.freePort(),
-                "--seed-nodes",
-                "127.0.0.1:" + port,
-                "--data",
-                data.toString(),
-                "--journal",
-                journal.toString(),
-                "--steps",
-                "3",
-                "--exit-when-done",
-                "--backend",
-                "cpu"),
+            SoloNode.args(
+                data.toString(), journal.toString(), "3", "--exit-when-done", "--backend", "cpu"),
             Duration.ofSeconds(60));
     assertEquals(0, r.exitCode(), r.output());
   }

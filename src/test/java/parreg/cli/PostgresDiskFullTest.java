@@ -129,26 +129,11 @@ class PostgresDiskFullTest {
         s.execute("ALTER DATABASE postgres SET default_tablespace = small");
       }
       Path csv = Files.writeString(dir.resolve("a.csv"), "x1,y\n1,2\n2,4\n");
-      int port = NodeProcess.freePort();
       List<String> cmd =
           NodeProcess.command(
-              List.of(
-                  "node",
-                  "--participant",
-                  "0",
-                  "--participants",
-                  "1",
-                  "--port",
-                  "" + port,
-                  "--admin-port",
-                  "" + NodeProcess.freePort(),
-                  "--seed-nodes",
-                  "127.0.0.1:" + port,
-                  "--data",
+              SoloNode.args(
                   csv.toString(),
-                  "--journal",
                   url,
-                  "--steps",
                   "100000000",
                   "--learning-rate",
                   "1/1024",
