@@ -54,16 +54,7 @@ class DiskFullTest {
             "1/1024",
             "--backend",
             "cpu");
-    List<String> cmd =
-        new ArrayList<>(
-            List.of(
-                "unshare",
-                "-rm",
-                "sh",
-                "-c",
-                "mount -t tmpfs -o size=600k tmpfs \"$0\" && exec \"$@\"",
-                small.toString()));
-    cmd.addAll(NodeProcess.command(args));
+    List<String> cmd = onSmallTmpfs(small, "600k", false, args);
     Path log = dir.resolve("node.log");
     Process p =
         new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
@@ -82,5 +73,66 @@ class DiskFullTest {
     } finally {
       p.destroyForcibly();
     }
+  }
+
+  /**
+   * A disk already full when the journal is created: the same kind of one line and exit 1, and
+   * nothing else. Before, the line was H2's "IO Exception: ..." (no word of a full disk), under a
+   * 20-line trace: the actor system, started while the journal was created, was stopped before its
+   * receptionist had started.
+   */
+  @Test
+  void aDiskFullBeforeTheJournalIsCreatedEndsWithOneLine() throws Exception {
+    assumeTrue(
+        userNamespaces(),
+        "unshare -rm (unprivileged user and mount namespaces) is not available here");
+    Path data = Files.writeString(dir.resolve("a.csv"), "x1,y\n1,2\n2,4\n");
+    Path small = Files.createDirectories(dir.resolve("small"));
+    List<String> args =
+        SoloNode.args(data.toString(), small.resolve("j").toString(), "100", "--backend", "cpu");
+    Path log = dir.resolve("node.log");
+    Process p =
+        new ProcessBuilder(onSmallTmpfs(small, "64k", true, args))
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .start();
+    try {
+      assertTrue(p.waitFor(150, TimeUnit.SECONDS), "the node ended");
+      String out = Files.readString(log);
+      assertEquals(1, p.exitValue(), out);
+      assertTrue(
+          out.endsWith(
+              "parreg: error: journal disk full while creating the journal: H2 "
+                  + small.resolve("j")
+                  + " (no space left on device); free space and start the node again\n"),
+          out);
+      assertFalse(out.contains("\tat "), "no trace: " + out);
+      assertFalse(out.contains("ERROR"), "no error logged besides the line: " + out);
+    } finally {
+      p.destroyForcibly();
+    }
+  }
+
+  /**
+   * The node's command line, run with {@code dir} a tmpfs of {@code size} in a private mount
+   * namespace; with {@code fill}, a file first takes all its space.
+   */
+  private static List<String> onSmallTmpfs(
+      Path dir, String size, boolean fill, List<String> nodeArgs) {
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                "unshare",
+                "-rm",
+                "sh",
+                "-c",
+                "mount -t tmpfs -o size="
+                    + size
+                    + " tmpfs \"$0\""
+                    + (fill ? " && (cat /dev/zero > \"$0/fill\" 2>/dev/null; true)" : "")
+                    + " && exec \"$@\"",
+                dir.toString()));
+    cmd.addAll(NodeProcess.command(nodeArgs));
+    return cmd;
   }
 }

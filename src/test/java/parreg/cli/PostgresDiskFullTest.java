@@ -81,8 +81,21 @@ class PostgresDiskFullTest {
     }
   }
 
-  @Test
-  void aFullPostgresDiskEndsTheNodeWithOneLineNamingTheStep() throws Exception {
+  /** A private PostgreSQL server whose database's default tablespace is a 1 MB tmpfs. */
+  private record SmallServer(Process process, String url) implements AutoCloseable {
+    @Override
+    public void close() throws Exception {
+      // SIGQUIT: PostgreSQL's immediate shutdown; its backends follow the postmaster.
+      new ProcessBuilder("kill", "-QUIT", "" + process.pid()).start().waitFor();
+      if (!process.waitFor(20, TimeUnit.SECONDS)) {
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        process.destroyForcibly();
+      }
+    }
+  }
+
+  /** Starts a {@link SmallServer}, or skips the test (with the reason) where it cannot run. */
+  private SmallServer smallServer() throws Exception {
     Optional<Path> bin = serverBinaries();
     assumeTrue(bin.isPresent(), "no PostgreSQL server binaries (initdb, postgres) here");
     assumeTrue(
@@ -119,29 +132,39 @@ class PostgresDiskFullTest {
             .redirectErrorStream(true)
             .redirectOutput(serverLog.toFile())
             .start();
+    SmallServer s =
+        new SmallServer(
+            server, "jdbc:postgresql://127.0.0.1:" + pgPort + "/postgres?user=postgres");
     try {
       awaitPort(pgPort, server, serverLog);
-      String url = "jdbc:postgresql://127.0.0.1:" + pgPort + "/postgres?user=postgres";
-      try (Connection c = connect(url);
-          Statement s = c.createStatement()) {
-        s.execute("CREATE TABLESPACE small LOCATION '" + small + "'");
+      try (Connection c = connect(s.url());
+          Statement st = c.createStatement()) {
+        st.execute("CREATE TABLESPACE small LOCATION '" + small + "'");
         // The node's own connections create the journal tables there.
-        s.execute("ALTER DATABASE postgres SET default_tablespace = small");
+        st.execute("ALTER DATABASE postgres SET default_tablespace = small");
       }
-      Path csv = Files.writeString(dir.resolve("a.csv"), "x1,y\n1,2\n2,4\n");
-      List<String> cmd =
-          NodeProcess.command(
-              SoloNode.args(
-                  csv.toString(),
-                  url,
-                  "100000000",
-                  "--learning-rate",
-                  "1/1024",
-                  "--backend",
-                  "cpu"));
+      return s;
+    } catch (Exception | AssertionError e) {
+      s.close();
+      throw e;
+    }
+  }
+
+  /** A one-participant node on {@code url}, its output in {@code log}. */
+  private Process node(String url, String steps, Path log) throws Exception {
+    Path csv = Files.writeString(dir.resolve("a.csv"), "x1,y\n1,2\n2,4\n");
+    List<String> cmd =
+        NodeProcess.command(
+            SoloNode.args(
+                csv.toString(), url, steps, "--learning-rate", "1/1024", "--backend", "cpu"));
+    return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+  }
+
+  @Test
+  void aFullPostgresDiskEndsTheNodeWithOneLineNamingTheStep() throws Exception {
+    try (SmallServer server = smallServer()) {
       Path log = dir.resolve("node.log");
-      Process node =
-          new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+      Process node = node(server.url(), "100000000", log);
       try {
         assertTrue(node.waitFor(150, TimeUnit.SECONDS), "the node ended");
         String out = Files.readString(log);
@@ -158,12 +181,45 @@ class PostgresDiskFullTest {
       } finally {
         node.destroyForcibly();
       }
-    } finally {
-      // SIGQUIT: PostgreSQL's immediate shutdown; its backends follow the postmaster.
-      new ProcessBuilder("kill", "-QUIT", "" + server.pid()).start().waitFor();
-      if (!server.waitFor(20, TimeUnit.SECONDS)) {
-        server.descendants().forEach(ProcessHandle::destroyForcibly);
-        server.destroyForcibly();
+    }
+  }
+
+  /**
+   * A tablespace already full when the node creates its tables: one line and exit 1. Before, the
+   * line carried PostgreSQL's message over two lines ("could not extend file ..." and its hint),
+   * with no word that the journal's disk is full.
+   */
+  @Test
+  void aPostgresDiskFullBeforeTheTablesAreCreatedEndsWithOneLine() throws Exception {
+    try (SmallServer server = smallServer()) {
+      try (Connection c = connect(server.url());
+          Statement st = c.createStatement()) {
+        st.execute("CREATE TABLE filler (b text)");
+        st.execute("ALTER TABLE filler ALTER COLUMN b SET STORAGE PLAIN"); // uncompressed
+        try {
+          for (int i = 0; i < 10_000; i++) {
+            st.execute("INSERT INTO filler SELECT repeat('x', 2000) FROM generate_series(1, 64)");
+          }
+          throw new AssertionError("the 1 MB tablespace did not fill");
+        } catch (java.sql.SQLException full) {
+          assertEquals("53100", full.getSQLState(), full.getMessage());
+        }
+      }
+      Path log = dir.resolve("node.log");
+      Process node = node(server.url(), "100", log);
+      try {
+        assertTrue(node.waitFor(150, TimeUnit.SECONDS), "the node ended");
+        String out = Files.readString(log);
+        assertEquals(1, node.exitValue(), out);
+        assertTrue(
+            out.endsWith(
+                "parreg: error: journal disk full while creating the journal: POSTGRES "
+                    + server.url()
+                    + " (no space left on device); free space and start the node again\n"),
+            out);
+        assertFalse(out.contains("\tat "), "no trace: " + out);
+      } finally {
+        node.destroyForcibly();
       }
     }
   }

@@ -16,6 +16,7 @@ import parreg.device.PartitionInfo;
 import parreg.device.RunContract;
 import parreg.persistence.H2Compaction;
 import parreg.persistence.JournalDialect;
+import parreg.persistence.JournalErrors;
 import parreg.persistence.JournalLocation;
 import parreg.persistence.JournalReadException;
 import parreg.persistence.JournalRuns;
@@ -148,6 +149,14 @@ final class JournalSetup implements AutoCloseable {
     } catch (IllegalStateException inUse) {
       throw new ParregNode.BadInput(inUse.getMessage());
     } catch (SQLException e) {
+      if (JournalErrors.isDiskFull(e)) {
+        // One line, as a full disk during the run says it (H2's own message names only the file).
+        throw new IllegalStateException(
+            "journal disk full while creating the journal: "
+                + location
+                + " (no space left on device); free space and start the node again",
+            e);
+      }
       throw new IllegalStateException(
           "cannot prepare the journal at " + location + ": " + e.getMessage(), e);
     }

@@ -12,7 +12,10 @@ import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.AskPattern;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.receptionist.Receptionist;
+import org.apache.pekko.actor.typed.receptionist.ServiceKey;
 import parreg.device.BackendInfo;
 import parreg.device.BackendUnavailableException;
 import parreg.device.Backends;
@@ -559,6 +562,7 @@ public final class ParregNode {
       return prepared.join();
     } catch (CompletionException e) {
       if (node != null) {
+        awaitStarted(node.system());
         node.system().terminate();
         node.system().getWhenTerminated().toCompletableFuture().get(15, TimeUnit.SECONDS);
       }
@@ -572,6 +576,29 @@ public final class ParregNode {
       throw e;
     }
   }
+
+  /**
+   * Waits (at most 5 s) until the system's receptionist answers. A system stopped within a moment
+   * of its start (the journal could not be created while it started) otherwise stops its cluster
+   * before the receptionist has created its replicator, which then fails and logs a 20-line trace
+   * under the one line that says what went wrong.
+   */
+  private static void awaitStarted(ActorSystem<?> system) {
+    try {
+      AskPattern.<Receptionist.Command, Receptionist.Listing>ask(
+              system.receptionist(),
+              reply -> Receptionist.find(STARTED_PROBE, reply),
+              Duration.ofSeconds(5),
+              system.scheduler())
+          .toCompletableFuture()
+          .get(6, TimeUnit.SECONDS);
+    } catch (Exception stillStarting) {
+      // Stop it anyway: the trace is noise, not harm.
+    }
+  }
+
+  private static final ServiceKey<Void> STARTED_PROBE =
+      ServiceKey.create(Void.class, "parreg-started-probe");
 
   /**
    * The outcome of {@link JournalSetup#inspect}, its failure rethrown as it was thrown (after
