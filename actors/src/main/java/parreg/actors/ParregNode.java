@@ -132,6 +132,9 @@ public final class ParregNode {
   public static NodeLifecycle.Outcome run(
       Deployment d, RunContract contract, PartitionSource partition, Validation validation)
       throws Exception {
+    // Logging starts here, before the start's threads log: one that logs while another still
+    // initialises it has its calls replayed, and SLF4J says so in three warning lines.
+    org.slf4j.LoggerFactory.getILoggerFactory();
     NodeConfig nodeConfig = NodeConfig.parse(d);
     JournalSetup journalSetup =
         JournalSetup.open(d.journal(), JournalSetup.writerName(d), !d.syncCommit());
