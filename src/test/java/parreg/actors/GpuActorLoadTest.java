@@ -90,7 +90,9 @@ class GpuActorLoadTest {
     TestProbe<GpuActor.Computed> probe = kit.createTestProbe();
     double[] w = {3.0};
     gpu.tell(new GpuActor.Compute(1, w, 0, p.samples(), probe.getRef()));
-    loaded.complete(GpuActor.load(parreg.device.Backends.select("cpu", "0"), p, null, false));
+    loaded.complete(
+        DeviceStart.load(
+            parreg.device.Backends.select("cpu", "0"), new DeviceStart.RowsRead(p, null), false));
     GpuActor.Computed c = probe.receiveMessage(Duration.ofSeconds(10));
     assertEquals("cpu", ready.get(10, TimeUnit.SECONDS).backend());
     assertTrue(ReferenceKernel.compute(p, 0, p.samples(), w, false).sameBits(c.sums()));
@@ -105,11 +107,12 @@ class GpuActorLoadTest {
     CompletableFuture<parreg.device.Backends.Selection> loaded =
         CompletableFuture.supplyAsync(
             () ->
-                GpuActor.load(
+                DeviceStart.load(
                     sel,
-                    null,
-                    new java.util.concurrent.CompletionException(
-                        new IllegalStateException("/data/p.prb byte 64: bad block")),
+                    new DeviceStart.RowsRead(
+                        null,
+                        new java.util.concurrent.CompletionException(
+                            new IllegalStateException("/data/p.prb byte 64: bad block"))),
                     false));
     CompletableFuture<BackendInfo> ready = new CompletableFuture<>();
     kit.spawn(GpuActor.create(loaded, ready));

@@ -1,15 +1,10 @@
 package parreg.actors;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Supplier;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
@@ -17,7 +12,6 @@ import org.apache.pekko.actor.typed.DispatcherSelector;
 import org.apache.pekko.actor.typed.PostStop;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
-import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import parreg.device.BackendInfo;
 import parreg.device.BackendUnavailableException;
@@ -25,9 +19,7 @@ import parreg.device.Backends;
 import parreg.device.Bits;
 import parreg.device.KernelBackend;
 import parreg.device.LocalSums;
-import parreg.device.Partition;
 import parreg.device.PartitionSource;
-import parreg.device.data.AtomicFiles;
 
 /**
  * Owns the device: opens the backend on its own thread (a CUDA context is current per thread, so
@@ -94,7 +86,6 @@ public final class GpuActor extends AbstractBehavior<GpuActor.Command> {
   public record EvidenceWritten(Path file, String error) {}
 
   private static final int RECENT = 16;
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final KernelBackend backend;
   private final String selection;
@@ -134,150 +125,27 @@ public final class GpuActor extends AbstractBehavior<GpuActor.Command> {
         onReady);
   }
 
-  /**
-   * The partition's rows, read concurrently with the start, have arrived (or their read failed).
-   */
-  private record RowsRead(Partition rows, Throwable failure) implements Command {}
-
+  /** The actor opens the device itself ({@code open} returns null once it failed) and loads it. */
   static Behavior<Command> create(
       Supplier<Backends.Selection> open,
       PartitionSource partition,
       boolean bias,
       java.util.concurrent.CompletableFuture<BackendInfo> onReady) {
-    return Behaviors.setup(
-        ctx -> {
-          // The device opens (CUDA context, kernel module) while the rows may still be read.
-          Backends.Selection sel = open.get();
-          if (sel == null) {
-            return Behaviors.stopped();
-          }
-          if (partition.rows().isDone()) {
-            return loaded(ctx, sel, partition.rows().handle(RowsRead::new).join(), bias, onReady);
-          }
-          // Not on this thread's time: commands wait in the stash until the rows are in.
-          ctx.pipeToSelf(partition.rows(), RowsRead::new);
-          return Behaviors.withStash(
-              Integer.MAX_VALUE,
-              stash ->
-                  Behaviors.receive(Command.class)
-                      .onMessage(
-                          RowsRead.class, r -> stash.unstashAll(loaded(ctx, sel, r, bias, onReady)))
-                      .onSignal(
-                          PostStop.class,
-                          s -> {
-                            sel.backend().close();
-                            return Behaviors.same();
-                          })
-                      .onAnyMessage(
-                          m -> {
-                            stash.stash(m);
-                            return Behaviors.same();
-                          })
-                      .build());
-        });
+    return DeviceStart.opening(open, partition, bias, onReady);
   }
 
-  /** The backend, opened and loaded off this actor (or the failure of either). */
-  private record Preloaded(Backends.Selection sel, Throwable failure) implements Command {}
-
   /**
-   * A GPU actor whose backend was opened and loaded before it started ({@link #load}): ready once
-   * {@code loaded} completes; commands wait in the stash until then.
+   * A GPU actor whose backend was opened and loaded before it started ({@link DeviceStart#load}):
+   * ready once {@code loaded} completes; commands wait in the stash until then.
    */
   static Behavior<Command> create(
       java.util.concurrent.CompletableFuture<Backends.Selection> loaded,
       java.util.concurrent.CompletableFuture<BackendInfo> onReady) {
-    return Behaviors.setup(
-        ctx -> {
-          ctx.pipeToSelf(loaded, Preloaded::new);
-          return Behaviors.withStash(
-              Integer.MAX_VALUE,
-              stash ->
-                  Behaviors.receive(Command.class)
-                      .onMessage(
-                          Preloaded.class,
-                          r -> {
-                            if (r.failure() != null) {
-                              Throwable cause =
-                                  r.failure() instanceof java.util.concurrent.CompletionException c
-                                          && c.getCause() != null
-                                      ? c.getCause()
-                                      : r.failure();
-                              onReady.completeExceptionally(cause);
-                              return Behaviors.stopped();
-                            }
-                            return stash.unstashAll(ready(ctx, r.sel(), onReady));
-                          })
-                      .onSignal(
-                          PostStop.class,
-                          s -> {
-                            loaded.thenAccept(sel -> sel.backend().close());
-                            return Behaviors.same();
-                          })
-                      .onAnyMessage(
-                          m -> {
-                            stash.stash(m);
-                            return Behaviors.same();
-                          })
-                      .build());
-        });
+    return DeviceStart.preloaded(loaded, onReady);
   }
 
-  /**
-   * Puts the rows onto an open device (on the calling thread; the CUDA backend makes its context
-   * current there), closing it on a failure: the read's failure, or the load's, as a {@link
-   * BackendUnavailableException} worded as {@link #create} words them.
-   */
-  static Backends.Selection load(
-      Backends.Selection sel, Partition rows, Throwable readFailure, boolean bias) {
-    if (readFailure != null) {
-      sel.backend().close();
-      Throwable cause =
-          readFailure instanceof java.util.concurrent.CompletionException c && c.getCause() != null
-              ? c.getCause()
-              : readFailure;
-      throw new java.util.concurrent.CompletionException(
-          new BackendUnavailableException(String.valueOf(cause.getMessage()), cause));
-    }
-    try {
-      sel.backend().load(rows, bias);
-    } catch (RuntimeException e) {
-      sel.backend().close();
-      throw new java.util.concurrent.CompletionException(
-          new BackendUnavailableException("loading the partition onto the device failed: " + e, e));
-    }
-    return sel;
-  }
-
-  /** Loads the rows onto the device: the actor is ready, or stopped with {@code onReady} failed. */
-  private static Behavior<Command> loaded(
-      ActorContext<Command> ctx,
-      Backends.Selection sel,
-      RowsRead r,
-      boolean bias,
-      java.util.concurrent.CompletableFuture<BackendInfo> onReady) {
-    if (r.failure() != null) {
-      sel.backend().close();
-      Throwable cause =
-          r.failure() instanceof java.util.concurrent.CompletionException c && c.getCause() != null
-              ? c.getCause()
-              : r.failure();
-      onReady.completeExceptionally(
-          new BackendUnavailableException(String.valueOf(cause.getMessage()), cause));
-      return Behaviors.stopped();
-    }
-    try {
-      sel.backend().load(r.rows(), bias);
-    } catch (RuntimeException e) {
-      sel.backend().close();
-      onReady.completeExceptionally(
-          new BackendUnavailableException("loading the partition onto the device failed: " + e, e));
-      return Behaviors.stopped();
-    }
-    return ready(ctx, sel, onReady);
-  }
-
-  private static Behavior<Command> ready(
+  /** The device is open and holds the partition: the actor serves launches from here on. */
+  static Behavior<Command> ready(
       ActorContext<Command> ctx,
       Backends.Selection sel,
       java.util.concurrent.CompletableFuture<BackendInfo> onReady) {
@@ -366,40 +234,7 @@ public final class GpuActor extends AbstractBehavior<GpuActor.Command> {
   }
 
   private Behavior<Command> onWriteEvidence(WriteEvidence w) {
-    Telemetry t = telemetry();
-    Map<String, Object> doc = new LinkedHashMap<>();
-    doc.put("kind", "parreg-device-evidence/v1");
-    doc.put("run", w.runDigest());
-    doc.put("participant", w.participant());
-    doc.put("backend", t.info().backend());
-    doc.put("deviceName", t.info().deviceName());
-    doc.put("deviceUuid", t.info().deviceUuid());
-    doc.put("detail", t.info().detail());
-    doc.put("launchesIssued", t.launchesIssued());
-    doc.put("launchesRetired", t.launchesRetired());
-    doc.put("lastStep", t.lastStep());
-    doc.put("finalResultBits", t.lastResultBits());
-    doc.put("lastFences", t.recentFences());
-    String error = null;
-    // The evidence is a record of what happened, never replaced by a later run; it is on disk (the
-    // file and its directory entry fsynced) before the node reports done, and a reader sees all of
-    // it or nothing (AtomicFiles).
-    try {
-      byte[] bytes = JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(doc);
-      AtomicFiles.writeNew(
-          w.file(),
-          ch -> {
-            java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(bytes);
-            while (b.hasRemaining()) {
-              ch.write(b);
-            }
-          });
-    } catch (FileAlreadyExistsException e) {
-      error = "evidence file " + w.file() + " already exists; it is never overwritten";
-    } catch (IOException e) {
-      error = "cannot write evidence file " + w.file() + ": " + e.getMessage();
-    }
-    w.replyTo().tell(new EvidenceWritten(w.file(), error));
+    w.replyTo().tell(DeviceEvidence.write(w, telemetry()));
     return this;
   }
 

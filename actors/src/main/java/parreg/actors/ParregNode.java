@@ -153,9 +153,9 @@ public final class ParregNode {
     // 0.6 s for 2.6 GB on an H200), not once the actor system has started the GPU actor.
     CompletableFuture<Backends.Selection> deviceLoaded =
         deviceOpen.thenCombineAsync(
-            partition.rows().handle((rows, failure) -> new Object[] {rows, failure}),
+            partition.rows().handle(DeviceStart.RowsRead::new),
             (sel, r) -> {
-              GpuActor.load(sel, (parreg.device.Partition) r[0], (Throwable) r[1], contract.bias());
+              DeviceStart.load(sel, r, contract.bias());
               StartupTrace.mark("partition on the device");
               return sel;
             },
