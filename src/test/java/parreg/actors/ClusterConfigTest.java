@@ -42,15 +42,15 @@ class ClusterConfigTest {
                 "pekko.cluster.seed-nodes = [\"pekko://parreg@127.0.0.1:2551\", \"pekko://parreg@127.0.0.1:2552\"]")
             .withFallback(cfg);
     assertTrue(
-        ParregNode.isFirstSeed(
+        ClusterJoin.isFirstSeed(
             ConfigFactory.parseString("pekko.remote.artery.canonical.port = 2551")
                 .withFallback(seeds)));
     org.junit.jupiter.api.Assertions.assertFalse(
-        ParregNode.isFirstSeed(
+        ClusterJoin.isFirstSeed(
             ConfigFactory.parseString("pekko.remote.artery.canonical.port = 2552")
                 .withFallback(seeds)));
     org.junit.jupiter.api.Assertions.assertFalse(
-        ParregNode.isFirstSeed(
+        ClusterJoin.isFirstSeed(
             ConfigFactory.parseString(
                     "pekko.remote.artery.canonical.port = 2551\npekko.remote.artery.canonical.hostname = \"127.0.0.2\"")
                 .withFallback(seeds)));
@@ -80,13 +80,13 @@ class ClusterConfigTest {
     long configured = seedNodeTimeout(cfg);
     assertTrue(retry < configured, "retry " + retry + " ms, seed-node-timeout " + configured);
     org.junit.jupiter.api.Assertions.assertEquals(
-        retry, seedNodeTimeout(ParregNode.withJoinTimeouts(node(2552), false)));
+        retry, seedNodeTimeout(ClusterJoin.withJoinTimeouts(node(2552), false)));
     org.junit.jupiter.api.Assertions.assertEquals(
-        retry, seedNodeTimeout(ParregNode.withJoinTimeouts(node(2552), true)));
+        retry, seedNodeTimeout(ClusterJoin.withJoinTimeouts(node(2552), true)));
     org.junit.jupiter.api.Assertions.assertEquals(
-        configured, seedNodeTimeout(ParregNode.withJoinTimeouts(node(2551), false)));
+        configured, seedNodeTimeout(ClusterJoin.withJoinTimeouts(node(2551), false)));
     org.junit.jupiter.api.Assertions.assertEquals(
-        rejoin, seedNodeTimeout(ParregNode.withJoinTimeouts(node(2551), true)));
+        rejoin, seedNodeTimeout(ClusterJoin.withJoinTimeouts(node(2551), true)));
   }
 
   /**
@@ -96,7 +96,7 @@ class ClusterConfigTest {
    */
   @Test
   void theActorSystemStartsWithoutJoiningOrTouchingTheJournal() {
-    Config system = ParregNode.systemConfig(node(2551));
+    Config system = ClusterJoin.systemConfig(node(2551));
     assertTrue(system.getStringList("pekko.cluster.seed-nodes").isEmpty());
     org.junit.jupiter.api.Assertions.assertFalse(
         system
