@@ -128,6 +128,24 @@ class DistributionTest {
     assertTrue(
         Files.size(work.resolve("loss-node-1.png")) > 0,
         "the loss chart (java.desktop in the runtime)");
+
+    // A folder moved after cds-archive: the archive (tied to the old path) is not passed, so the
+    // JVM does not warn on every start; the launcher says once how to write it again.
+    Path moved = unpacked.resolveSibling("moved");
+    Files.move(unpacked, moved);
+    NodeProcess.Result movedHelp =
+        run(
+            List.of(
+                moved.resolve(home.getFileName()).resolve("bin/parreg").toString(),
+                "node",
+                "--help"),
+            env,
+            60);
+    assertEquals(0, movedHelp.exitCode(), movedHelp.output());
+    assertFalse(movedHelp.output().contains("shared archive"), movedHelp.output());
+    assertTrue(
+        movedHelp.output().contains("lib/parreg.jsa was written for another folder"),
+        movedHelp.output());
   }
 
   /**
