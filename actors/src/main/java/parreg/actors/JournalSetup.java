@@ -22,6 +22,7 @@ import parreg.persistence.JournalRuns;
 import parreg.persistence.JournalSchema;
 import parreg.persistence.JournalWriterLock;
 import parreg.persistence.KryoCodec;
+import parreg.persistence.StepLogDrain;
 
 /**
  * The {@code --journal} value of a node, in two stages: {@link #inspect} reads what the journal
@@ -39,6 +40,7 @@ final class JournalSetup implements AutoCloseable {
   private Path createdRoot;
   private Set<Path> filesBefore;
   private boolean created;
+  private int rejournaled;
 
   private JournalSetup(JournalLocation location, String writerName) {
     this.location = location;
@@ -48,12 +50,10 @@ final class JournalSetup implements AutoCloseable {
   /**
    * @param writerName how this node is named to another that finds the shared journal's writer lock
    *     taken
-   * @param compress compressed H2 pages (off for {@code --sync-commit}: {@link
-   *     JournalLocation#parse(String, boolean)})
    */
-  static JournalSetup open(String value, String writerName, boolean compress) {
+  static JournalSetup open(String value, String writerName) {
     try {
-      return new JournalSetup(JournalLocation.parse(value, compress), writerName);
+      return new JournalSetup(JournalLocation.parse(value), writerName);
     } catch (IllegalArgumentException e) {
       throw new ParregNode.BadInput("--journal: " + e.getMessage());
     }
@@ -142,11 +142,17 @@ final class JournalSetup implements AutoCloseable {
         keeper.close();
         keeper = null;
       } else {
+        // A kill under --sync-commit leaves steps in the step log that the journal lacks: they go
+        // into the journal now, before recovery replays it, whatever this start's mode.
+        rejournaled = StepLogDrain.drain(keeper, KryoCodec.fromRegistrationsResource(), location);
         compaction = H2Compaction.start(keeper, compactionInterval, compactionBytes);
       }
       created = true;
     } catch (IllegalStateException inUse) {
       throw new ParregNode.BadInput(inUse.getMessage());
+    } catch (IOException | JournalReadException e) {
+      throw new IllegalStateException(
+          "cannot move the step log into the journal at " + location + ": " + e.getMessage(), e);
     } catch (SQLException e) {
       throw new IllegalStateException(
           "cannot prepare the journal at " + location + ": " + e.getMessage(), e);
@@ -244,5 +250,10 @@ final class JournalSetup implements AutoCloseable {
 
   String describe() {
     return location.toString();
+  }
+
+  /** How many steps {@link #create} moved from the step log into the journal. */
+  int rejournaled() {
+    return rejournaled;
   }
 }

@@ -130,8 +130,7 @@ public final class ParregNode {
       Deployment d, RunContract contract, PartitionSource partition, Validation validation)
       throws Exception {
     NodeConfig nodeConfig = NodeConfig.parse(d);
-    JournalSetup journalSetup =
-        JournalSetup.open(d.journal(), JournalSetup.writerName(d), !d.syncCommit());
+    JournalSetup journalSetup = JournalSetup.open(d.journal(), JournalSetup.writerName(d));
     // The device (for CUDA: driver, context and kernel module, the longest single step of a start
     // on a GPU) opens on its own thread from here on; it writes nothing, and the journal is created
     // only once it is open, so that a card that is not there is refused with nothing written.
@@ -194,7 +193,13 @@ public final class ParregNode {
     NodeSettings settings;
     try {
       cfg = nodeConfig.complete(journalSetup.config());
-      settings = nodeConfig.settings(cfg, contract, partition, journalSetup.describe());
+      settings =
+          nodeConfig.settings(
+              cfg,
+              contract,
+              partition,
+              journalSetup.describe(),
+              journalSetup.location().stepLogDirectory().orElse(null));
     } catch (RuntimeException e) {
       awaitInspected(inspected, journalSetup); // a journal problem is reported first
       refuse(journalSetup, deviceLoaded);
@@ -270,6 +275,13 @@ public final class ParregNode {
     }
     StartupTrace.mark("actor system created");
     awaitPrepared(prepared, journalSetup, node);
+    if (journalSetup.rejournaled() > 0) {
+      node.system()
+          .log()
+          .info(
+              "moved {} steps from the step log into the journal (a kill under --sync-commit)",
+              journalSetup.rejournaled());
+    }
     try {
       go(node, cfg, deviceLoaded);
     } catch (RuntimeException e) {

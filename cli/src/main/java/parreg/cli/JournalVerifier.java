@@ -8,12 +8,13 @@ import parreg.actors.TrainingState;
 import parreg.persistence.ChainCheck;
 import parreg.persistence.JournalReadException;
 import parreg.persistence.JournalRows;
+import parreg.persistence.RunEvents;
 
 /**
  * Checks one persistence id of a journal as {@code journal verify} reports it: every event from the
- * first, its checksum, its link to the one before it and its replay (the training actor's checks,
- * as recovery); then every snapshot: its checksum, its link to the event at its sequence number and
- * that it equals the state replayed up to there.
+ * first (the journal's, then its step log's), its checksum, its link to the one before it and its
+ * replay (the training actor's checks, as recovery); then every snapshot: its checksum, its link to
+ * the event at its sequence number and that it equals the state replayed up to there.
  */
 final class JournalVerifier {
   private JournalVerifier() {}
@@ -56,13 +57,14 @@ final class JournalVerifier {
   /**
    * @throws JournalReadException naming the first bad sequence number
    */
-  static Summary verify(JournalRows rows, String pid) throws SQLException {
+  static Summary verify(RunEvents events, String pid) throws SQLException {
+    JournalRows rows = events.rows();
     List<Long> snapshotSeqs = rows.snapshotSequenceNrs(pid);
     Map<Long, Long> hashes = new HashMap<>();
     Map<Long, TrainingState> states = new HashMap<>();
     TrainingState[] state = {TrainingState.empty()};
     long[] counts = new long[2]; // events, unlinked
-    rows.forEachEvent(
+    events.forEachEvent(
         pid,
         ChainCheck.fromStart(pid),
         false,
