@@ -40,20 +40,36 @@ class DiskFullTest {
 
   @Test
   void aFullDiskEndsTheNodeWithOneLineNamingTheStep() throws Exception {
+    fillsUp("", List.of());
+  }
+
+  /**
+   * {@code --sync-commit}: the step log (on a 16 KB tmpfs of its own, so that it fills first) is
+   * where a step is acknowledged; a full disk there ends the node the same way.
+   */
+  @Test
+  void aFullDiskUnderTheStepLogEndsTheNodeTheSameWay() throws Exception {
+    fillsUp(
+        " && mkdir -p \"$0/j/journal.steplog\""
+            + " && mount -t tmpfs -o size=16k tmpfs \"$0/j/journal.steplog\"",
+        List.of("--sync-commit"));
+  }
+
+  private void fillsUp(String mountMore, List<String> extra) throws Exception {
     assumeTrue(
         userNamespaces(),
         "unshare -rm (unprivileged user and mount namespaces) is not available here");
     Path data = Files.writeString(dir.resolve("a.csv"), "x1,y\n1,2\n2,4\n");
     Path small = Files.createDirectories(dir.resolve("small"));
+    List<String> nodeArgs =
+        new ArrayList<>(List.of("--learning-rate", "1/1024", "--backend", "cpu"));
+    nodeArgs.addAll(extra);
     List<String> args =
         SoloNode.args(
             data.toString(),
             small.resolve("j").toString(),
             "100000000",
-            "--learning-rate",
-            "1/1024",
-            "--backend",
-            "cpu");
+            nodeArgs.toArray(String[]::new));
     List<String> cmd =
         new ArrayList<>(
             List.of(
@@ -61,7 +77,7 @@ class DiskFullTest {
                 "-rm",
                 "sh",
                 "-c",
-                "mount -t tmpfs -o size=600k tmpfs \"$0\" && exec \"$@\"",
+                "mount -t tmpfs -o size=600k tmpfs \"$0\"" + mountMore + " && exec \"$@\"",
                 small.toString()));
     cmd.addAll(NodeProcess.command(args));
     Path log = dir.resolve("node.log");

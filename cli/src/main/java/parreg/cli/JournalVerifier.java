@@ -20,8 +20,23 @@ final class JournalVerifier {
   private JournalVerifier() {}
 
   /** What a good persistence id holds. */
-  record Summary(String persistenceId, long events, long unlinked, int snapshots, long committed) {
+  record Summary(
+      String persistenceId,
+      long events,
+      long unlinked,
+      int snapshots,
+      long committed,
+      long inStepLog) {
     String line() {
+      return checks()
+          + (inStepLog == 0
+              ? ""
+              : " (the last "
+                  + inStepLog
+                  + " in the step log of --sync-commit, not yet in the journal)");
+    }
+
+    private String checks() {
       String what =
           events
               + " events (RunStarted, steps 1.."
@@ -110,6 +125,8 @@ final class JournalVerifier {
     if (counts[0] == 0) {
       throw new JournalReadException("no events for " + pid);
     }
-    return new Summary(pid, counts[0], counts[1], snapshotSeqs.size(), state[0].committed());
+    long inStepLog = events.stepLog().after(pid, rows.highestSequenceNr(pid)).size();
+    return new Summary(
+        pid, counts[0], counts[1], snapshotSeqs.size(), state[0].committed(), inStepLog);
   }
 }
