@@ -217,6 +217,8 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
             WriteBehind.Journal.of(journal, timers, GroupDue.INSTANCE),
             System::nanoTime,
             stepLog(ctx, settings, recovered, lifecycle));
+    // A step log that could not be opened has failed the node: it commits nothing meanwhile.
+    this.stopped = settings.stepLog() != null && this.journal.stepLogBytes() < 0;
     this.own =
         new OwnContribution(
             gpu,
