@@ -26,7 +26,7 @@ class WriteBehindTest {
     int cancels;
 
     @Override
-    public void write(TrainingActor.Event[] events) {
+    public void write(TrainingActor.Event[] events, parreg.persistence.Chained[] sealed) {
       writes.add(events);
     }
 

@@ -82,6 +82,17 @@ final class ClusterRun implements AutoCloseable {
    * step, and a fast run reaches step 80 sooner.)
    */
   JsonNode crashAndRestart(int p, long atStep) throws Exception {
+    return crashAndRestart(p, atStep, before -> {});
+  }
+
+  /** What a test looks at while a killed node is down: its status just before the kill. */
+  @FunctionalInterface
+  interface WhileDown {
+    void check(JsonNode before) throws Exception;
+  }
+
+  /** As {@link #crashAndRestart(int, long)}, running {@code whileDown} before the restart. */
+  JsonNode crashAndRestart(int p, long atStep, WhileDown whileDown) throws Exception {
     NodeProcess v = node(p);
     JsonNode before =
         await(
@@ -89,6 +100,7 @@ final class ClusterRun implements AutoCloseable {
             s -> s.get("committedStep").asLong() >= atStep && s.path("durableStep").asLong() > 0,
             "node " + p + " to reach step " + atStep + " with a durable step");
     v.kill9();
+    whileDown.check(before);
     v.restart();
     // A victim killed just before its last step may come back already done: that is fine too.
     JsonNode after =

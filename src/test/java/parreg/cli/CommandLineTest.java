@@ -22,6 +22,23 @@ class CommandLineTest {
     return new Run(code, sw.toString());
   }
 
+  /** What a command printed on standard output, with its exit code and error output. */
+  record Printed(int code, String out, String err) {}
+
+  /** As {@link #run}, capturing standard output too (the process's: one command at a time). */
+  static Printed printed(String... args) {
+    java.io.PrintStream saved = System.out;
+    java.io.ByteArrayOutputStream buffer = new java.io.ByteArrayOutputStream();
+    System.setOut(new java.io.PrintStream(buffer, true));
+    Run r;
+    try {
+      r = run(args);
+    } finally {
+      System.setOut(saved);
+    }
+    return new Printed(r.code(), buffer.toString(), r.err());
+  }
+
   static void assertUserError(Run r, String fragment) {
     assertEquals(2, r.code(), r.err());
     assertTrue(r.err().contains(fragment), "message names the problem: " + r.err());

@@ -40,21 +40,37 @@ class DiskFullTest {
 
   @Test
   void aFullDiskEndsTheNodeWithOneLineNamingTheStep() throws Exception {
+    fillsUp("", List.of());
+  }
+
+  /**
+   * {@code --sync-commit}: the step log (on a 16 KB tmpfs of its own, so that it fills first) is
+   * where a step is acknowledged; a full disk there ends the node the same way.
+   */
+  @Test
+  void aFullDiskUnderTheStepLogEndsTheNodeTheSameWay() throws Exception {
+    fillsUp(
+        " && mkdir -p \"$0/j/journal.steplog\""
+            + " && mount -t tmpfs -o size=16k tmpfs \"$0/j/journal.steplog\"",
+        List.of("--sync-commit"));
+  }
+
+  private void fillsUp(String mountMore, List<String> extra) throws Exception {
     assumeTrue(
         userNamespaces(),
         "unshare -rm (unprivileged user and mount namespaces) is not available here");
     Path data = Files.writeString(dir.resolve("a.csv"), "x1,y\n1,2\n2,4\n");
     Path small = Files.createDirectories(dir.resolve("small"));
+    List<String> nodeArgs =
+        new ArrayList<>(List.of("--learning-rate", "1/1024", "--backend", "cpu"));
+    nodeArgs.addAll(extra);
     List<String> args =
         SoloNode.args(
             data.toString(),
             small.resolve("j").toString(),
             "100000000",
-            "--learning-rate",
-            "1/1024",
-            "--backend",
-            "cpu");
-    List<String> cmd = onSmallTmpfs(small, "600k", false, args);
+            nodeArgs.toArray(String[]::new));
+    List<String> cmd = onSmallTmpfs(small, "600k", mountMore, args);
     Path log = dir.resolve("node.log");
     Process p =
         new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
@@ -92,7 +108,9 @@ class DiskFullTest {
         SoloNode.args(data.toString(), small.resolve("j").toString(), "100", "--backend", "cpu");
     Path log = dir.resolve("node.log");
     Process p =
-        new ProcessBuilder(onSmallTmpfs(small, "64k", true, args))
+        new ProcessBuilder(
+                onSmallTmpfs(
+                    small, "64k", " && (cat /dev/zero > \"$0/fill\" 2>/dev/null; true)", args))
             .redirectErrorStream(true)
             .redirectOutput(log.toFile())
             .start();
@@ -115,10 +133,10 @@ class DiskFullTest {
 
   /**
    * The node's command line, run with {@code dir} a tmpfs of {@code size} in a private mount
-   * namespace; with {@code fill}, a file first takes all its space.
+   * namespace, after the shell commands {@code more} ({@code $0} is {@code dir}).
    */
   private static List<String> onSmallTmpfs(
-      Path dir, String size, boolean fill, List<String> nodeArgs) {
+      Path dir, String size, String more, List<String> nodeArgs) {
     List<String> cmd =
         new ArrayList<>(
             List.of(
@@ -126,11 +144,7 @@ class DiskFullTest {
                 "-rm",
                 "sh",
                 "-c",
-                "mount -t tmpfs -o size="
-                    + size
-                    + " tmpfs \"$0\""
-                    + (fill ? " && (cat /dev/zero > \"$0/fill\" 2>/dev/null; true)" : "")
-                    + " && exec \"$@\"",
+                "mount -t tmpfs -o size=" + size + " tmpfs \"$0\"" + more + " && exec \"$@\"",
                 dir.toString()));
     cmd.addAll(NodeProcess.command(nodeArgs));
     return cmd;

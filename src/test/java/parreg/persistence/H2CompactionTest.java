@@ -6,7 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.Random;
@@ -63,7 +62,7 @@ class H2CompactionTest {
           largest = Math.max(largest, Files.size(file));
         }
       }
-      long rowBytes = rowBytes(c);
+      long rowBytes = LiveRows.bytes(c);
       long bound = 2 * rowBytes + (1 << 20);
       assertTrue(
           largest <= bound,
@@ -76,19 +75,6 @@ class H2CompactionTest {
               + " B, so the bound is "
               + bound
               + " B");
-    }
-  }
-
-  /** The bytes of the event rows' columns as stored values (numbers at their width). */
-  static long rowBytes(Connection c) throws Exception {
-    try (Statement s = c.createStatement();
-        ResultSet r =
-            s.executeQuery(
-                "SELECT SUM(1 + 8 + 8 + 8 + 4 + OCTET_LENGTH(\"persistence_id\")"
-                    + " + OCTET_LENGTH(\"writer\") + OCTET_LENGTH(\"adapter_manifest\") + OCTET_LENGTH(\"event_payload\")"
-                    + " + OCTET_LENGTH(\"event_ser_manifest\")) FROM \"event_journal\"")) {
-      r.next();
-      return r.getLong(1);
     }
   }
 }

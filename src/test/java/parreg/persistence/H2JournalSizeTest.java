@@ -68,7 +68,7 @@ class H2JournalSizeTest {
           }
         }
       }
-      long rowBytes = H2CompactionTest.rowBytes(c);
+      long rowBytes = LiveRows.bytes(c);
       long bound = 2 * rowBytes + (2 << 20);
       assertTrue(
           largest <= bound,

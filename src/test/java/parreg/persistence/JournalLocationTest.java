@@ -9,6 +9,7 @@ import com.typesafe.config.Config;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -79,22 +80,20 @@ class JournalLocationTest {
     assertTrue(kept.jdbcUrl().endsWith(";WRITE_DELAY=500;compress=false"), kept.jdbcUrl());
   }
 
-  /** --sync-commit: one commit per step, so no page compression; a URL's own setting still wins. */
+  /** The step log of --sync-commit lives beside the H2 database; PostgreSQL has none. */
   @Test
-  void uncompressedWhereAskedUnlessTheUrlSaysOtherwise() {
+  void theStepLogLivesBesideTheH2Database() {
     Path dir = tmp.resolve("sync");
     assertEquals(
-        "jdbc:h2:file:"
-            + dir.resolve("journal")
-            + ";WRITE_DELAY=0;COMPRESS=FALSE;DB_CLOSE_ON_EXIT=FALSE",
-        JournalLocation.parse(dir.toString(), false).jdbcUrl());
-    assertTrue(
-        JournalLocation.parse("jdbc:h2:file:" + tmp.resolve("j"), false)
-            .jdbcUrl()
-            .endsWith(";WRITE_DELAY=0;COMPRESS=FALSE"));
-    JournalLocation kept =
-        JournalLocation.parse("jdbc:h2:file:" + tmp.resolve("j") + ";COMPRESS=TRUE", false);
-    assertTrue(kept.jdbcUrl().endsWith(";COMPRESS=TRUE;WRITE_DELAY=0"), kept.jdbcUrl());
+        Optional.of(dir.resolve("journal.steplog")),
+        JournalLocation.parse(dir.toString()).stepLogDirectory());
+    assertEquals(
+        Optional.of(tmp.resolve("j.steplog")),
+        JournalLocation.parse("jdbc:h2:file:" + tmp.resolve("j") + ";COMPRESS=TRUE")
+            .stepLogDirectory());
+    assertEquals(
+        Optional.empty(),
+        JournalLocation.parse("jdbc:postgresql://127.0.0.1:5432/db").stepLogDirectory());
   }
 
   @Test

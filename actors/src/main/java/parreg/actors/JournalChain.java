@@ -21,11 +21,21 @@ import parreg.persistence.KryoCodec;
  * the snapshot's event. Journals of format version 1 (no envelope) replay as before; the chain
  * starts at the first event appended to them (its link to the version-1 event before it is not
  * checked: see {@link ChainCheck}).
+ *
+ * <p>Under {@code --sync-commit} on H2 the events of a write were sealed already, in the same
+ * chain, by the step log ({@link SyncCommitLog}): those bytes are stored as they are, so the
+ * journal and the log hold the same bytes, and each must link to the head here (else the write
+ * fails).
  */
 final class JournalChain {
   private final String persistenceId;
   private final KryoCodec codec;
   private ChainCheck chain;
+
+  /** The events of the write being persisted as the step log sealed them, or null. */
+  private Chained[] sealed;
+
+  private int nextSealed;
 
   JournalChain(String persistenceId, KryoCodec codec) {
     this.persistenceId = persistenceId;
@@ -33,15 +43,36 @@ final class JournalChain {
     this.chain = ChainCheck.fromStart(persistenceId);
   }
 
-  private long head() {
+  /** What the next event links to (after recovery: the chain hash of the last event replayed). */
+  long head() {
     return chain.headKnown() ? chain.head() : JournalEnvelope.GENESIS;
+  }
+
+  /** The next write's events were sealed already (null: seal them here). */
+  void sealedAlready(Chained[] events) {
+    sealed = events;
+    nextSealed = 0;
   }
 
   final EventAdapter<TrainingActor.Event, Object> events =
       new EventAdapter<>() {
         @Override
         public Object toJournal(TrainingActor.Event e) {
-          Chained c = JournalEnvelope.seal(codec, e, head());
+          Chained c;
+          if (sealed != null && nextSealed < sealed.length) {
+            c = sealed[nextSealed++];
+            if (c.value() != e || c.link() != head()) {
+              throw new IllegalStateException(
+                  "the step log sealed another chain than the journal's: event "
+                      + (chain.lastSeq() + 1)
+                      + " links to "
+                      + Long.toHexString(c.link())
+                      + ", the journal's head is "
+                      + Long.toHexString(head()));
+            }
+          } else {
+            c = JournalEnvelope.seal(codec, e, head());
+          }
           chain.next(-1, c);
           return c;
         }

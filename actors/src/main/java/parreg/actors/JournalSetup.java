@@ -23,6 +23,7 @@ import parreg.persistence.JournalRuns;
 import parreg.persistence.JournalSchema;
 import parreg.persistence.JournalWriterLock;
 import parreg.persistence.KryoCodec;
+import parreg.persistence.StepLogDrain;
 
 /**
  * The {@code --journal} value of a node, in two stages: {@link #inspect} reads what the journal
@@ -40,6 +41,7 @@ final class JournalSetup implements AutoCloseable {
   private Path createdRoot;
   private Set<Path> filesBefore;
   private boolean created;
+  private int rejournaled;
 
   private JournalSetup(JournalLocation location, String writerName) {
     this.location = location;
@@ -49,12 +51,10 @@ final class JournalSetup implements AutoCloseable {
   /**
    * @param writerName how this node is named to another that finds the shared journal's writer lock
    *     taken
-   * @param compress compressed H2 pages (off for {@code --sync-commit}: {@link
-   *     JournalLocation#parse(String, boolean)})
    */
-  static JournalSetup open(String value, String writerName, boolean compress) {
+  static JournalSetup open(String value, String writerName) {
     try {
-      return new JournalSetup(JournalLocation.parse(value, compress), writerName);
+      return new JournalSetup(JournalLocation.parse(value), writerName);
     } catch (IllegalArgumentException e) {
       throw new ParregNode.BadInput("--journal: " + e.getMessage());
     }
@@ -143,11 +143,17 @@ final class JournalSetup implements AutoCloseable {
         keeper.close();
         keeper = null;
       } else {
+        // A kill under --sync-commit leaves steps in the step log that the journal lacks: they go
+        // into the journal now, before recovery replays it, whatever this start's mode.
+        rejournaled = StepLogDrain.drain(keeper, KryoCodec.fromRegistrationsResource(), location);
         compaction = H2Compaction.start(keeper, compactionInterval, compactionBytes);
       }
       created = true;
     } catch (IllegalStateException inUse) {
       throw new ParregNode.BadInput(inUse.getMessage());
+    } catch (IOException | JournalReadException e) {
+      throw new IllegalStateException(
+          "cannot move the step log into the journal at " + location + ": " + e.getMessage(), e);
     } catch (SQLException e) {
       if (JournalErrors.isDiskFull(e)) {
         // One line, as a full disk during the run says it (H2's own message names only the file).
@@ -253,5 +259,10 @@ final class JournalSetup implements AutoCloseable {
 
   String describe() {
     return location.toString();
+  }
+
+  /** How many steps {@link #create} moved from the step log into the journal. */
+  int rejournaled() {
+    return rejournaled;
   }
 }

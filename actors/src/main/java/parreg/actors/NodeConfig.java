@@ -247,7 +247,11 @@ final class NodeConfig {
    * input.
    */
   NodeSettings settings(
-      Config cfg, RunContract contract, PartitionSource partition, String journalDescription) {
+      Config cfg,
+      RunContract contract,
+      PartitionSource partition,
+      String journalDescription,
+      java.nio.file.Path stepLogDirectory) {
     ParregNode.Deployment d = deployment;
     try {
       return NodeSettings.of(
@@ -262,7 +266,8 @@ final class NodeConfig {
           d.exitWhenDone(),
           d.stepInterval(),
           d.syncCommit(),
-          journalDescription);
+          journalDescription,
+          stepLogDirectory);
     } catch (ConfigException e) {
       throw configError(e);
     }

@@ -32,6 +32,9 @@ import parreg.device.RunContract;
  * @param groupDelay ... or once the oldest of them has waited this long
  * @param journalDescription where the journal lives, for status
  * @param progressInterval how often the node logs its progress line (zero: never)
+ * @param stepLog {@code --sync-commit} on an embedded H2 journal: where a step is acknowledged
+ *     ({@link SyncCommitLog}), while the journal is written behind with the default lag; null
+ *     otherwise
  */
 public record NodeSettings(
     int participant,
@@ -52,7 +55,65 @@ public record NodeSettings(
     int groupSteps,
     Duration groupDelay,
     String journalDescription,
-    Duration progressInterval) {
+    Duration progressInterval,
+    StepLogSettings stepLog) {
+
+  /**
+   * The step log of {@code --sync-commit} on an embedded H2 journal ({@code
+   * parreg.journal.step-log}).
+   *
+   * @param directory where it lives ({@link parreg.persistence.JournalLocation#stepLogDirectory})
+   * @param segmentBytes a segment rolls at this size
+   * @param fsync force each append to the device (survives power loss; costs a device flush per
+   *     step)
+   * @param keepWrites a segment is deleted once the journal has acknowledged this many writes after
+   *     the one that holds its last record
+   */
+  public record StepLogSettings(Path directory, long segmentBytes, boolean fsync, int keepWrites) {}
+
+  /** Without a step log. */
+  public NodeSettings(
+      int participant,
+      RunContract contract,
+      PartitionSource partition,
+      long targetSteps,
+      String backend,
+      String device,
+      Path evidence,
+      boolean exitWhenDone,
+      int snapshotEvery,
+      Duration stepInterval,
+      int peerWindow,
+      Duration retryInterval,
+      Duration waitingAfter,
+      int maxLagSteps,
+      Duration maxLag,
+      int groupSteps,
+      Duration groupDelay,
+      String journalDescription,
+      Duration progressInterval) {
+    this(
+        participant,
+        contract,
+        partition,
+        targetSteps,
+        backend,
+        device,
+        evidence,
+        exitWhenDone,
+        snapshotEvery,
+        stepInterval,
+        peerWindow,
+        retryInterval,
+        waitingAfter,
+        maxLagSteps,
+        maxLag,
+        groupSteps,
+        groupDelay,
+        journalDescription,
+        progressInterval,
+        null);
+  }
 
   public NodeSettings {
     // A restarted node's peers serve the steps it lacks from memory while they are in the window;
@@ -76,7 +137,11 @@ public record NodeSettings(
     }
   }
 
-  /** Reads the {@code parreg} namespace for the tunables; the rest comes from the caller. */
+  /**
+   * Reads the {@code parreg} namespace for the tunables; the rest comes from the caller. {@code
+   * stepLogDirectory}: where an embedded H2 journal keeps its step log (null for PostgreSQL), used
+   * with {@code syncCommit}.
+   */
   public static NodeSettings of(
       Config config,
       int participant,
@@ -89,8 +154,19 @@ public record NodeSettings(
       boolean exitWhenDone,
       Duration stepInterval,
       boolean syncCommit,
-      String journalDescription) {
+      String journalDescription,
+      Path stepLogDirectory) {
     Config c = config.getConfig("parreg");
+    // --sync-commit on H2 acknowledges each step in the step log and writes the journal behind, as
+    // by default; on PostgreSQL each step is its own write (lag 0).
+    StepLogSettings stepLog =
+        syncCommit && stepLogDirectory != null
+            ? new StepLogSettings(
+                stepLogDirectory,
+                c.getBytes("journal.step-log.segment-bytes"),
+                c.getBoolean("journal.step-log.fsync"),
+                c.getInt("journal.step-log.keep-writes"))
+            : null;
     return new NodeSettings(
         participant,
         contract,
@@ -105,12 +181,13 @@ public record NodeSettings(
         c.getInt("peer.window-steps"),
         c.getDuration("peer.retry-interval"),
         c.getDuration("peer.waiting-after"),
-        syncCommit ? 0 : c.getInt("journal.max-lag-steps"),
+        syncCommit && stepLog == null ? 0 : c.getInt("journal.max-lag-steps"),
         Duration.ofMillis(c.getLong("journal.max-lag-ms")),
         c.getInt("journal.group-steps"),
         Duration.ofMillis(c.getLong("journal.group-ms")),
         journalDescription,
-        c.getDuration("progress-interval"));
+        c.getDuration("progress-interval"),
+        stepLog);
   }
 
   /** The journal's persistence id: unique per run name and participant, stable across restarts. */

@@ -70,8 +70,7 @@ final class NodeStart {
     // initialises it has its calls replayed, and SLF4J says so in three warning lines.
     org.slf4j.LoggerFactory.getILoggerFactory();
     NodeConfig nodeConfig = NodeConfig.parse(d);
-    JournalSetup journalSetup =
-        JournalSetup.open(d.journal(), JournalSetup.writerName(d), !d.syncCommit());
+    JournalSetup journalSetup = JournalSetup.open(d.journal(), JournalSetup.writerName(d));
     // The device (for CUDA: driver, context and kernel module, the longest single step of a start
     // on a GPU) opens on its own thread from here on; it writes nothing, and the journal is created
     // only once it is open, so that a card that is not there is refused with nothing written.
@@ -132,7 +131,13 @@ final class NodeStart {
     NodeSettings settings;
     try {
       cfg = nodeConfig.complete(journalSetup.config());
-      settings = nodeConfig.settings(cfg, contract, partition, journalSetup.describe());
+      settings =
+          nodeConfig.settings(
+              cfg,
+              contract,
+              partition,
+              journalSetup.describe(),
+              journalSetup.location().stepLogDirectory().orElse(null));
     } catch (RuntimeException e) {
       awaitInspected(inspected, journalSetup); // a journal problem is reported first
       refuse(journalSetup, deviceLoaded);
@@ -208,6 +213,13 @@ final class NodeStart {
     }
     StartupTrace.mark("actor system created");
     awaitPrepared(prepared, journalSetup, node);
+    if (journalSetup.rejournaled() > 0) {
+      node.system()
+          .log()
+          .info(
+              "moved {} steps from the step log into the journal (a kill under --sync-commit)",
+              journalSetup.rejournaled());
+    }
     try {
       ClusterJoin.go(node, cfg, deviceLoaded);
     } catch (RuntimeException e) {

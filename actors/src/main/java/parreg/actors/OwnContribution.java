@@ -51,10 +51,10 @@ final class OwnContribution {
   }
 
   /**
-   * While the journal holds the next step up (with {@code --sync-commit}, on every step), its own
-   * contribution is computed already: it depends only on the committed parameters, and nothing
-   * derived from them leaves the node before the journal lets the step start ({@link #start}
-   * publishes it then). The device works while the journal writes, instead of after it.
+   * While the journal holds the next step up (with {@code --sync-commit} on PostgreSQL, on every
+   * step), its own contribution is computed already: it depends only on the committed parameters,
+   * and nothing derived from them leaves the node before the journal lets the step start ({@link
+   * #start} publishes it then). The device works while the journal writes, instead of after it.
    */
   void computeAhead(TrainingState state) {
     long step = state.committed() + 1;

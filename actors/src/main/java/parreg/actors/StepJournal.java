@@ -43,8 +43,12 @@ final class StepJournal
 
   interface Command {}
 
-  /** Persist these events, in this order, in one journal write. */
-  record Write(TrainingActor.Event[] events) implements Command {}
+  /**
+   * Persist these events, in this order, in one journal write; {@code sealed}: their stored bytes,
+   * already sealed into the chain by the step log ({@link SyncCommitLog}), or null: sealed here.
+   */
+  record Write(TrainingActor.Event[] events, parreg.persistence.Chained[] sealed)
+      implements Command {}
 
   private final ActorContext<Command> ctx;
   private final ActorRef<TrainingActor.Command> owner;
@@ -111,7 +115,10 @@ final class StepJournal
     return newSignalHandlerBuilder()
         .onSignal(
             RecoveryCompleted.instance(),
-            state -> owner.tell(new TrainingActor.JournalRecovered(state, lastSequenceNumber(ctx))))
+            state ->
+                owner.tell(
+                    new TrainingActor.JournalRecovered(
+                        state, lastSequenceNumber(ctx), chain.head())))
         // After a failed write the journal child restarts and recovers; on H2 a full disk closes
         // the
         // database, so that recovery fails, and its cause chain still holds "No space left on
@@ -151,6 +158,7 @@ final class StepJournal
             Write.class,
             (state, w) -> {
               writeStartNanos = System.nanoTime();
+              chain.sealedAlready(w.sealed());
               return Effect()
                   .persist(Arrays.asList(w.events()))
                   .thenRun(

@@ -104,8 +104,12 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
 
   // ---- from the journal child (StepJournal) ----
 
-  /** Recovery finished (again, after a restart of the journal child): the durable state. */
-  record JournalRecovered(TrainingState state, long sequenceNr) implements Command {}
+  /**
+   * Recovery finished (again, after a restart of the journal child): the durable state, the last
+   * sequence number and the chain hash the next event links to.
+   */
+  record JournalRecovered(TrainingState state, long sequenceNr, long chainHead)
+      implements Command {}
 
   /** The last write is durable; {@code durableStep} is the journal's last step now. */
   record JournalWritten(long durableStep, long sequenceNr) implements Command {}
@@ -211,7 +215,10 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
             state.committed(),
             recovered.sequenceNr(),
             WriteBehind.Journal.of(journal, timers, GroupDue.INSTANCE),
-            System::nanoTime);
+            System::nanoTime,
+            stepLog(ctx, settings, recovered, lifecycle));
+    // A step log that could not be opened has failed the node: it commits nothing meanwhile.
+    this.stopped = settings.stepLog() != null && this.journal.stepLogBytes() < 0;
     this.own =
         new OwnContribution(
             gpu,
@@ -228,6 +235,52 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
     timers.startTimerAtFixedRate(Progress.INSTANCE, Progress.INSTANCE, status.rateInterval());
     StartupTrace.mark("recovery done (step " + state.committed() + ")");
     peer.tell(new PeerActor.Attach(ctx.getSelf(), state.roster(), state.committed()));
+  }
+
+  /**
+   * The step log of {@code --sync-commit} on H2, opened after recovery (the node's start moved an
+   * earlier log into the journal); null without one, or when it cannot be opened (the node fails).
+   */
+  private static SyncCommitLog stepLog(
+      ActorContext<Command> ctx,
+      NodeSettings settings,
+      JournalRecovered recovered,
+      NodeLifecycle lifecycle) {
+    if (settings.stepLog() == null) {
+      return null;
+    }
+    try {
+      return SyncCommitLog.open(
+          settings.stepLog(),
+          settings.persistenceId(),
+          parreg.persistence.KryoCodec.fromConfig(ctx.getSystem().settings().config()),
+          recovered.chainHead(),
+          recovered.sequenceNr());
+    } catch (java.io.IOException | IllegalStateException e) {
+      lifecycle.fail(
+          "journal "
+              + settings.journalDescription()
+              + ": cannot open the step log "
+              + settings.stepLog().directory()
+              + ": "
+              + e.getMessage());
+      return null;
+    }
+  }
+
+  /**
+   * Hands a committed event to the journal; false when the step log could not take it (the node
+   * then fails: a full disk says so in one line).
+   */
+  private boolean commitToJournal(Event event) {
+    try {
+      journal.commit(event);
+      return true;
+    } catch (java.io.UncheckedIOException e) {
+      stopped = true;
+      failJournal(e.getCause().getMessage(), parreg.persistence.JournalErrors.isDiskFull(e));
+      return false;
+    }
   }
 
   @Override
@@ -248,6 +301,12 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
         .onMessage(GetState.class, this::onGetState)
         .onMessage(Flush.class, this::onFlush)
         .onMessage(WatchCommits.class, this::onWatchCommits)
+        .onSignal(
+            org.apache.pekko.actor.typed.PostStop.class,
+            s -> {
+              journal.close();
+              return this;
+            })
         .build();
   }
 
@@ -260,8 +319,10 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
     if (!state.started()) {
       getContext().getLog().info("roster complete: {}", Arrays.toString(r.roster()));
       RunStarted started = new RunStarted(settings.contract(), r.roster());
+      if (!commitToJournal(started)) {
+        return this;
+      }
       state = state.apply(started);
-      journal.commit(started);
     }
     return startNextStep();
   }
@@ -318,17 +379,21 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
       return this;
     }
     StepTrace.stamp(7, step);
+    TrainingState next;
     try {
-      state =
-          state.next(
-              step,
-              r.contributions()); // the update, computed once (the journal child re-checks it)
+      // the update, computed once (the journal child re-checks it)
+      next = state.next(step, r.contributions());
     } catch (TrainingState.NonFinite e) {
       stopped = true;
       end.diverge(e);
       return this;
     }
-    journal.commit(new StepCommitted(step, r.contributions(), state.parameters(), state.loss()));
+    // With a step log the step is durable once this returns, and only then committed here.
+    if (!commitToJournal(
+        new StepCommitted(step, r.contributions(), next.parameters(), next.loss()))) {
+      return this;
+    }
+    state = next;
     metrics.stepCommitted(step, state.loss(), System.nanoTime() - lastStepStartNanos);
     if (watcher != null && (step % watcher.every() == 0 || step == settings.targetSteps())) {
       watcher.replyTo().tell(new CommittedParameters(step, state.parameters()));
@@ -351,7 +416,13 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
   }
 
   private Behavior<Command> onJournalWritten(JournalWritten w) {
-    journal.written(w.durableStep(), w.sequenceNr());
+    try {
+      journal.written(w.durableStep(), w.sequenceNr());
+    } catch (java.io.UncheckedIOException e) {
+      stopped = true;
+      failJournal("cannot release the step log: " + e.getCause().getMessage(), false);
+      return this;
+    }
     metrics.durable(journal.durable());
     peer.tell(new PeerActor.Durable(journal.durable()));
     journal.writeNext(end.diverged()); // a diverged node has stopped: what waits goes at once
@@ -382,11 +453,15 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
   }
 
   private Behavior<Command> onJournalFailed(JournalFailed f) {
-    lifecycle.fail(
-        f.diskFull()
-            ? journal.diskFull(settings.journalDescription())
-            : "journal " + settings.journalDescription() + " failed: " + f.reason());
+    failJournal(f.reason(), f.diskFull());
     return this;
+  }
+
+  private void failJournal(String reason, boolean diskFull) {
+    lifecycle.fail(
+        diskFull
+            ? journal.diskFull(settings.journalDescription())
+            : "journal " + settings.journalDescription() + " failed: " + reason);
   }
 
   private Behavior<Command> onFlush(Flush f) {

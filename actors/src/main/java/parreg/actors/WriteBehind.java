@@ -1,5 +1,7 @@
 package parreg.actors;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -8,6 +10,7 @@ import java.util.function.LongConsumer;
 import java.util.function.LongSupplier;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+import parreg.persistence.Chained;
 
 /**
  * The training actor's write-behind bookkeeping: the events committed in memory and not yet
@@ -23,6 +26,12 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
  * max-lag-ms} ago ({@link #lagsTooFar}), so a slow journal slows training instead of letting the
  * lag grow; {@code max-lag-steps} 0 or 1 makes every step durable before the next starts.
  *
+ * <p>With a step log ({@link SyncCommitLog}: {@code --sync-commit} on an embedded H2 journal) a
+ * step is durable once its record is appended there, in {@link #commit}, before the next step can
+ * start; the journal is still written behind, with the same groups and lag bound, and {@link
+ * #durable} is then the log's step, ahead of {@link #journaled}. The opening {@code RunStarted} is
+ * not in the log: the first step waits until the journal holds it.
+ *
  * <p>Call order: {@link #commit} per committed event; {@link #written} when the journal child
  * acknowledges a write, then {@link #writeNext}; {@link #restarted} when the child recovered again
  * after a failure. Not thread-safe: the training actor owns it.
@@ -31,8 +40,12 @@ final class WriteBehind {
 
   /** What the bookkeeping asks of its owner: the journal child and the group timer. */
   interface Journal {
-    /** Persist these events, in this order, in one write ({@link StepJournal.Write}). */
-    void write(TrainingActor.Event[] events);
+    /**
+     * Persist these events, in this order, in one write ({@link StepJournal.Write}); {@code
+     * sealed}: their stored bytes as the step log holds them, or null where the journal seals them
+     * itself.
+     */
+    void write(TrainingActor.Event[] events, Chained[] sealed);
 
     /** Call {@link #write()} after this delay, unless cancelled (the oldest waited group-ms). */
     void groupDueIn(Duration delay);
@@ -46,8 +59,8 @@ final class WriteBehind {
         TrainingActor.Command groupDue) {
       return new Journal() {
         @Override
-        public void write(TrainingActor.Event[] events) {
-          child.tell(new StepJournal.Write(events));
+        public void write(TrainingActor.Event[] events, Chained[] sealed) {
+          child.tell(new StepJournal.Write(events, sealed));
         }
 
         @Override
@@ -63,8 +76,11 @@ final class WriteBehind {
     }
   }
 
-  /** An event committed in memory and not yet acknowledged by the journal. */
-  private record Pending(TrainingActor.Event event, long committedAtNanos) {}
+  /**
+   * An event committed in memory and not yet acknowledged by the journal; {@code sealed} as the
+   * step log holds it (null without a step log).
+   */
+  private record Pending(TrainingActor.Event event, Chained sealed, long committedAtNanos) {}
 
   private final Journal journal;
   private final LongSupplier clock;
@@ -72,6 +88,7 @@ final class WriteBehind {
   private final Duration groupDelay;
   private final int maxLagSteps;
   private final long maxLagNanos;
+  private final SyncCommitLog log;
 
   private final ArrayDeque<Pending> pending = new ArrayDeque<>();
 
@@ -79,6 +96,7 @@ final class WriteBehind {
   private int writing;
 
   private long durable;
+  private long journaled;
   private long journalPosition;
   private long journalWrites;
   private long lastSnapshot;
@@ -95,6 +113,18 @@ final class WriteBehind {
       long journalPosition,
       Journal journal,
       LongSupplier clock) {
+    this(settings, durable, journalPosition, journal, clock, null);
+  }
+
+  /** As above, acknowledging each step in {@code log} (null: in the journal). */
+  WriteBehind(
+      NodeSettings settings,
+      long durable,
+      long journalPosition,
+      Journal journal,
+      LongSupplier clock,
+      SyncCommitLog log) {
+    this.log = log;
     this.journal = journal;
     this.clock = clock;
     this.groupSteps = settings.groupSteps();
@@ -102,12 +132,30 @@ final class WriteBehind {
     this.maxLagSteps = settings.maxLagSteps();
     this.maxLagNanos = settings.maxLag().toNanos();
     this.durable = durable;
+    this.journaled = durable;
     this.journalPosition = journalPosition;
   }
 
-  /** Queues a committed event for the journal; writes when the group is full. */
+  /**
+   * Queues a committed event for the journal; writes when the group is full. With a step log, a
+   * step is appended there first.
+   *
+   * @throws UncheckedIOException when the step log could not be appended to (a full disk): the step
+   *     is not durable, and nothing was queued
+   */
   void commit(TrainingActor.Event event) {
-    pending.addLast(new Pending(event, clock.getAsLong()));
+    Chained sealed = null;
+    if (log != null) {
+      try {
+        sealed = log.seal(event);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      if (event instanceof TrainingActor.StepCommitted s) {
+        durable = s.step();
+      }
+    }
+    pending.addLast(new Pending(event, sealed, clock.getAsLong()));
     if (pending.size() == 1 && groupSteps > 1) {
       journal.groupDueIn(groupDelay);
     }
@@ -123,17 +171,26 @@ final class WriteBehind {
     }
     journal.cancelGroupDue();
     TrainingActor.Event[] events = new TrainingActor.Event[pending.size()];
+    Chained[] sealed = log == null ? null : new Chained[events.length];
     int i = 0;
     for (Pending p : pending) {
+      if (sealed != null) {
+        sealed[i] = p.sealed();
+      }
       events[i++] = p.event();
     }
     writing = events.length;
     journalWrites++;
-    journal.write(events);
+    journal.write(events, sealed);
   }
 
   /** The back-pressure rule: see the class comment. */
   boolean lagsTooFar() {
+    if (log != null
+        && !pending.isEmpty()
+        && pending.peekFirst().event() instanceof TrainingActor.RunStarted) {
+      return true; // not in the step log: the first step waits until the journal holds it
+    }
     int steps = pendingSteps();
     if (steps == 0) {
       return false;
@@ -155,14 +212,26 @@ final class WriteBehind {
     return pending.isEmpty();
   }
 
-  /** The write in flight is durable; {@code durableStep} is the journal's last step now. */
+  /**
+   * The write in flight is durable; {@code durableStep} is the journal's last step now.
+   *
+   * @throws UncheckedIOException when a step log segment could not be deleted
+   */
   void written(long durableStep, long sequenceNr) {
     for (int i = 0; i < writing; i++) {
       pending.removeFirst();
     }
     writing = 0;
-    durable = durableStep;
+    journaled = durableStep;
+    durable = Math.max(durable, durableStep);
     journalPosition = sequenceNr;
+    if (log != null) {
+      try {
+        log.journaled(sequenceNr);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
   }
 
   /**
@@ -198,7 +267,8 @@ final class WriteBehind {
                 ? s.step() <= back
                 : recovered.started());
     writing = 0;
-    durable = back;
+    journaled = back;
+    durable = log == null ? back : Math.max(durable, back);
     journalPosition = sequenceNr;
     write();
   }
@@ -229,9 +299,30 @@ final class WriteBehind {
     lastSnapshot = sequenceNr;
   }
 
-  /** The journal's last step. */
+  /** The last step that is durable: in the step log where there is one, else in the journal. */
   long durable() {
     return durable;
+  }
+
+  /** The journal's last step (behind {@link #durable} while a step log holds steps). */
+  long journaled() {
+    return journaled;
+  }
+
+  /** The bytes of the step log, or -1 without one. */
+  long stepLogBytes() {
+    return log == null ? -1 : log.bytes();
+  }
+
+  /** Closes the step log, if any (what it holds stays for the next start). */
+  void close() {
+    if (log != null) {
+      try {
+        log.close();
+      } catch (IOException ignored) {
+        // the node is stopping; the next start reads what the log holds
+      }
+    }
   }
 
   /** The sequence number of the journal's last event. */

@@ -27,6 +27,7 @@ import parreg.persistence.JournalReadException;
 import parreg.persistence.JournalRows;
 import parreg.persistence.JournalRuns;
 import parreg.persistence.KryoCodec;
+import parreg.persistence.RunEvents;
 
 /**
  * A trained model with its contract: read from a node's journal (snapshot plus replayed events,
@@ -77,7 +78,8 @@ record Checkpoint(
       throw new UserError("cannot open journal " + journal + ": " + e.getMessage());
     }
     try (Connection c = opened) {
-      JournalRows rows = new JournalRows(c, codec);
+      RunEvents events = RunEvents.of(c, codec, location);
+      JournalRows rows = events.rows();
       String pid = persistenceId(c, codec, location, participant, runName);
       TrainingState state = TrainingState.empty();
       ChainCheck chain = ChainCheck.fromStart(pid);
@@ -90,7 +92,8 @@ record Checkpoint(
         chain.snapshot(snap.get().sequenceNr(), snap.get().envelope());
       }
       TrainingState[] replayed = {state};
-      rows.forEachEvent(pid, chain, false, e -> replayed[0] = replayRow(replayed[0], e, visitor));
+      // The journal's events, then its step log's (--sync-commit on H2) after them.
+      events.forEachEvent(pid, chain, false, e -> replayed[0] = replayRow(replayed[0], e, visitor));
       state = replayed[0];
       if (!state.started()) {
         throw new UserError(

@@ -7,9 +7,11 @@ import parreg.actors.TrainingActor;
 import parreg.persistence.JournalLocation;
 import parreg.persistence.JournalRows;
 import parreg.persistence.KryoCodec;
+import parreg.persistence.RunEvents;
 
 /**
- * Reads a node's journal rows back and checks that it holds RunStarted and every step exactly once.
+ * Reads a node's journal back (its rows, then its step log's records) and checks that it holds
+ * RunStarted and every step exactly once.
  */
 final class JournalCheck {
   private JournalCheck() {}
@@ -18,9 +20,8 @@ final class JournalCheck {
     JournalLocation location = JournalLocation.parse(journal);
     try (Connection c = location.openExistingConnection()) {
       KryoCodec codec = KryoCodec.fromConfig(ConfigFactory.load());
-      JournalRows rows = new JournalRows(c, codec);
       String pid = Checkpoint.persistenceId(c, codec, location, participant, null);
-      List<JournalRows.EventRow> events = rows.eventsAfter(pid, 0);
+      List<JournalRows.EventRow> events = RunEvents.of(c, codec, location).eventsAfter(pid, 0);
       long expectStep = 1;
       for (JournalRows.EventRow e : events) {
         if (e.event() instanceof TrainingActor.StepCommitted s) {

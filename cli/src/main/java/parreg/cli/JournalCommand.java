@@ -11,6 +11,7 @@ import parreg.persistence.JournalReadException;
 import parreg.persistence.JournalRows;
 import parreg.persistence.JournalRuns;
 import parreg.persistence.KryoCodec;
+import parreg.persistence.RunEvents;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -64,10 +65,10 @@ public final class JournalCommand implements Runnable {
         throw new UserError("cannot open journal " + journal + ": " + e.getMessage());
       }
       try (Connection c = opened) {
-        JournalRows rows = new JournalRows(c, codec);
+        RunEvents events = RunEvents.of(c, codec, location);
         List<String> lines = new ArrayList<>();
-        for (String pid : persistenceIds(c, codec, location, rows)) {
-          lines.add(JournalVerifier.verify(rows, pid).line());
+        for (String pid : persistenceIds(c, codec, location, events.rows())) {
+          lines.add(JournalVerifier.verify(events, pid).line());
         }
         System.out.println("journal " + journal + " good: " + String.join("; ", lines));
         return 0;

@@ -8,19 +8,35 @@ import parreg.actors.TrainingState;
 import parreg.persistence.ChainCheck;
 import parreg.persistence.JournalReadException;
 import parreg.persistence.JournalRows;
+import parreg.persistence.RunEvents;
 
 /**
  * Checks one persistence id of a journal as {@code journal verify} reports it: every event from the
- * first, its checksum, its link to the one before it and its replay (the training actor's checks,
- * as recovery); then every snapshot: its checksum, its link to the event at its sequence number and
- * that it equals the state replayed up to there.
+ * first (the journal's, then its step log's), its checksum, its link to the one before it and its
+ * replay (the training actor's checks, as recovery); then every snapshot: its checksum, its link to
+ * the event at its sequence number and that it equals the state replayed up to there.
  */
 final class JournalVerifier {
   private JournalVerifier() {}
 
   /** What a good persistence id holds. */
-  record Summary(String persistenceId, long events, long unlinked, int snapshots, long committed) {
+  record Summary(
+      String persistenceId,
+      long events,
+      long unlinked,
+      int snapshots,
+      long committed,
+      long inStepLog) {
     String line() {
+      return checks()
+          + (inStepLog == 0
+              ? ""
+              : " (the last "
+                  + inStepLog
+                  + " in the step log of --sync-commit, not yet in the journal)");
+    }
+
+    private String checks() {
       String what =
           events
               + " events (RunStarted, steps 1.."
@@ -56,13 +72,14 @@ final class JournalVerifier {
   /**
    * @throws JournalReadException naming the first bad sequence number
    */
-  static Summary verify(JournalRows rows, String pid) throws SQLException {
+  static Summary verify(RunEvents events, String pid) throws SQLException {
+    JournalRows rows = events.rows();
     List<Long> snapshotSeqs = rows.snapshotSequenceNrs(pid);
     Map<Long, Long> hashes = new HashMap<>();
     Map<Long, TrainingState> states = new HashMap<>();
     TrainingState[] state = {TrainingState.empty()};
     long[] counts = new long[2]; // events, unlinked
-    rows.forEachEvent(
+    events.forEachEvent(
         pid,
         ChainCheck.fromStart(pid),
         false,
@@ -108,6 +125,8 @@ final class JournalVerifier {
     if (counts[0] == 0) {
       throw new JournalReadException("no events for " + pid);
     }
-    return new Summary(pid, counts[0], counts[1], snapshotSeqs.size(), state[0].committed());
+    long inStepLog = events.stepLog().after(pid, rows.highestSequenceNr(pid)).size();
+    return new Summary(
+        pid, counts[0], counts[1], snapshotSeqs.size(), state[0].committed(), inStepLog);
   }
 }

@@ -64,6 +64,8 @@ public final class JournalLocation {
   /** Name of the H2 database inside a journal directory (files {@code journal.mv.db} …). */
   public static final String H2_DATABASE_NAME = "journal";
 
+  private static final String STEP_LOG_SUFFIX = ".steplog";
+
   /** The classpath resource with the static persistence configuration. */
   public static final String PERSISTENCE_CONF = "persistence.conf";
 
@@ -108,17 +110,6 @@ public final class JournalLocation {
    *     is not a supported JDBC URL
    */
   public static JournalLocation parse(String value) {
-    return parse(value, true);
-  }
-
-  /**
-   * As {@link #parse(String)}; {@code compress = false} opens an embedded H2 journal with {@code
-   * COMPRESS=FALSE} (unless a URL sets it itself). For {@code --sync-commit}: there every step is
-   * one commit, and compressing the pages H2 writes on each commit costs about 9 % of the step rate
-   * (BENCHMARKS.md); the journal file grows about twice as fast instead. H2 reads compressed and
-   * plain pages alike, so a journal may be written both ways across restarts.
-   */
-  public static JournalLocation parse(String value, boolean compress) {
     if (value == null || value.isBlank()) {
       throw new IllegalArgumentException("--journal needs a directory or a JDBC URL, got nothing");
     }
@@ -128,7 +119,7 @@ public final class JournalLocation {
       return postgres(v);
     }
     if (lower.startsWith("jdbc:h2:")) {
-      return h2Url(v, compress);
+      return h2Url(v);
     }
     if (lower.startsWith("jdbc:")) {
       throw new IllegalArgumentException(
@@ -144,10 +135,10 @@ public final class JournalLocation {
               + " looks like a URL but is not a supported JDBC URL (use jdbc:postgresql://HOST:PORT/DB"
               + " or a directory)");
     }
-    return directory(v, compress);
+    return directory(v);
   }
 
-  private static JournalLocation directory(String v, boolean compress) {
+  private static JournalLocation directory(String v) {
     if (v.indexOf(';') >= 0) {
       throw new IllegalArgumentException("journal directory must not contain ';': " + v);
     }
@@ -181,21 +172,12 @@ public final class JournalLocation {
         "jdbc:h2:file:"
             + dir.resolve(H2_DATABASE_NAME)
             + ";"
-            + String.join(";", h2Settings(compress).values())
+            + String.join(";", H2_SETTINGS.values())
             + ";DB_CLOSE_ON_EXIT=FALSE";
     return new JournalLocation(v, JournalDialect.H2, url, "sa", "", dir);
   }
 
-  /** The settings an embedded journal gets: {@link #H2_SETTINGS}, compression off where asked. */
-  private static Map<String, String> h2Settings(boolean compress) {
-    Map<String, String> m = new LinkedHashMap<>(H2_SETTINGS);
-    if (!compress) {
-      m.put("COMPRESS", "COMPRESS=FALSE");
-    }
-    return m;
-  }
-
-  private static JournalLocation h2Url(String v, boolean compress) {
+  private static JournalLocation h2Url(String v) {
     String lower = v.toLowerCase(Locale.ROOT);
     if (!lower.startsWith("jdbc:h2:file:")) {
       throw new IllegalArgumentException(
@@ -211,13 +193,12 @@ public final class JournalLocation {
       }
     }
     StringBuilder url = new StringBuilder(v);
-    h2Settings(compress)
-        .forEach(
-            (key, setting) -> {
-              if (!settings.containsKey(key)) {
-                url.append(';').append(setting);
-              }
-            });
+    H2_SETTINGS.forEach(
+        (key, setting) -> {
+          if (!settings.containsKey(key)) {
+            url.append(';').append(setting);
+          }
+        });
     String user = settings.getOrDefault("USER", "sa");
     String password = settings.getOrDefault("PASSWORD", "");
     return new JournalLocation(v, JournalDialect.H2, url.toString(), user, password, null);
@@ -280,6 +261,28 @@ public final class JournalLocation {
   /** The journal directory, for the directory form only. */
   public Optional<Path> directory() {
     return Optional.ofNullable(directory);
+  }
+
+  /**
+   * Where an embedded H2 journal keeps its step log ({@link StepLog}, {@code --sync-commit}):
+   * {@code DIR/journal.steplog} beside {@code DIR/journal.mv.db}, or {@code PATH.steplog} beside
+   * {@code PATH.mv.db} for {@code jdbc:h2:file:PATH} ({@code ~} is the home directory, as for H2).
+   * Empty for PostgreSQL, which commits each step itself.
+   */
+  public Optional<Path> stepLogDirectory() {
+    if (dialect != JournalDialect.H2) {
+      return Optional.empty();
+    }
+    if (directory != null) {
+      return Optional.of(directory.resolve(H2_DATABASE_NAME + STEP_LOG_SUFFIX));
+    }
+    String path = jdbcUrl.substring("jdbc:h2:file:".length());
+    int semicolon = path.indexOf(';');
+    path = semicolon < 0 ? path : path.substring(0, semicolon);
+    if (path.startsWith("~")) {
+      path = System.getProperty("user.home") + path.substring(1);
+    }
+    return Optional.of(Path.of(path + STEP_LOG_SUFFIX).toAbsolutePath().normalize());
   }
 
   /**

@@ -1,5 +1,6 @@
 package parreg.persistence;
 
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -81,6 +82,7 @@ public final class JournalRuns {
   public record Refused(String field, String message, boolean anotherRun) implements Admission {}
 
   private final Connection connection;
+  private final RunEvents events;
   private final JournalRows rows;
   private final boolean shared;
   private final String journal;
@@ -91,8 +93,18 @@ public final class JournalRuns {
    * @param journal how to name the journal in messages
    */
   public JournalRuns(Connection connection, KryoCodec codec, boolean shared, String journal) {
+    this(connection, codec, shared, journal, null);
+  }
+
+  /**
+   * @param stepLog the journal's step log directory ({@link JournalLocation#stepLogDirectory}), or
+   *     null
+   */
+  public JournalRuns(
+      Connection connection, KryoCodec codec, boolean shared, String journal, Path stepLog) {
     this.connection = Objects.requireNonNull(connection, "connection");
-    this.rows = new JournalRows(connection, codec);
+    this.events = new RunEvents(connection, codec, stepLog);
+    this.rows = events.rows();
     this.shared = shared;
     this.journal = Objects.requireNonNull(journal, "journal");
   }
@@ -103,7 +115,8 @@ public final class JournalRuns {
         connection,
         codec,
         location.dialect() == JournalDialect.POSTGRES,
-        "journal " + location.display());
+        "journal " + location.display(),
+        location.stepLogDirectory().orElse(null));
   }
 
   /**
@@ -132,8 +145,9 @@ public final class JournalRuns {
     Optional<Run> own = run(persistenceId(runName, participant));
     if (own.isPresent()) {
       // Recovery replays from the latest snapshot: what lies before it is checked here, cheaply
-      // (checksums and links), so damage anywhere in the run stops the start.
-      rows.checkChain(own.get().persistenceId(), own.get().highestSequenceNr());
+      // (checksums and links), so damage anywhere in the run (its step log included) stops the
+      // start.
+      events.checkChain(own.get().persistenceId(), own.get().highestSequenceNr());
       return restart(own.get(), contract, participant, data);
     }
     if (shared) {
@@ -301,7 +315,7 @@ public final class JournalRuns {
     if (parsed.isEmpty() || first.isEmpty()) {
       return Optional.empty();
     }
-    long highest = rows.highestSequenceNr(pid);
+    long highest = events.highestSequenceNr(pid);
     RunContract contract = null;
     PartitionInfo[] roster = null;
     if (first.get().event() instanceof Opening o) {

@@ -13,6 +13,11 @@
  *       pekko-persistence-jdbc 1.1.1 expects, on H2 and PostgreSQL, errors surfaced.
  *   <li>{@link parreg.persistence.JournalRows}: plain-JDBC reading of a persistence id's snapshot
  *       and events, decoded through the codec.
+ *   <li>{@link parreg.persistence.StepLog} (written), {@link parreg.persistence.StepLogScan} (read)
+ *       and {@link parreg.persistence.StepLogDrain} (moved into the journal at a start): the step
+ *       log that acknowledges a step under {@code --sync-commit} on an embedded H2 journal.
+ *   <li>{@link parreg.persistence.RunEvents}: the one reader of a run's events, the journal's and
+ *       then its step log's.
  * </ul>
  *
  * <p>May depend on Pekko, JDBC drivers, Kryo and {@code parreg.device}; must not depend on {@code

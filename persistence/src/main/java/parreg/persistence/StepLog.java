@@ -1,0 +1,225 @@
+package parreg.persistence;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayDeque;
+import java.util.zip.CRC32C;
+
+/**
+ * The step log of {@code --sync-commit} on an embedded H2 journal (issue 13 item 6): a small
+ * append-only file beside the database ({@link JournalLocation#stepLogDirectory}) that acknowledges
+ * a step, so that the H2 journal can be written behind in groups as in the default mode. Under
+ * {@code --sync-commit} every step was one H2 commit, and each commit is a ~19 KB chunk that H2
+ * keeps 45 s: 97 MB of file for 0.91 MB of rows after 5,000 steps (BENCHMARKS.md, "Journal size").
+ * A record here is ~100 bytes for the seed run.
+ *
+ * <p>Layout: segments named {@code %020d.steplog} after the sequence number of their first record.
+ *
+ * <pre>
+ *   segment header: 8 bytes "PRGSTEPL", int format version 1, short n, n bytes persistence id
+ *                   (UTF-8), int CRC32C of the header's bytes before it
+ *   record:         int payload length, long sequence number, long write time (epoch ms),
+ *                   int CRC32C of those 20 bytes, int CRC32C of the payload, the payload
+ * </pre>
+ *
+ * The payload is the event's journal envelope ({@link JournalEnvelope}: the bytes the journal
+ * stores, with their own checksum and link), so the chain carries through the log into the journal.
+ * The write time is what {@code history} shows for a step re-journaled from the log. The header has
+ * a checksum of its own so that a record cut short at the end (a kill or a full disk mid-append:
+ * never acknowledged) is told apart from a damaged length field ({@link StepLogScan}).
+ *
+ * <p>Durability: a record is written with one {@code write} before {@link #append} returns, so an
+ * acknowledged step survives a process crash (kill -9); with {@code fsync} each append is also
+ * forced to the device ({@code FileChannel.force(false)}), so it survives power loss. H2 with
+ * {@code WRITE_DELAY=0} promises the first only: it writes each commit but does not fsync it.
+ *
+ * <p>Segments roll at {@code segmentBytes}; {@link #release} deletes the segments whose every
+ * record the H2 journal holds. One writer: the node, which also holds the H2 database open (H2's
+ * file lock keeps a second process away from both). Not thread-safe.
+ */
+public final class StepLog implements AutoCloseable {
+  static final String SUFFIX = ".steplog";
+  static final byte[] MAGIC = "PRGSTEPL".getBytes(StandardCharsets.US_ASCII);
+  static final int FORMAT = 1;
+
+  /** length, sequence number, write time, header CRC, payload CRC. */
+  static final int RECORD_HEADER = 4 + 8 + 8 + 4 + 4;
+
+  private record Segment(Path path, long lastSeq, long size) {}
+
+  private final Path dir;
+  private final byte[] segmentHeader;
+  private final long segmentBytes;
+  private final boolean fsync;
+  private final ArrayDeque<Segment> full = new ArrayDeque<>();
+
+  private FileChannel active;
+  private Path activePath;
+  private long activeSize;
+  private long activeLast;
+  private long lastSeq = -1;
+  private long bytes;
+
+  private StepLog(Path dir, String persistenceId, long segmentBytes, boolean fsync) {
+    this.dir = dir;
+    this.segmentHeader = header(persistenceId);
+    this.segmentBytes = segmentBytes;
+    this.fsync = fsync;
+  }
+
+  /**
+   * A new, empty step log of {@code persistenceId} in {@code dir}. The node's start has moved every
+   * record of an earlier log into the journal and deleted it ({@link StepLogDrain}); a log that is
+   * still there is refused, never appended to or overwritten.
+   *
+   * @throws IllegalStateException when {@code dir} still holds segments
+   */
+  public static StepLog create(Path dir, String persistenceId, long segmentBytes, boolean fsync)
+      throws IOException {
+    Files.createDirectories(dir);
+    if (!StepLogScan.segments(dir).isEmpty()) {
+      throw new IllegalStateException(
+          "step log " + dir + " still holds records that are not in the journal");
+    }
+    return new StepLog(dir, persistenceId, segmentBytes, fsync);
+  }
+
+  /**
+   * Appends one record; the step is acknowledged when this returns. Sequence numbers follow each
+   * other. A failed write (a full disk) is cut off again where possible and thrown: what it left at
+   * the end is a record cut short, which readers ignore and the next start removes.
+   */
+  public void append(long sequenceNr, long writtenAtMillis, byte[] payload) throws IOException {
+    if (lastSeq >= 0 && sequenceNr != lastSeq + 1) {
+      throw new IllegalArgumentException(
+          "step log record #" + sequenceNr + " after #" + lastSeq + ": sequence numbers follow");
+    }
+    int size = RECORD_HEADER + payload.length;
+    if (active == null || (activeSize + size > segmentBytes && activeLast > 0)) {
+      roll(sequenceNr);
+    }
+    ByteBuffer b = ByteBuffer.allocate(size);
+    b.putInt(payload.length).putLong(sequenceNr).putLong(writtenAtMillis);
+    b.putInt(crc(b.array(), 0, 20)).putInt(crc(payload, 0, payload.length)).put(payload).flip();
+    long at = activeSize;
+    try {
+      while (b.hasRemaining()) {
+        at += active.write(b, at);
+      }
+      if (fsync) {
+        active.force(false);
+      }
+    } catch (IOException e) {
+      try {
+        active.truncate(activeSize);
+      } catch (IOException ignored) {
+        // the disk may refuse this too: then the record cut short stays, and is ignored
+      }
+      throw e;
+    }
+    activeSize += size;
+    bytes += size;
+    activeLast = sequenceNr;
+    lastSeq = sequenceNr;
+  }
+
+  private void roll(long firstSeq) throws IOException {
+    if (active != null) {
+      active.close();
+      full.addLast(new Segment(activePath, activeLast, activeSize));
+    }
+    activePath = dir.resolve(String.format("%020d%s", firstSeq, SUFFIX));
+    active = FileChannel.open(activePath, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+    try {
+      active.write(ByteBuffer.wrap(segmentHeader), 0);
+      if (fsync) {
+        active.force(false);
+        forceDirectory(dir); // the new file's name must survive a power loss too
+      }
+    } catch (IOException e) {
+      active.close();
+      active = null;
+      Files.deleteIfExists(activePath);
+      throw e;
+    }
+    activeSize = segmentHeader.length;
+    activeLast = 0;
+    bytes += segmentHeader.length;
+  }
+
+  /**
+   * Deletes every segment whose records all have sequence numbers up to {@code journaledSeq} (the
+   * journal holds them), the one being appended to included.
+   */
+  public void release(long journaledSeq) throws IOException {
+    while (!full.isEmpty() && full.peekFirst().lastSeq() <= journaledSeq) {
+      Segment s = full.removeFirst();
+      Files.deleteIfExists(s.path());
+      bytes -= s.size();
+    }
+    if (active != null && full.isEmpty() && activeLast > 0 && activeLast <= journaledSeq) {
+      active.close();
+      active = null;
+      Files.deleteIfExists(activePath);
+      bytes -= activeSize;
+    }
+  }
+
+  /** The bytes of the segments on disk. */
+  public long bytes() {
+    return bytes;
+  }
+
+  /** The sequence number of the last record appended, or -1. */
+  public long lastSeq() {
+    return lastSeq;
+  }
+
+  /** Closes the segment being appended to; what the log holds stays for the next start. */
+  @Override
+  public void close() throws IOException {
+    if (active != null) {
+      active.close();
+      active = null;
+    }
+  }
+
+  /** Deletes the step log in {@code dir}: every segment, then the directory when it is empty. */
+  public static void delete(Path dir) throws IOException {
+    for (Path p : StepLogScan.segments(dir)) {
+      Files.deleteIfExists(p);
+    }
+    try (var s = Files.list(dir)) {
+      if (s.findAny().isEmpty()) {
+        Files.delete(dir);
+      }
+    } catch (java.nio.file.NoSuchFileException gone) {
+      // nothing there
+    }
+  }
+
+  static byte[] header(String persistenceId) {
+    byte[] pid = persistenceId.getBytes(StandardCharsets.UTF_8);
+    ByteBuffer b = ByteBuffer.allocate(MAGIC.length + 4 + 2 + pid.length + 4);
+    b.put(MAGIC).putInt(FORMAT).putShort((short) pid.length).put(pid);
+    b.putInt(crc(b.array(), 0, b.position()));
+    return b.array();
+  }
+
+  static int crc(byte[] bytes, int from, int length) {
+    CRC32C c = new CRC32C();
+    c.update(bytes, from, length);
+    return (int) c.getValue();
+  }
+
+  private static void forceDirectory(Path dir) throws IOException {
+    try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
+      d.force(true);
+    }
+  }
+}
