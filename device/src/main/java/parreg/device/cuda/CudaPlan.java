@@ -176,7 +176,16 @@ record CudaPlan(
             (d + 3) & ~3,
             true);
       }
-      case "spec", "spec64", "spec128", "spec192", "spec256" -> {
+      case "spec",
+          "spec24",
+          "spec32",
+          "spec48",
+          "spec64",
+          "spec104",
+          "spec128",
+          "spec192",
+          "spec208",
+          "spec256" -> {
         // the narrowest slice width that holds d (or the one asked for)
         int width = want.equals("spec") ? specWidth(d) : Integer.parseInt(want.substring(4));
         if (d <= 16 || d > width || specSmem(d, width) > smemOptin) {
@@ -193,18 +202,57 @@ record CudaPlan(
             "spec-" + width,
             "spec",
             "spec" + pfx + width,
-            "pipes" + pfx + width / 32 + "_2",
+            width % 32 == 0 ? "pipes" + pfx + width / 32 + "_2" : "pipes" + pfx + "w" + width,
             null,
-            32 * (SPEC_CHAIN_WARPS + (width == 192 ? 12 : 8)),
+            32 * (SPEC_CHAIN_WARPS + specAccWarps(width)),
             specSmem(d, width),
             width,
             true);
       }
-      case "wide", "widep" -> {
-        // widep: the same plan with the chain's shared-memory loads one group ahead (LAG; its
-        // kernels are in the comparison module only: slower than wide on an H200)
+      case "wide2", "wide2b", "wide2c" -> {
+        // wide2: C chain warps of TS sub-slices each (wide2Shape); wide2b: 2 x 4 at width 768
+        // (the comparison module's); wide2c: 7 x 2, 6 x 2 and 7 x 1 at widths 384, 512 and 768
         int width = wideWidth(d);
-        if (d <= 256 || d > 1024 || !ordered || wideSmem(width) > smemOptin) {
+        int[] shape =
+            switch (want) {
+              case "wide2b" -> width == 768 ? new int[] {2, 4} : null;
+              case "wide2c" ->
+                  width == 384
+                      ? new int[] {7, 2}
+                      : width == 512 ? new int[] {6, 2} : width == 768 ? new int[] {7, 1} : null;
+              default -> wide2Shape(width);
+            };
+        int slots = shape == null ? 0 : shape[0] * shape[1];
+        if (d <= 256
+            || d > 1024
+            || !ordered
+            || shape == null
+            || wideSmem(width, slots) > smemOptin) {
+          throw new IllegalArgumentException(
+              "plan "
+                  + want
+                  + " does not fit d="
+                  + d
+                  + " on this card"
+                  + (ordered ? " (needs 256 < d <= 1024)" : " (it has no unordered variant)"));
+        }
+        return new CudaPlan(
+            want + "-" + width,
+            "wide",
+            want + "_o_" + width,
+            "resid8_o",
+            "grad8_o",
+            32 * (shape[0] + WIDE_ACC_WARPS),
+            wideSmem(width, slots),
+            width,
+            true);
+      }
+      case "wide", "widep", "widea" -> {
+        // widep: the same plan with the chain's shared-memory loads one group ahead (LAG; its
+        // kernels are in the comparison module only: slower than wide on an H200); widea: every
+        // lane of a chain warp runs a chain (comparison module)
+        int width = wideWidth(d);
+        if (d <= 256 || d > 1024 || !ordered || wideSmem(width, WIDE_CHAIN_WARPS) > smemOptin) {
           throw new IllegalArgumentException(
               "plan "
                   + want
@@ -220,7 +268,7 @@ record CudaPlan(
             "resid8_o",
             "grad8_o",
             32 * (WIDE_CHAIN_WARPS + WIDE_ACC_WARPS),
-            wideSmem(width),
+            wideSmem(width, WIDE_CHAIN_WARPS),
             width,
             true);
       }
@@ -272,9 +320,15 @@ record CudaPlan(
     } else if (d > 256
         && d <= 1024
         && ordered
-        && wideSmem(wideWidth(d)) <= smemOptin
+        && wideSmem(wideWidth(d), WIDE_CHAIN_WARPS) <= smemOptin
         && paddedFits(slices, wideWidth(d), freeBytes)) {
-      return "wide";
+      // by measured speed (H200, issue 15 third session, call 1; TB/s, every row bits=ref): wide2
+      // at widths 384..896 (3.19 / 2.94 / 2.82 / 2.73 / 1.92 where wide read 2.26 / 2.22 / 2.14 /
+      // 2.33 / 1.79), widea at 1,024 (2.44; wide 2.19, wide2 2.15)
+      int width = wideWidth(d);
+      return width <= 896 && wideSmem(width, wide2Slots(width)) <= smemOptin
+          ? "wide2"
+          : width == 1024 ? "widea" : "wide";
     } else if (d > 1024 && ordered) {
       return "deep";
     }
@@ -286,9 +340,38 @@ record CudaPlan(
     return d <= 24 ? 24 : d <= 32 ? 32 : 48;
   }
 
-  /** The narrowest slice width of the spec kernels (64, 128, 192 or 256 features) that holds d. */
+  /**
+   * The narrowest slice width of the spec kernels that the ladder runs (48, 64, 104, 128, 192, 208
+   * or 256 features) that holds d.
+   */
   static int specWidth(int d) {
-    return d <= 64 ? 64 : d <= 128 ? 128 : d <= 192 ? 192 : 256;
+    for (int w : SPEC_WIDTHS) {
+      if (d <= w) {
+        return w;
+      }
+    }
+    return 256;
+  }
+
+  /**
+   * The spec plan's slice widths in the ladder: the widths of 48, 104 and 208 features (issue 15,
+   * third session, call 1 on an H200, TB/s of x and y, every row bits=ref) read 2.99, 3.44 and 3.83
+   * at d = 48, 100 and 200 where the next wider one read 2.51 (spec-64), 3.04 (spec-128) and 3.28
+   * (spec-256): the padding is what they save. 24 and 32 are forced plans only.
+   */
+  static final int[] SPEC_WIDTHS = {48, 64, 104, 128, 192, 208, 256};
+
+  /**
+   * The spec kernels' accumulating warps at slice width {@code width} (local_sums.cu, SPEC_KERNEL:
+   * each owns a power of two of accumulators a lane).
+   */
+  static int specAccWarps(int width) {
+    return switch (width) {
+      case 24, 48 -> 6;
+      case 104, 208 -> 13;
+      case 192 -> 12;
+      default -> 8;
+    };
   }
 
   /** The wide kernels' slice width: d rounded up to a multiple of 128 (384 .. 1,024). */
@@ -297,12 +380,31 @@ record CudaPlan(
   }
 
   /**
-   * The wide plan's shared memory at slice width {@code width}: a slot of one lane group (8
-   * samples, {@code width} features) per chain warp, the weights, the group sums of a tile (two
-   * doubles a feature, four for the bias and loss) and the slots' residuals.
+   * The wide plans' shared memory at slice width {@code width}: {@code slots} slots of one lane
+   * group (8 samples, {@code width} features; wide: one per chain warp), the weights, the group
+   * sums of a tile (two doubles a feature, four for the bias and loss) and the slots' residuals.
    */
-  static int wideSmem(int width) {
-    return WIDE_CHAIN_WARPS * 32 * width + 4 * width + 16 * width + 32 + WIDE_CHAIN_WARPS * 8 * 4;
+  static int wideSmem(int width, int slots) {
+    return slots * 32 * width + 4 * width + 16 * width + 32 + slots * 8 * 4;
+  }
+
+  /**
+   * The wide2 kernels' shape at slice width {@code width} (local_sums.cu, WIDE2_KERNEL): {chain
+   * warps C, sub-slices a task TS}; C TS slots of 32 {@code width} bytes fill about 200 KB.
+   */
+  static int wide2Slots(int width) {
+    int[] shape = wide2Shape(width);
+    return shape[0] * shape[1];
+  }
+
+  static int[] wide2Shape(int width) {
+    return switch (width) {
+      case 384 -> new int[] {4, 4};
+      case 512 -> new int[] {3, 4};
+      case 640 -> new int[] {5, 2};
+      case 768 -> new int[] {4, 2};
+      default -> new int[] {3, 2}; // 896, 1,024
+    };
   }
 
   /**
