@@ -131,7 +131,7 @@ int main(int argc, char** argv) {
 #define WIDE2_EMU(WW, Q, C, D, TS) \
   if (W == WW && oct && w.rfind("wide2_", 0) == 0) launch(grid, 1, 32 * (C + 8), [&] { wide2_body<Q, C, 8, D, TS>(XP, Y, d, start, len, P, bias, G, tiles); });
         WIDE2_EMU(384, 96, 4, 4, 4)
-        WIDE2_EMU(512, 128, 3, 4, 4)
+        WIDE2_EMU(512, 128, 6, 8, 2)
         WIDE2_EMU(640, 160, 5, 8, 2)
         WIDE2_EMU(768, 192, 4, 8, 2)
         WIDE2_EMU(896, 224, 3, 8, 2)

@@ -21,8 +21,9 @@ class CudaPlanTest {
   void theLadderOnAnH200() {
     assertEquals("small-1", plan(1, 1000, H200_SMEM, FREE));
     assertEquals("small-16", plan(9, 1000, H200_SMEM, FREE));
-    assertEquals("narrow-24", plan(17, 1000, H200_SMEM, FREE));
-    assertEquals("narrow-24", plan(24, 1000, H200_SMEM, FREE));
+    assertEquals("spec-24", plan(17, 1000, H200_SMEM, FREE));
+    assertEquals("spec-24", plan(24, 1000, H200_SMEM, FREE));
+    assertEquals("narrow-24", plan(17, 100_000_000, H200_SMEM, 1L << 30)); // padded x does not fit
     assertEquals("narrow-32", plan(25, 1000, H200_SMEM, FREE));
     assertEquals("narrow-32", plan(32, 1000, H200_SMEM, FREE));
     // 33..48: spec-48 (measured faster than spec-64 and narrow-48 at d = 48, issue 15)
@@ -114,6 +115,7 @@ class CudaPlanTest {
     assertEquals("resid8_o", wide2.fallback());
     assertEquals(32 * 12, wide2.block()); // 4 chain warps of 4 sub-slices, 8 accumulating
     assertEquals(16 * 32 * 384 + 20 * 384 + 32 + 16 * 32, wide2.smem());
+    assertEquals(32 * 14, CudaPlan.choose(512, 1000, H200_SMEM, FREE, true, null).block());
     CudaPlan widep = CudaPlan.choose(1000, 1000, H200_SMEM, FREE, true, "widep");
     assertEquals("widep-1024", widep.name());
     assertEquals("widep_o_1024", widep.main());

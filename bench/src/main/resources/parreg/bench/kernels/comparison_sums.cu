@@ -89,5 +89,12 @@ WIDEA_KERNEL(widea_o_512, 128, 16)
 WIDEA_KERNEL(widea_o_640, 160, 8)
 WIDEA_KERNEL(widea_o_768, 192, 16)
 WIDEA_KERNEL(widea_o_896, 224, 8)
-// wide2 at 768 with 2 chain warps of 4 sub-slices (forced plan "wide2b")
+// wide2 shapes measured slower than the product's on an H200 (issue 15, third session, call 2):
+// wide2b (512: 3 x 4, 768: 2 x 4), wide2c (384: 7 x 2, 768: 7 x 1); spec at 32 features (2.34
+// TB/s at d = 32, narrow-32 2.37-2.46) and its fallback
+WIDE2_KERNEL(wide2b_o_512, 128, 3, 4, 4)
 WIDE2_KERNEL(wide2b_o_768, 192, 2, 4, 4)
+WIDE2_KERNEL(wide2c_o_384, 96, 7, 8, 2)
+WIDE2_KERNEL(wide2c_o_768, 192, 7, 16, 1)
+SPEC_KERNEL(spec_o_32, 8, 6, 8, 8, 6, true)
+PIPEQ_KERNEL(pipes_o_1_2, 1, true, 2)

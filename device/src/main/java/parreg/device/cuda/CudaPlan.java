@@ -6,15 +6,17 @@ package parreg.device.cuda;
  * shared memory per block and its free memory; a pure function of those (no driver call), so the
  * ladder is tested without a card.
  *
- * <p>The ladder, first that fits: {@code small} (d &le; 16), {@code narrow} (16 &lt; d &le; 32),
- * {@code spec} (32 &lt; d &le; 256, where its slots fit and x padded to its slice width fits in
- * free memory), {@code quad2} (64 &lt; d &le; 256), {@code flow2}, {@code flow1}, {@code pipe2},
- * {@code pipe1}, {@code large1} (d &le; 256, by shared memory), {@code wide} (256 &lt; d &le;
- * 1,024, ordered, where its slots fit and x padded to its slice width fits in free memory), {@code
- * deep} (d &gt; 1,024, ordered), {@code twopass} (any d). docs/GPU.md describes each; local_sums.cu
- * holds their kernels. The benchmark and the parity tests may force a plan by name, including
- * {@code large2}, {@code widep}, {@code narrow} at 32 &lt; d &le; 48, {@code narrow64} and {@code
- * narrow1}, whose kernels only the comparison module has.
+ * <p>The ladder, first that fits: {@code small} (d &le; 16), {@code spec24} (16 &lt; d &le; 24,
+ * where its slots and x padded to 24 fit), {@code narrow} (16 &lt; d &le; 32), {@code spec} (32
+ * &lt; d &le; 256, where its slots fit and x padded to its slice width fits in free memory), {@code
+ * quad2} (64 &lt; d &le; 256), {@code flow2}, {@code flow1}, {@code pipe2}, {@code pipe1}, {@code
+ * large1} (d &le; 256, by shared memory), {@code wide2} (256 &lt; d &le; 896), {@code widea} (896
+ * &lt; d &le; 1,024) or {@code wide} (256 &lt; d &le; 1,024; ordered, where their slots fit and x
+ * padded to the slice width fits in free memory), {@code deep} (d &gt; 1,024, ordered), {@code
+ * twopass} (any d). docs/GPU.md describes each; local_sums.cu holds their kernels. The benchmark
+ * and the parity tests may force a plan by name, including {@code large2}, {@code widep}, {@code
+ * narrow} at 32 &lt; d &le; 48, {@code narrow64} and {@code narrow1}, whose kernels only the
+ * comparison module has.
  *
  * @param name the plan as reported ("spec-64", "quad-8x2", "small-16", "twopass", ...)
  * @param family small, narrow, large, pipe, flow, quad, spec, wide, deep or twopass: how the
@@ -210,16 +212,15 @@ record CudaPlan(
             true);
       }
       case "wide2", "wide2b", "wide2c" -> {
-        // wide2: C chain warps of TS sub-slices each (wide2Shape); wide2b: 2 x 4 at width 768
-        // (the comparison module's); wide2c: 7 x 2, 6 x 2 and 7 x 1 at widths 384, 512 and 768
+        // wide2: C chain warps of TS sub-slices each (wide2Shape); the comparison module's wide2b
+        // (3 x 4 at width 512, 2 x 4 at 768) and wide2c (7 x 2 at 384, 7 x 1 at 768)
         int width = wideWidth(d);
         int[] shape =
             switch (want) {
-              case "wide2b" -> width == 768 ? new int[] {2, 4} : null;
+              case "wide2b" ->
+                  width == 512 ? new int[] {3, 4} : width == 768 ? new int[] {2, 4} : null;
               case "wide2c" ->
-                  width == 384
-                      ? new int[] {7, 2}
-                      : width == 512 ? new int[] {6, 2} : width == 768 ? new int[] {7, 1} : null;
+                  width == 384 ? new int[] {7, 2} : width == 768 ? new int[] {7, 1} : null;
               default -> wide2Shape(width);
             };
         int slots = shape == null ? 0 : shape[0] * shape[1];
@@ -294,6 +295,10 @@ record CudaPlan(
   private static String ladder(int d, long slices, int smemOptin, long freeBytes, boolean ordered) {
     if (d <= 16) {
       return "small";
+    } else if (d <= 24 && specSmem(d, 24) <= smemOptin && paddedFits(slices, 24, freeBytes)) {
+      // spec at 24 features: 2.25 / 3.07 TB/s at d = 17 / 24 where narrow-24 read 2.08-2.17 /
+      // 2.70-2.75 (issue 15, third session, call 2; at d = 32 spec-32 read 2.34, narrow-32 2.37)
+      return "spec24";
     } else if (d <= 32) {
       // narrow up to 32 only, by measured speed (H200, 2026-11-30, call 3 of issue 15, TB/s of x
       // and y read, every row bits=ref): d = 17: narrow-24 2.11, spec-64 1.02; 24: 2.74 / 1.39;
@@ -357,7 +362,8 @@ record CudaPlan(
    * The spec plan's slice widths in the ladder: the widths of 48, 104 and 208 features (issue 15,
    * third session, call 1 on an H200, TB/s of x and y, every row bits=ref) read 2.99, 3.44 and 3.83
    * at d = 48, 100 and 200 where the next wider one read 2.51 (spec-64), 3.04 (spec-128) and 3.28
-   * (spec-256): the padding is what they save. 24 and 32 are forced plans only.
+   * (spec-256): the padding is what they save. 24 is chosen at d &le; 24 (ladder); 32 is a
+   * comparison kernel (forced only).
    */
   static final int[] SPEC_WIDTHS = {48, 64, 104, 128, 192, 208, 256};
 
@@ -400,7 +406,7 @@ record CudaPlan(
   static int[] wide2Shape(int width) {
     return switch (width) {
       case 384 -> new int[] {4, 4};
-      case 512 -> new int[] {3, 4};
+      case 512 -> new int[] {6, 2}; // 3.07 TB/s at d = 512 where 3 x 4 read 2.93 (call 2)
       case 640 -> new int[] {5, 2};
       case 768 -> new int[] {4, 2};
       default -> new int[] {3, 2}; // 896, 1,024
