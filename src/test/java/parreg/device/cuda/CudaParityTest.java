@@ -210,14 +210,15 @@ class CudaParityTest {
         Arguments.of(1021, 5_000, "wide2"),
         Arguments.of(1024, 200_003, "wide2"),
         Arguments.of(1024, 31, "wide2"),
-        // spec at 24 and 32 features (forced), wide2c (7 x 2, 6 x 2, 7 x 1)
+        // spec at 24 and 32 features (forced), wide2c (7 x 2 at 384, 7 x 1 at 768), wide2b (3 x 4
+        // at 512)
         Arguments.of(17, 3_073, "spec24"),
         Arguments.of(23, 40_000, "spec24"),
         Arguments.of(25, 5_003, "spec32"),
         Arguments.of(32, 70_001, "spec32"),
         Arguments.of(301, 9_000, "wide2c"),
         Arguments.of(384, 150_001, "wide2c"),
-        Arguments.of(509, 5_003, "wide2c"),
+        Arguments.of(509, 5_003, "wide2b"),
         Arguments.of(701, 3_073, "wide2c"),
         Arguments.of(768, 150_001, "wide2c"),
         Arguments.of(897, 5_003, null),
