@@ -6,6 +6,8 @@
 // CudaParityTest.check; every (coordinate, tile) value is compared bit for bit. It checks the
 // order and the indexing of the source, not the card's code generation: parity on the card
 // stays the test. Usage: scripts/kernel-emu/run.sh D N deep|narrow24|narrow32|narrow48|narrow64|narrow24u1|narrow32u1
+// |spec48|spec104|spec208|wide384|...|wide1024|wide2_384|...|wide2_1024 (spec, wide, wide2: the
+// batches that start on a slice boundary, x converted to the quad or octet layout).
 #include "shim.h"
 #include "local_sums.cuh"
 #include <cstdio>
@@ -14,6 +16,7 @@
 #include <string>
 float ws[8192];
 float sm[1];
+float4 sm4[16384];  // the dynamic shared memory of the spec and wide kernels (256 KB)
 
 static std::mt19937_64 rng(12345);
 static float mixed() {
@@ -64,6 +67,25 @@ int main(int argc, char** argv) {
     batches.push_back({n / 3, n - n / 3});
   }
   int fails = 0;
+  if (argc > 4) {  // a fourth argument: only the whole batch and the batch at 2112
+    batches.erase(std::remove_if(batches.begin(), batches.end(), [](auto b) { return b.first != 0 && b.first != 2112; }), batches.end());
+  }
+  // the quad layout of W features (spec) and the octet layout (wide), from the slice layout
+  auto padded = [&](int W, bool oct) {
+    std::vector<float> v((size_t)slices * 32 * W, 0.0f);
+    for (long long i = 0; i < (long long)slices * 32; ++i)
+      for (int j = 0; j < d; ++j)
+        v[oct ? xo(j, i, W) : xq(j, i, W)] = i < n ? x[(size_t)(i / 32) * 32 * d + 32 * j + i % 32] : 0.0f;
+    return v;
+  };
+  std::string mode = which;
+  int W = 0;
+  bool oct = false;
+  if (mode.rfind("spec", 0) == 0) W = atoi(mode.c_str() + 4);
+  if (mode.rfind("wide2_", 0) == 0) { W = atoi(mode.c_str() + 6); oct = true; }
+  else if (mode.rfind("widea", 0) == 0) { W = atoi(mode.c_str() + 5); oct = true; }
+  else if (mode.rfind("wide", 0) == 0) { W = atoi(mode.c_str() + 4); oct = true; }
+  std::vector<float> xp = W ? padded(W, oct) : std::vector<float>();
   for (int bias = 0; bias < 2; ++bias) {
     std::vector<float> params(d + 1);
     for (int j = 0; j <= d; ++j) params[j] = (float)(mixed() * 0.5);
@@ -72,6 +94,7 @@ int main(int argc, char** argv) {
     for (int j = 0; j < d && j < 256; ++j) wp.w[j] = params[j];
     wp.b = params[d];
     for (auto [start, len] : batches) {
+      if (W && start % 32 != 0) continue;  // those run the plan's fallback
       int tiles = (len + 1023) / 1024;
       int coords = d + 2;
       std::vector<double> ref((size_t)coords * tiles, -1.0), got((size_t)coords * tiles, -2.0);
@@ -97,6 +120,24 @@ int main(int argc, char** argv) {
         launch(3, 1, 64, [&] { small_body<24, 1, true>(X, Y, d, start, len, wp, wp.b, bias, G, tiles); });
       } else if (w == "narrow32u1") {
         launch(3, 1, 64, [&] { small_body<32, 1, true>(X, Y, d, start, len, wp, wp.b, bias, G, tiles); });
+      } else if (W) {
+        const float* XP = xp.data();
+        const int grid = std::min(tiles, 3);
+#define SPEC_EMU(WW, Q, C, A, D, S) \
+  if (W == WW && !oct) launch(grid, 1, 32 * (C + A), [&] { spec_body<Q, C, A, D, S, true>(XP, Y, d, start, len, wp, bias, G, tiles); });
+        SPEC_EMU(48, 12, 6, 6, 6, 6)
+        SPEC_EMU(104, 26, 6, 13, 13, 6)
+        SPEC_EMU(208, 52, 6, 13, 13, 6)
+#define WIDE2_EMU(WW, Q, C, D, TS) \
+  if (W == WW && oct && w.rfind("wide2_", 0) == 0) launch(grid, 1, 32 * (C + 8), [&] { wide2_body<Q, C, 8, D, TS>(XP, Y, d, start, len, P, bias, G, tiles); });
+        WIDE2_EMU(384, 96, 4, 4, 4)
+        WIDE2_EMU(512, 128, 6, 8, 2)
+        WIDE2_EMU(640, 160, 5, 8, 2)
+        WIDE2_EMU(768, 192, 4, 8, 2)
+        WIDE2_EMU(896, 224, 3, 8, 2)
+        WIDE2_EMU(1024, 256, 3, 8, 2)
+        if (W == 384 && oct && w == "wide384") launch(grid, 1, 32 * 14, [&] { wide_body<96, 6, 8, 12, false>(XP, Y, d, start, len, P, bias, G, tiles); });
+        if (W == 384 && oct && w == "widea384") launch(grid, 1, 32 * 14, [&] { wide_body<96, 6, 8, 12, false, true>(XP, Y, d, start, len, P, bias, G, tiles); });
       } else if (w == "narrow64") {
         launch(3, 1, 64, [&] { small_body<64, 1, true>(X, Y, d, start, len, wp, wp.b, bias, G, tiles); });
       }

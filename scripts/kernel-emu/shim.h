@@ -1,7 +1,10 @@
 // Host emulation of the few CUDA built-ins local_sums.cuh uses: one block at a time, one
 // std::thread per CUDA thread, barriers for __syncthreads and for each warp shuffle.
 #pragma once
+#define PARREG_HOST_EMU 1
 #include <algorithm>
+#include <condition_variable>
+#include <mutex>
 #include <barrier>
 #include <cstdint>
 #include <cstring>
@@ -34,7 +37,25 @@ struct Warp { std::barrier<> bar{32}; double slot[32]; };
 struct Block { std::unique_ptr<std::barrier<>> bar; std::vector<std::unique_ptr<Warp>> warps; };
 inline Block* g_block;
 inline void __syncthreads() { g_block->bar->arrive_and_wait(); }
-inline void __syncwarp() {}
+inline void __syncwarp() { g_block->warps[threadIdx.x >> 5]->bar.arrive_and_wait(); }
+// bar.sync / bar.arrive: barrier id completes when count threads have arrived (each emulated
+// thread counts one, as each lane does on the card); sync waits for that, arrive does not.
+struct NamedBar { std::mutex mu; std::condition_variable cv; int count = 0; unsigned long gen = 0; };
+inline NamedBar g_bars[16];
+inline void named_bar_arrive_impl(int id, int n, bool wait) {
+  NamedBar& b = g_bars[id];
+  std::unique_lock<std::mutex> lk(b.mu);
+  const unsigned long g = b.gen;
+  if (++b.count == n) {
+    b.count = 0;
+    ++b.gen;
+    b.cv.notify_all();
+  } else if (wait) {
+    b.cv.wait(lk, [&] { return b.gen != g; });
+  }
+}
+inline void named_bar_sync(int id, int n) { named_bar_arrive_impl(id, n, true); }
+inline void named_bar_arrive(int id, int n) { named_bar_arrive_impl(id, n, false); }
 inline double __shfl_xor_sync(unsigned, double v, int m) {
   const int lane = threadIdx.x & 31;
   Warp& w = *g_block->warps[threadIdx.x >> 5];
@@ -50,6 +71,7 @@ inline void launch(int gx, int gy, int bs, const std::function<void()>& f) {
   blockDim = {(unsigned)bs, 1, 1};
   for (int by = 0; by < gy; ++by)
     for (int bx = 0; bx < gx; ++bx) {
+      for (auto& nb : g_bars) nb.count = 0;
       Block b;
       b.bar = std::make_unique<std::barrier<>>(bs);
       for (int w = 0; w < bs / 32; ++w) b.warps.push_back(std::make_unique<Warp>());

@@ -271,6 +271,14 @@ __device__ __forceinline__ void small_body(const float* __restrict__ x, const fl
 // slice order, and warp P (mod 32) adds the loss and bias terms of the P slices in order.
 // Dynamic shared memory: ws[d] floats, rs[P][32] floats, then xs[2][P][d][32] floats.
 // ---------------------------------------------------------------------------------------------
+// Features a resident slice holds in the quad layout read by the pipe fallbacks (QL, see
+// pipe_body): 1: d rounded up to 4 (the quad plan); 2: 32 K (the spec plan at 64, 128, 192 and 256
+// features); QL > 2: QL itself (the spec plan at its other widths, 48, 104 and 208).
+template <int K, int QL>
+__device__ __forceinline__ int quad_width(int d) {
+  return QL == 1 ? (d + 3) & ~3 : QL == 2 ? 32 * K : QL;
+}
+
 template <int K, int P, int QL = 0>
 __device__ __forceinline__ void large_load(const float* __restrict__ xs, const float* __restrict__ ys, i64 start,
                                            int d, int len, int g, int nq, float (&xr)[P][K], float& yr) {
@@ -287,7 +295,7 @@ __device__ __forceinline__ void large_load(const float* __restrict__ xs, const f
 #pragma unroll
     for (int k = 0; k < K; ++k) {
       const int j = v + 32 * k;
-      xr[p][k] = (ok && j < d) ? xs[QL ? xq(j, start + base + k0, QL == 1 ? (d + 3) & ~3 : 32 * K) : xat(j, start + base + k0, d)] : 0.0f;
+      xr[p][k] = (ok && j < d) ? xs[QL ? xq(j, start + base + k0, quad_width<K, QL>(d)) : xat(j, start + base + k0, d)] : 0.0f;
     }
   }
   if (v < P) {
@@ -382,8 +390,9 @@ __device__ __forceinline__ float residual_chain(const float* __restrict__ ws, co
 }
 
 // QL: x resident in the quad layout, 1: of d4 = d rounded up to 4 features (the quad plan's
-// fallback), 2: of 32 K features (the spec plan's), for batches that do not start on a
-// slice boundary); the stage keeps the slice layout either way.
+// fallback), 2: of 32 K features (the spec plan's), > 2: of QL features (the spec plan's other
+// widths), for batches that do not start on a slice boundary); the stage keeps the slice layout
+// either way.
 template <int K, int P, bool ORDERED, int QL = 0>
 __device__ __forceinline__ void pipe_body(const float* __restrict__ x, const float* __restrict__ y, i64 n,
                                           int d, i64 start, int len, const float* __restrict__ params,
@@ -809,12 +818,14 @@ __device__ __forceinline__ void spec_write(double (&acc)[N], double& accb, doubl
   if (lossWarp) bias_loss_write<ORDERED>(accb, accl, out, d, tiles, t, lane);
 }
 
+#ifndef PARREG_HOST_EMU  // scripts/kernel-emu/shim.h has its own
 __device__ __forceinline__ void named_bar_sync(int id, int count) {
   asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(count) : "memory");
 }
 __device__ __forceinline__ void named_bar_arrive(int id, int count) {
   asm volatile("bar.arrive %0, %1;" ::"r"(id), "r"(count) : "memory");
 }
+#endif
 
 // ---------------------------------------------------------------------------------------------
 // Large d, warp-specialised (d <= 4 Q; x resident in the quad layout padded to 4 Q features a
@@ -1026,17 +1037,87 @@ __device__ __forceinline__ float quad_terms_w(float r, float4 w, float4 v) {
   return __fadd_rn(r, __fmul_rn(w.w, v.w));
 }
 
+// The accumulating warps of the wide kernels (wide_body, wide2_body): warp a, lane (e = lane / 8,
+// l = lane % 8) owns lane l of quads 4 (a + A c) + e. Every sub-slice in order, from slot k % S
+// (S = C TS slots; chain warp c fills the TS slots of tasks c, c + C, ..., task m being
+// sub-slices m TS .. m TS + TS - 1): wait at FULL[task] (barrier 1 + m % C) at a task's first
+// sub-slice, add r * x (and warp 0's lanes 0..7 the bias and loss terms), arrive at EMPTY[task]
+// (barrier 1 + C + m % C) after its last, and at the end of each group combine the group sums.
+template <int Q, int C, int A, int TS>
+__device__ __forceinline__ void wide_accumulate(const float4* slots, const float* rs, double* gs, double* gbl,
+                                                int d, int len, double* __restrict__ out, int tiles, int a,
+                                                int myTiles, int lastPer, int total) {
+  constexpr int NB = 32 * (A + 1);  // threads at each slot barrier
+  constexpr int QA = Q / (4 * A);    // quads of an accumulating thread
+  constexpr int S = C * TS;
+  const int lane = threadIdx.x & 31;
+  const int e = lane >> 3;
+  const int l = lane & 7;
+  const int tasks = (total + TS - 1) / TS;
+  double acc[4 * QA];
+#pragma unroll
+  for (int i = 0; i < 4 * QA; ++i) acc[i] = 0.0;
+  double accb = 0.0, accl = 0.0;
+  for (int k = 0; k < total; ++k) {
+    const int s = k % S;
+    const int m = k / TS;
+    const int ct = m % C;  // the chain warp of task m
+    const SubSlice at = sub_slice(k, myTiles, lastPer, len);
+    if (k % TS == 0) named_bar_sync(1 + ct, NB);
+    if (at.s * LANES + at.g * GROUP_LANES + l < at.cnt) {
+      const float rl = rs[s * GROUP_LANES + l];
+      const float4* sl = slots + s * 8 * Q + lane;
+#pragma unroll
+      for (int c = 0; c < QA; ++c) {
+        const float4 xv = sl[32 * (a + A * c)];
+        acc[4 * c] = __dadd_rn(acc[4 * c], (double)__fmul_rn(rl, xv.x));
+        acc[4 * c + 1] = __dadd_rn(acc[4 * c + 1], (double)__fmul_rn(rl, xv.y));
+        acc[4 * c + 2] = __dadd_rn(acc[4 * c + 2], (double)__fmul_rn(rl, xv.z));
+        acc[4 * c + 3] = __dadd_rn(acc[4 * c + 3], (double)__fmul_rn(rl, xv.w));
+      }
+      if (a == 0 && e == 0) {
+        const double rd = (double)rl;
+        accb = __dadd_rn(accb, rd);
+        accl = __dadd_rn(accl, __dmul_rn(rd, rd));
+      }
+    }
+    // the task's slots free for task m + C
+    if ((k % TS == TS - 1 || k == total - 1) && m + C < tasks) named_bar_arrive(1 + C + ct, NB);
+    if (at.s == at.per - 1) {
+      // end of group at.g of tile at.t: the group's sums, combined with the tile's other groups
+#pragma unroll
+      for (int i = 0; i < 4 * QA; ++i) {
+        const double v = group_tree(acc[i]);
+        const int j = 4 * (4 * (a + A * (i >> 2)) + e) + (i & 3);
+        if (l == 0 && j < d) groups_combine(gs[j], gs[4 * Q + j], at.g, v, out + (i64)j * tiles + at.t);
+        acc[i] = 0.0;
+      }
+      if (a == 0) {
+        const double vb = group_tree(accb);
+        const double vl = group_tree(accl);
+        if (lane == 0) {
+          groups_combine(gbl[0], gbl[1], at.g, vb, out + (i64)d * tiles + at.t);
+          groups_combine(gbl[2], gbl[3], at.g, vl, out + (i64)(d + 1) * tiles + at.t);
+        }
+        accb = 0.0;
+        accl = 0.0;
+      }
+    }
+  }
+}
+
 // LAG (the widep kernels): the chain lanes load the quads and weights of group i from the slot
 // before they add the terms of group i - 1 (kept in registers), so that the shared-memory
 // latency overlaps the additions; the same terms in the same order.
-template <int Q, int C, int A, int D, bool LAG = false>
+// ALL (the widea kernels): every lane of a chain warp runs a chain, lane l that of sample l % 8
+// (four identical copies; only lanes 0..7 write r), so that the chain is not a divergent branch.
+template <int Q, int C, int A, int D, bool LAG = false, bool ALL = false>
 __device__ __forceinline__ void wide_body(const float* __restrict__ x, const float* __restrict__ y, int d, i64 start,
                                           int len, const float* __restrict__ params, int bias,
                                           double* __restrict__ out, int tiles) {
   static_assert(2 * C < 16, "barriers 1 .. 2 C");
   static_assert(Q % (4 * A) == 0 && (Q / 4) % D == 0 && D <= Q / 4, "whole quads per thread and ring");
   constexpr int NB = 32 * (A + 1);  // threads at each slot barrier
-  constexpr int QA = Q / (4 * A);    // quads of an accumulating thread
   extern __shared__ float4 sm4[];
   float4* slots = sm4;                                // C slots of 8 Q vectors
   float4* ws4 = slots + C * 8 * Q;                    // w32 in quads, zeros past d
@@ -1094,14 +1175,15 @@ __device__ __forceinline__ void wide_body(const float* __restrict__ x, const flo
           slot[32 * i] = buf[e];
           __syncwarp();
         }
-        if (lane < GROUP_LANES) {
+        if (ALL || lane < GROUP_LANES) {
           const float4* q4 = slot + 32 * i - lane;  // quads 4 i .. 4 i + 3 of the 8 samples
+          const int l8 = lane & (GROUP_LANES - 1);
           if (LAG) {
             float4 nx[4], nw[4];
 #pragma unroll
             for (int u = 0; u < 4; ++u) {
               if (i < Q / 4) {
-                nx[u] = q4[8 * u + lane];
+                nx[u] = q4[8 * u + l8];
                 nw[u] = ws4[4 * i + u];
               }
             }
@@ -1113,7 +1195,7 @@ __device__ __forceinline__ void wide_body(const float* __restrict__ x, const flo
             }
           } else {
 #pragma unroll
-            for (int u = 0; u < 4; ++u) r = quad_terms_w(r, ws4[4 * i + u], q4[8 * u + lane]);
+            for (int u = 0; u < 4; ++u) r = quad_terms_w(r, ws4[4 * i + u], q4[8 * u + l8]);
           }
         }
         if (i < Q / 4) buf[e] = i + D < Q / 4 ? src[32 * (i + D)] : srcn[32 * (i + D - Q / 4)];
@@ -1129,57 +1211,8 @@ __device__ __forceinline__ void wide_body(const float* __restrict__ x, const flo
     return;
   }
 
-  // Accumulating warp a: every sub-slice in order.
-  const int a = w - C;
-  const int e = lane >> 3;
-  const int l = lane & 7;
-  double acc[4 * QA];
-#pragma unroll
-  for (int i = 0; i < 4 * QA; ++i) acc[i] = 0.0;
-  double accb = 0.0, accl = 0.0;
-  for (int k = 0; k < total; ++k) {
-    const int s = k % C;
-    const SubSlice at = sub_slice(k, myTiles, lastPer, len);
-    named_bar_sync(1 + s, NB);
-    if (at.s * LANES + at.g * GROUP_LANES + l < at.cnt) {
-      const float rl = rs[s * GROUP_LANES + l];
-      const float4* sl = slots + s * 8 * Q + lane;
-#pragma unroll
-      for (int c = 0; c < QA; ++c) {
-        const float4 xv = sl[32 * (a + A * c)];
-        acc[4 * c] = __dadd_rn(acc[4 * c], (double)__fmul_rn(rl, xv.x));
-        acc[4 * c + 1] = __dadd_rn(acc[4 * c + 1], (double)__fmul_rn(rl, xv.y));
-        acc[4 * c + 2] = __dadd_rn(acc[4 * c + 2], (double)__fmul_rn(rl, xv.z));
-        acc[4 * c + 3] = __dadd_rn(acc[4 * c + 3], (double)__fmul_rn(rl, xv.w));
-      }
-      if (a == 0 && e == 0) {
-        const double rd = (double)rl;
-        accb = __dadd_rn(accb, rd);
-        accl = __dadd_rn(accl, __dmul_rn(rd, rd));
-      }
-    }
-    if (k + C < total) named_bar_arrive(1 + C + s, NB);  // slot s free for sub-slice k + C
-    if (at.s == at.per - 1) {
-      // end of group at.g of tile at.t: the group's sums, combined with the tile's other groups
-#pragma unroll
-      for (int i = 0; i < 4 * QA; ++i) {
-        const double v = group_tree(acc[i]);
-        const int j = 4 * (4 * (a + A * (i >> 2)) + e) + (i & 3);
-        if (l == 0 && j < d) groups_combine(gs[j], gs[4 * Q + j], at.g, v, out + (i64)j * tiles + at.t);
-        acc[i] = 0.0;
-      }
-      if (a == 0) {
-        const double vb = group_tree(accb);
-        const double vl = group_tree(accl);
-        if (lane == 0) {
-          groups_combine(gbl[0], gbl[1], at.g, vb, out + (i64)d * tiles + at.t);
-          groups_combine(gbl[2], gbl[3], at.g, vl, out + (i64)(d + 1) * tiles + at.t);
-        }
-        accb = 0.0;
-        accl = 0.0;
-      }
-    }
-  }
+  // Accumulating warps: every sub-slice in order.
+  wide_accumulate<Q, C, A, 1>(slots, rs, gs, gbl, d, len, out, tiles, w - C, myTiles, lastPer, total);
 }
 
 // Parameters: those of the other kernels (the weights are read from params into shared memory).
@@ -1188,6 +1221,127 @@ __device__ __forceinline__ void wide_body(const float* __restrict__ x, const flo
 #define WIDE_KERNEL(NAME, Q, D, LAG)                                                               \
   extern "C" __global__ void __launch_bounds__(32 * 14, 1) NAME(SMALL_ARGS, const float* __restrict__ unused) { \
     wide_body<Q, 6, 8, D, LAG>(x, y, d, start, len, params, bias, out, tiles);                     \
+  }
+#define WIDEA_KERNEL(NAME, Q, D)                                                                   \
+  extern "C" __global__ void __launch_bounds__(32 * 14, 1) NAME(SMALL_ARGS, const float* __restrict__ unused) { \
+    wide_body<Q, 6, 8, D, false, true>(x, y, d, start, len, params, bias, out, tiles);             \
+  }
+
+// ---------------------------------------------------------------------------------------------
+// Wide d, more chains a warp (the wide2 kernels; 256 < d <= 4 Q <= 1,024, the octet layout and
+// the accumulating warps of wide_body, wide_accumulate): chain warp c owns TS slots (TS = 1, 2 or
+// 4 sub-slices) and takes tasks c, c + C, ... of TS consecutive sub-slices (in the accumulating
+// order), so that 8 TS of its lanes run chains at once, and the block holds C TS slots where
+// shared memory allows (at W = 384, 16 slots of 12 KB: 128 chains, where wide_body runs 48).
+// Per group i of 16 features, all 32 lanes store the TS sub-slices' quads 4 i .. 4 i + 3 (16-byte
+// vectors from a ring of D groups a sub-slice in registers, loaded D groups ahead), then lane
+// (h = lane / 8 mod TS, l = lane % 8) adds the terms of sample l of sub-slice h from the slot in
+// feature order (lanes past 8 TS repeat lanes below, so that the chain is not a branch), then
+// loads group i + D. After the last group, r (+ b, - y) of each sample goes into the task's
+// residuals and the warp arrives at FULL[c]; before a task's first store it waits at EMPTY[c].
+// Same terms in the same order as wide_body and the reference: the same bits.
+// Dynamic shared memory: C TS slots of 8 Q vectors, the weights (Q vectors), the group sums (2 x 4 Q
+// and 4 doubles), C TS * 8 residuals.
+// ---------------------------------------------------------------------------------------------
+template <int Q, int C, int A, int D, int TS>
+__device__ __forceinline__ void wide2_body(const float* __restrict__ x, const float* __restrict__ y, int d,
+                                           i64 start, int len, const float* __restrict__ params, int bias,
+                                           double* __restrict__ out, int tiles) {
+  static_assert(2 * C < 16, "barriers 1 .. 2 C");
+  static_assert(TS == 1 || TS == 2 || TS == 4, "1, 2 or 4 sub-slices a task");
+  static_assert(Q % (4 * A) == 0 && (Q / 4) % D == 0 && D <= Q / 4, "whole quads per thread and ring");
+  constexpr int NB = 32 * (A + 1);
+  constexpr int S = C * TS;
+  constexpr int G4 = Q / 4;  // groups of four quads a sub-slice
+  extern __shared__ float4 sm4[];
+  float4* slots = sm4;                                // S slots of 8 Q vectors
+  float4* ws4 = slots + S * 8 * Q;                    // w32 in quads, zeros past d
+  double* gs = reinterpret_cast<double*>(ws4 + Q);    // 2 x 4 Q: G0 (+ G1), G2 of each feature
+  double* gbl = gs + 8 * Q;                           // the same for the bias and the loss sums
+  float* rs = reinterpret_cast<float*>(gbl + 4);      // S * 8 residuals
+  float* wsf = reinterpret_cast<float*>(ws4);
+  for (int j = threadIdx.x; j < 4 * Q; j += blockDim.x) wsf[j] = j < d ? params[j] : 0.0f;
+  const float b = bias ? params[d] : 0.0f;
+  __syncthreads();
+  const int w = threadIdx.x >> 5;
+  const int lane = threadIdx.x & 31;
+  const int G = gridDim.x;
+  const int myTiles = blockIdx.x < tiles ? (tiles - 1 - blockIdx.x) / G + 1 : 0;
+  if (myTiles == 0) return;
+  const int lastPer = (min(TILE, len - (blockIdx.x + (myTiles - 1) * G) * TILE) + LANES - 1) / LANES;
+  const int total = (myTiles - 1) * 4 * SLICES + 4 * lastPer;  // sub-slices of this block
+  const int tasks = (total + TS - 1) / TS;
+
+  if (w < C) {
+    const float4* x4 = reinterpret_cast<const float4*>(x);
+    const float* ys = y + start;
+    int m = w;
+    if (m >= tasks) return;
+    const int h = (lane >> 3) % TS;  // the sub-slice of the task whose chain this lane runs
+    const int l = lane & 7;
+    // sub-slice k of the block (clamped to the last one: a task past the end re-reads it into
+    // its own slot, which the accumulating warps never read)
+    const auto src_of = [&](int k) {
+      const SubSlice a = sub_slice(min(k, total - 1), myTiles, lastPer, len);
+      return x4 + (((start + (i64)a.t * TILE) >> 5) + a.s) * (32 * Q) + a.g * (8 * Q) + lane;
+    };
+    const auto y_of = [&](int k) {
+      const SubSlice a = sub_slice(min(k, total - 1), myTiles, lastPer, len);
+      const int ks = a.s * LANES + a.g * GROUP_LANES + l;  // tile-relative sample
+      const bool ok = k < total && ks < a.cnt;
+      const float v = ys[ok ? a.t * TILE + ks : 0];
+      return ok ? v : 0.0f;
+    };
+    const float4* src[TS];
+#pragma unroll
+    for (int u = 0; u < TS; ++u) src[u] = src_of(m * TS + u);
+    float yv = y_of(m * TS + h);
+    float4 buf[D][TS];
+#pragma unroll
+    for (int e = 0; e < D; ++e)
+#pragma unroll
+      for (int u = 0; u < TS; ++u) buf[e][u] = src[u][32 * e];
+    float4* const mine = slots + w * TS * 8 * Q + lane;             // slot u: mine[u * 8 Q + 32 i]
+    const float4* const chain = slots + (w * TS + h) * 8 * Q + l;   // quad q of my sample: chain[8 q]
+    for (; m < tasks; m += C) {
+      const int mn = m + C;
+      const bool more = mn < tasks;
+      const float4* srcn[TS];
+#pragma unroll
+      for (int u = 0; u < TS; ++u) srcn[u] = more ? src_of(mn * TS + u) : src[u];
+      const float yn = more ? y_of(mn * TS + h) : 0.0f;
+      if (m >= C) named_bar_sync(1 + C + w, NB);  // the accumulators are done with task m - C
+      float r = 0.0f;
+#pragma unroll
+      for (int i = 0; i < G4; ++i) {
+        const int e = i % D;
+#pragma unroll
+        for (int u = 0; u < TS; ++u) mine[u * 8 * Q + 32 * i] = buf[e][u];
+        __syncwarp();
+#pragma unroll
+        for (int u = 0; u < 4; ++u) r = quad_terms_w(r, ws4[4 * i + u], chain[8 * (4 * i + u)]);
+#pragma unroll
+        for (int u = 0; u < TS; ++u) buf[e][u] = i + D < G4 ? src[u][32 * (i + D)] : srcn[u][32 * (i + D - G4)];
+      }
+      if (bias) r = __fadd_rn(r, b);
+      r = __fsub_rn(r, yv);
+      if ((lane >> 3) < TS) rs[(w * TS + h) * GROUP_LANES + l] = r;
+      __syncwarp();
+      named_bar_arrive(1 + w, NB);  // the task's slots hold its sub-slices and residuals
+#pragma unroll
+      for (int u = 0; u < TS; ++u) src[u] = srcn[u];
+      yv = yn;
+    }
+    return;
+  }
+  wide_accumulate<Q, C, A, TS>(slots, rs, gs, gbl, d, len, out, tiles, w - C, myTiles, lastPer, total);
+}
+
+// Parameters: those of the wide kernels. C chain warps of TS sub-slices each, 8 accumulating warps.
+#define WIDE2_KERNEL(NAME, Q, C, D, TS)                                                            \
+  extern "C" __global__ void __launch_bounds__(32 * (C + 8), 1)                                   \
+      NAME(SMALL_ARGS, const float* __restrict__ unused) {                                         \
+    wide2_body<Q, C, 8, D, TS>(x, y, d, start, len, params, bias, out, tiles);                     \
   }
 
 // ---------------------------------------------------------------------------------------------

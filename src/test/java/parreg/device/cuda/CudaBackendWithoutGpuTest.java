@@ -67,13 +67,19 @@ class CudaBackendWithoutGpuTest {
    */
   @Test
   void specSliceWidthIsTheNarrowestThatHoldsD() {
-    assertEquals(64, CudaPlan.specWidth(17));
+    assertEquals(48, CudaPlan.specWidth(17)); // 17..24 run spec-24 (ladder), forced "spec" 48
+    assertEquals(48, CudaPlan.specWidth(48));
+    assertEquals(64, CudaPlan.specWidth(49));
     assertEquals(64, CudaPlan.specWidth(64));
-    assertEquals(128, CudaPlan.specWidth(65));
+    assertEquals(104, CudaPlan.specWidth(65));
+    assertEquals(104, CudaPlan.specWidth(104));
+    assertEquals(128, CudaPlan.specWidth(105));
     assertEquals(128, CudaPlan.specWidth(128));
     assertEquals(192, CudaPlan.specWidth(129));
     assertEquals(192, CudaPlan.specWidth(192));
-    assertEquals(256, CudaPlan.specWidth(193));
+    assertEquals(208, CudaPlan.specWidth(193));
+    assertEquals(208, CudaPlan.specWidth(208));
+    assertEquals(256, CudaPlan.specWidth(209));
     assertEquals(256, CudaPlan.specWidth(256));
   }
 
@@ -130,7 +136,10 @@ class CudaBackendWithoutGpuTest {
             && !ptx.contains(".entry widep_")
             && !ptx.contains(".entry narrow_o_48(")
             && !ptx.contains(".entry narrow_o_64(")
-            && !ptx.contains(".entry narrow_o_32_1("),
+            && !ptx.contains(".entry narrow_o_32_1(")
+            && !ptx.contains(".entry spec_o_32(")
+            && !ptx.contains(".entry wide2b_")
+            && !ptx.contains(".entry wide2c_"),
         "benchmark-only kernels in the product's PTX");
     assertTrue(
         !ptx.contains("fma.rn.f32") && !ptx.contains("fma.rn.f64"),

@@ -180,6 +180,61 @@ class CudaParityTest {
         Arguments.of(8190, 2_049, "deep"));
   }
 
+  static Stream<Arguments> moreWidthsPlans() {
+    return Stream.of(
+        // issue 15, third session: the spec plan at slice widths 48, 104 and 208 (its fallback at
+        // those widths runs the batches at offsets), d at each width's lower end, inside it not a
+        // multiple of 4, and at it
+        Arguments.of(33, 3_073, "spec48"),
+        Arguments.of(47, 5_003, "spec48"),
+        Arguments.of(48, 70_001, "spec48"),
+        Arguments.of(97, 2_049, "spec104"),
+        Arguments.of(101, 40_000, "spec104"),
+        Arguments.of(104, 5_000, "spec104"),
+        Arguments.of(193, 3_001, "spec208"),
+        Arguments.of(203, 9_000, "spec208"),
+        Arguments.of(208, 70_001, "spec208"),
+        // wide2 (C chain warps of TS sub-slices): every slice width, d just above and at each
+        // width and not a multiple of 4, several tiles per block (150,001 and 200,003 samples),
+        // a partial last tile and task, batches at offsets (the two passes)
+        Arguments.of(257, 3_001, "wide2"),
+        Arguments.of(301, 5_000, "wide2"),
+        Arguments.of(384, 150_001, "wide2"),
+        Arguments.of(385, 2_049, "wide2"),
+        Arguments.of(511, 9_000, "wide2"),
+        Arguments.of(512, 3_000, "wide2"),
+        Arguments.of(600, 5_003, "wide2"),
+        Arguments.of(767, 3_073, "wide2"),
+        Arguments.of(768, 150_001, "wide2"),
+        Arguments.of(801, 9_000, "wide2"),
+        Arguments.of(1021, 5_000, "wide2"),
+        Arguments.of(1024, 200_003, "wide2"),
+        Arguments.of(1024, 31, "wide2"),
+        // spec at 24 and 32 features (forced), wide2c (7 x 2 at 384, 7 x 1 at 768), wide2b (3 x 4
+        // at 512)
+        Arguments.of(17, 3_073, "spec24"),
+        Arguments.of(23, 40_000, "spec24"),
+        Arguments.of(25, 5_003, "spec32"),
+        Arguments.of(32, 70_001, "spec32"),
+        Arguments.of(301, 9_000, "wide2c"),
+        Arguments.of(384, 150_001, "wide2c"),
+        Arguments.of(509, 5_003, "wide2b"),
+        Arguments.of(701, 3_073, "wide2c"),
+        Arguments.of(768, 150_001, "wide2c"),
+        Arguments.of(897, 5_003, null),
+        Arguments.of(1021, 200_003, "widea"),
+        // comparison kernels: wide2 at 768 with 2 x 4, widea (every chain lane runs a chain)
+        Arguments.of(700, 5_003, "wide2b"),
+        Arguments.of(385, 2_049, "widea"),
+        Arguments.of(1024, 3_000, "widea"));
+  }
+
+  @ParameterizedTest(name = "d={0} N={1} plan={2}")
+  @MethodSource("moreWidthsPlans")
+  void moreWidthsMatchTheReference(int d, int n, String plan) {
+    everyPlanMatchesTheReference(d, n, plan);
+  }
+
   @ParameterizedTest(name = "d={0} N={1} plan={2}")
   @MethodSource("narrowAndDeepPlans")
   void narrowAndDeepPlansMatchTheReference(int d, int n, String plan) {

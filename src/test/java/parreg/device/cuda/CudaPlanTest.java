@@ -21,31 +21,41 @@ class CudaPlanTest {
   void theLadderOnAnH200() {
     assertEquals("small-1", plan(1, 1000, H200_SMEM, FREE));
     assertEquals("small-16", plan(9, 1000, H200_SMEM, FREE));
-    assertEquals("narrow-24", plan(17, 1000, H200_SMEM, FREE));
-    assertEquals("narrow-24", plan(24, 1000, H200_SMEM, FREE));
+    assertEquals("spec-24", plan(17, 1000, H200_SMEM, FREE));
+    assertEquals("spec-24", plan(24, 1000, H200_SMEM, FREE));
+    assertEquals("narrow-24", plan(17, 100_000_000, H200_SMEM, 1L << 30)); // padded x does not fit
     assertEquals("narrow-32", plan(25, 1000, H200_SMEM, FREE));
     assertEquals("narrow-32", plan(32, 1000, H200_SMEM, FREE));
-    // 33..48: spec-64 (measured faster than narrow-48 at d = 48, issue 15 call 3)
-    assertEquals("spec-64", plan(33, 1000, H200_SMEM, FREE));
-    assertEquals("spec-64", plan(40, 1000, H200_SMEM, FREE));
-    assertEquals("spec-64", plan(48, 1000, H200_SMEM, FREE));
+    // 33..48: spec-48 (measured faster than spec-64 and narrow-48 at d = 48, issue 15)
+    assertEquals("spec-48", plan(33, 1000, H200_SMEM, FREE));
+    assertEquals("spec-48", plan(40, 1000, H200_SMEM, FREE));
+    assertEquals("spec-48", plan(48, 1000, H200_SMEM, FREE));
     assertEquals("narrow-32", plan(32, 100_000_000, 48 * 1024, 1L << 30)); // no padding, no smem
     assertEquals("spec-64", plan(49, 1000, H200_SMEM, FREE));
     assertEquals("spec-64", plan(64, 625_000, H200_SMEM, FREE));
-    assertEquals("spec-128", plan(100, 1000, H200_SMEM, FREE));
+    assertEquals("spec-104", plan(65, 1000, H200_SMEM, FREE));
+    assertEquals("spec-104", plan(100, 1000, H200_SMEM, FREE));
+    assertEquals("spec-128", plan(105, 1000, H200_SMEM, FREE));
     assertEquals("spec-192", plan(161, 1000, H200_SMEM, FREE));
+    assertEquals("spec-208", plan(200, 1000, H200_SMEM, FREE));
+    assertEquals("spec-256", plan(209, 1000, H200_SMEM, FREE));
     assertEquals("spec-256", plan(256, 1000, H200_SMEM, FREE));
-    assertEquals("wide-384", plan(257, 1000, H200_SMEM, FREE));
-    assertEquals("wide-512", plan(512, 1000, H200_SMEM, FREE));
-    assertEquals("wide-640", plan(513, 1000, H200_SMEM, FREE));
-    assertEquals("wide-1024", plan(1024, 1000, H200_SMEM, FREE));
+    assertEquals("wide2-384", plan(257, 1000, H200_SMEM, FREE));
+    assertEquals("wide2-512", plan(512, 1000, H200_SMEM, FREE));
+    assertEquals("wide2-640", plan(513, 1000, H200_SMEM, FREE));
+    assertEquals("wide2-896", plan(896, 1000, H200_SMEM, FREE));
+    assertEquals("widea-1024", plan(897, 1000, H200_SMEM, FREE));
+    assertEquals("widea-1024", plan(1024, 1000, H200_SMEM, FREE));
     assertEquals("deep", plan(1025, 1000, H200_SMEM, FREE));
     assertEquals("deep", plan(4096, 1000, H200_SMEM, FREE));
   }
 
   @Test
   void theWidePlanNeedsItsSlotsAndThePaddedCopy() {
-    assertEquals(217_312, CudaPlan.wideSmem(1024)); // 6 slots of 32 KB, weights, group sums
+    assertEquals(
+        217_312,
+        CudaPlan.wideSmem(
+            1024, CudaPlan.WIDE_CHAIN_WARPS)); // 6 slots of 32 KB, weights, group sums
     assertEquals("twopass", plan(1024, 1000, 200 * 1024, FREE));
     assertEquals(
         "twopass", plan(300, 100_000_000, H200_SMEM, FREE)); // 10^8 slices at width 384: 4.9 TB
@@ -80,21 +90,32 @@ class CudaPlanTest {
   @Test
   void namesKernelsAndLayouts() {
     CudaPlan spec = CudaPlan.choose(66, 1000, H200_SMEM, FREE, true, null);
-    assertEquals("spec_o_128", spec.main());
-    assertEquals("pipes_o_4_2", spec.fallback());
-    assertEquals(128, spec.sliceFeatures());
+    assertEquals("spec_o_104", spec.main());
+    assertEquals("pipes_o_w104", spec.fallback());
+    assertEquals(104, spec.sliceFeatures());
     assertEquals(true, spec.quads());
-    assertEquals(32 * 14, spec.block());
+    assertEquals(32 * 19, spec.block());
+    CudaPlan spec128 = CudaPlan.choose(66, 1000, H200_SMEM, FREE, true, "spec128");
+    assertEquals("spec_o_128", spec128.main());
+    assertEquals("pipes_o_4_2", spec128.fallback());
+    assertEquals(32 * 14, spec128.block());
     CudaPlan quad = CudaPlan.choose(66, 1000, H200_SMEM, FREE, false, "quad2");
     assertEquals("quad_a_4_2", quad.main());
     assertEquals("pipeq_a_4_2", quad.fallback());
     assertEquals(68, quad.sliceFeatures());
-    CudaPlan wide = CudaPlan.choose(300, 1000, H200_SMEM, FREE, true, null);
+    CudaPlan wide = CudaPlan.choose(300, 1000, H200_SMEM, FREE, true, "wide");
     assertEquals("wide_o_384", wide.main());
     assertEquals("resid8_o", wide.fallback());
     assertEquals("grad8_o", wide.grad());
     assertEquals(384, wide.sliceFeatures());
     assertEquals(32 * 14, wide.block());
+    CudaPlan wide2 = CudaPlan.choose(300, 1000, H200_SMEM, FREE, true, null);
+    assertEquals("wide2_o_384", wide2.main());
+    assertEquals("wide", wide2.family());
+    assertEquals("resid8_o", wide2.fallback());
+    assertEquals(32 * 12, wide2.block()); // 4 chain warps of 4 sub-slices, 8 accumulating
+    assertEquals(16 * 32 * 384 + 20 * 384 + 32 + 16 * 32, wide2.smem());
+    assertEquals(32 * 14, CudaPlan.choose(512, 1000, H200_SMEM, FREE, true, null).block());
     CudaPlan widep = CudaPlan.choose(1000, 1000, H200_SMEM, FREE, true, "widep");
     assertEquals("widep-1024", widep.name());
     assertEquals("widep_o_1024", widep.main());

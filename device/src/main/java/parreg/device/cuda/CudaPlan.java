@@ -6,15 +6,17 @@ package parreg.device.cuda;
  * shared memory per block and its free memory; a pure function of those (no driver call), so the
  * ladder is tested without a card.
  *
- * <p>The ladder, first that fits: {@code small} (d &le; 16), {@code narrow} (16 &lt; d &le; 32),
- * {@code spec} (32 &lt; d &le; 256, where its slots fit and x padded to its slice width fits in
- * free memory), {@code quad2} (64 &lt; d &le; 256), {@code flow2}, {@code flow1}, {@code pipe2},
- * {@code pipe1}, {@code large1} (d &le; 256, by shared memory), {@code wide} (256 &lt; d &le;
- * 1,024, ordered, where its slots fit and x padded to its slice width fits in free memory), {@code
- * deep} (d &gt; 1,024, ordered), {@code twopass} (any d). docs/GPU.md describes each; local_sums.cu
- * holds their kernels. The benchmark and the parity tests may force a plan by name, including
- * {@code large2}, {@code widep}, {@code narrow} at 32 &lt; d &le; 48, {@code narrow64} and {@code
- * narrow1}, whose kernels only the comparison module has.
+ * <p>The ladder, first that fits: {@code small} (d &le; 16), {@code spec24} (16 &lt; d &le; 24,
+ * where its slots and x padded to 24 fit), {@code narrow} (16 &lt; d &le; 32), {@code spec} (32
+ * &lt; d &le; 256, where its slots fit and x padded to its slice width fits in free memory), {@code
+ * quad2} (64 &lt; d &le; 256), {@code flow2}, {@code flow1}, {@code pipe2}, {@code pipe1}, {@code
+ * large1} (d &le; 256, by shared memory), {@code wide2} (256 &lt; d &le; 896), {@code widea} (896
+ * &lt; d &le; 1,024) or {@code wide} (256 &lt; d &le; 1,024; ordered, where their slots fit and x
+ * padded to the slice width fits in free memory), {@code deep} (d &gt; 1,024, ordered), {@code
+ * twopass} (any d). docs/GPU.md describes each; local_sums.cu holds their kernels. The benchmark
+ * and the parity tests may force a plan by name, including {@code large2}, {@code widep}, {@code
+ * narrow} at 32 &lt; d &le; 48, {@code narrow64} and {@code narrow1}, whose kernels only the
+ * comparison module has.
  *
  * @param name the plan as reported ("spec-64", "quad-8x2", "small-16", "twopass", ...)
  * @param family small, narrow, large, pipe, flow, quad, spec, wide, deep or twopass: how the
@@ -176,7 +178,16 @@ record CudaPlan(
             (d + 3) & ~3,
             true);
       }
-      case "spec", "spec64", "spec128", "spec192", "spec256" -> {
+      case "spec",
+          "spec24",
+          "spec32",
+          "spec48",
+          "spec64",
+          "spec104",
+          "spec128",
+          "spec192",
+          "spec208",
+          "spec256" -> {
         // the narrowest slice width that holds d (or the one asked for)
         int width = want.equals("spec") ? specWidth(d) : Integer.parseInt(want.substring(4));
         if (d <= 16 || d > width || specSmem(d, width) > smemOptin) {
@@ -193,18 +204,56 @@ record CudaPlan(
             "spec-" + width,
             "spec",
             "spec" + pfx + width,
-            "pipes" + pfx + width / 32 + "_2",
+            width % 32 == 0 ? "pipes" + pfx + width / 32 + "_2" : "pipes" + pfx + "w" + width,
             null,
-            32 * (SPEC_CHAIN_WARPS + (width == 192 ? 12 : 8)),
+            32 * (SPEC_CHAIN_WARPS + specAccWarps(width)),
             specSmem(d, width),
             width,
             true);
       }
-      case "wide", "widep" -> {
-        // widep: the same plan with the chain's shared-memory loads one group ahead (LAG; its
-        // kernels are in the comparison module only: slower than wide on an H200)
+      case "wide2", "wide2b", "wide2c" -> {
+        // wide2: C chain warps of TS sub-slices each (wide2Shape); the comparison module's wide2b
+        // (3 x 4 at width 512, 2 x 4 at 768) and wide2c (7 x 2 at 384, 7 x 1 at 768)
         int width = wideWidth(d);
-        if (d <= 256 || d > 1024 || !ordered || wideSmem(width) > smemOptin) {
+        int[] shape =
+            switch (want) {
+              case "wide2b" ->
+                  width == 512 ? new int[] {3, 4} : width == 768 ? new int[] {2, 4} : null;
+              case "wide2c" ->
+                  width == 384 ? new int[] {7, 2} : width == 768 ? new int[] {7, 1} : null;
+              default -> wide2Shape(width);
+            };
+        int slots = shape == null ? 0 : shape[0] * shape[1];
+        if (d <= 256
+            || d > 1024
+            || !ordered
+            || shape == null
+            || wideSmem(width, slots) > smemOptin) {
+          throw new IllegalArgumentException(
+              "plan "
+                  + want
+                  + " does not fit d="
+                  + d
+                  + " on this card"
+                  + (ordered ? " (needs 256 < d <= 1024)" : " (it has no unordered variant)"));
+        }
+        return new CudaPlan(
+            want + "-" + width,
+            "wide",
+            want + "_o_" + width,
+            "resid8_o",
+            "grad8_o",
+            32 * (shape[0] + WIDE_ACC_WARPS),
+            wideSmem(width, slots),
+            width,
+            true);
+      }
+      case "wide", "widep", "widea" -> {
+        // widep: the same plan with the chain's shared-memory loads one group ahead (LAG; its
+        // kernels are in the comparison module only: slower than wide on an H200); widea: every
+        // lane of a chain warp runs a chain (comparison module)
+        int width = wideWidth(d);
+        if (d <= 256 || d > 1024 || !ordered || wideSmem(width, WIDE_CHAIN_WARPS) > smemOptin) {
           throw new IllegalArgumentException(
               "plan "
                   + want
@@ -220,7 +269,7 @@ record CudaPlan(
             "resid8_o",
             "grad8_o",
             32 * (WIDE_CHAIN_WARPS + WIDE_ACC_WARPS),
-            wideSmem(width),
+            wideSmem(width, WIDE_CHAIN_WARPS),
             width,
             true);
       }
@@ -246,6 +295,10 @@ record CudaPlan(
   private static String ladder(int d, long slices, int smemOptin, long freeBytes, boolean ordered) {
     if (d <= 16) {
       return "small";
+    } else if (d <= 24 && specSmem(d, 24) <= smemOptin && paddedFits(slices, 24, freeBytes)) {
+      // spec at 24 features: 2.25 / 3.07 TB/s at d = 17 / 24 where narrow-24 read 2.08-2.17 /
+      // 2.70-2.75 (issue 15, third session, call 2; at d = 32 spec-32 read 2.34, narrow-32 2.37)
+      return "spec24";
     } else if (d <= 32) {
       // narrow up to 32 only, by measured speed (H200, 2026-11-30, call 3 of issue 15, TB/s of x
       // and y read, every row bits=ref): d = 17: narrow-24 2.11, spec-64 1.02; 24: 2.74 / 1.39;
@@ -272,9 +325,15 @@ record CudaPlan(
     } else if (d > 256
         && d <= 1024
         && ordered
-        && wideSmem(wideWidth(d)) <= smemOptin
+        && wideSmem(wideWidth(d), WIDE_CHAIN_WARPS) <= smemOptin
         && paddedFits(slices, wideWidth(d), freeBytes)) {
-      return "wide";
+      // by measured speed (H200, issue 15 third session, call 1; TB/s, every row bits=ref): wide2
+      // at widths 384..896 (3.19 / 2.94 / 2.82 / 2.73 / 1.92 where wide read 2.26 / 2.22 / 2.14 /
+      // 2.33 / 1.79), widea at 1,024 (2.44; wide 2.19, wide2 2.15)
+      int width = wideWidth(d);
+      return width <= 896 && wideSmem(width, wide2Slots(width)) <= smemOptin
+          ? "wide2"
+          : width == 1024 ? "widea" : "wide";
     } else if (d > 1024 && ordered) {
       return "deep";
     }
@@ -286,9 +345,39 @@ record CudaPlan(
     return d <= 24 ? 24 : d <= 32 ? 32 : 48;
   }
 
-  /** The narrowest slice width of the spec kernels (64, 128, 192 or 256 features) that holds d. */
+  /**
+   * The narrowest slice width of the spec kernels that the ladder runs (48, 64, 104, 128, 192, 208
+   * or 256 features) that holds d.
+   */
   static int specWidth(int d) {
-    return d <= 64 ? 64 : d <= 128 ? 128 : d <= 192 ? 192 : 256;
+    for (int w : SPEC_WIDTHS) {
+      if (d <= w) {
+        return w;
+      }
+    }
+    return 256;
+  }
+
+  /**
+   * The spec plan's slice widths in the ladder: the widths of 48, 104 and 208 features (issue 15,
+   * third session, call 1 on an H200, TB/s of x and y, every row bits=ref) read 2.99, 3.44 and 3.83
+   * at d = 48, 100 and 200 where the next wider one read 2.51 (spec-64), 3.04 (spec-128) and 3.28
+   * (spec-256): the padding is what they save. 24 is chosen at d &le; 24 (ladder); 32 is a
+   * comparison kernel (forced only).
+   */
+  static final int[] SPEC_WIDTHS = {48, 64, 104, 128, 192, 208, 256};
+
+  /**
+   * The spec kernels' accumulating warps at slice width {@code width} (local_sums.cu, SPEC_KERNEL:
+   * each owns a power of two of accumulators a lane).
+   */
+  static int specAccWarps(int width) {
+    return switch (width) {
+      case 24, 48 -> 6;
+      case 104, 208 -> 13;
+      case 192 -> 12;
+      default -> 8;
+    };
   }
 
   /** The wide kernels' slice width: d rounded up to a multiple of 128 (384 .. 1,024). */
@@ -297,12 +386,31 @@ record CudaPlan(
   }
 
   /**
-   * The wide plan's shared memory at slice width {@code width}: a slot of one lane group (8
-   * samples, {@code width} features) per chain warp, the weights, the group sums of a tile (two
-   * doubles a feature, four for the bias and loss) and the slots' residuals.
+   * The wide plans' shared memory at slice width {@code width}: {@code slots} slots of one lane
+   * group (8 samples, {@code width} features; wide: one per chain warp), the weights, the group
+   * sums of a tile (two doubles a feature, four for the bias and loss) and the slots' residuals.
    */
-  static int wideSmem(int width) {
-    return WIDE_CHAIN_WARPS * 32 * width + 4 * width + 16 * width + 32 + WIDE_CHAIN_WARPS * 8 * 4;
+  static int wideSmem(int width, int slots) {
+    return slots * 32 * width + 4 * width + 16 * width + 32 + slots * 8 * 4;
+  }
+
+  /**
+   * The wide2 kernels' shape at slice width {@code width} (local_sums.cu, WIDE2_KERNEL): {chain
+   * warps C, sub-slices a task TS}; C TS slots of 32 {@code width} bytes fill about 200 KB.
+   */
+  static int wide2Slots(int width) {
+    int[] shape = wide2Shape(width);
+    return shape[0] * shape[1];
+  }
+
+  static int[] wide2Shape(int width) {
+    return switch (width) {
+      case 384 -> new int[] {4, 4};
+      case 512 -> new int[] {6, 2}; // 3.07 TB/s at d = 512 where 3 x 4 read 2.93 (call 2)
+      case 640 -> new int[] {5, 2};
+      case 768 -> new int[] {4, 2};
+      default -> new int[] {3, 2}; // 896, 1,024
+    };
   }
 
   /**
