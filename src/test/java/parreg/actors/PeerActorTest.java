@@ -62,7 +62,8 @@ class PeerActorTest {
         4,
         Duration.ofMillis(20),
         "test",
-        Duration.ZERO);
+        Duration.ZERO,
+        null);
   }
 
   @Test

@@ -86,7 +86,8 @@ class PeerServesFromJournalTest {
             4,
             Duration.ofMillis(20),
             t.dir.toString(),
-            Duration.ZERO);
+            Duration.ZERO,
+            null);
     TestProbe<TrainingActor.Command> training = t.kit.createTestProbe();
     TestProbe<PeerActor.Command> other = t.kit.createTestProbe();
     ActorRef<PeerActor.Command> peer = t.kit.spawn(PeerActor.create(s));

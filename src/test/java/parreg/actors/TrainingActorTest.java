@@ -96,7 +96,8 @@ class TrainingActorTest {
         2,
         Duration.ofMillis(20),
         dir.toString(),
-        progress);
+        progress,
+        null);
   }
 
   record Node(

@@ -68,7 +68,8 @@ class WriteBehindTest {
         groupSteps,
         Duration.ofMillis(100),
         "test",
-        Duration.ZERO);
+        Duration.ZERO,
+        null);
   }
 
   WriteBehind writeBehind(int maxLagSteps, int groupSteps) {

@@ -71,50 +71,6 @@ public record NodeSettings(
    */
   public record StepLogSettings(Path directory, long segmentBytes, boolean fsync, int keepWrites) {}
 
-  /** Without a step log. */
-  public NodeSettings(
-      int participant,
-      RunContract contract,
-      PartitionSource partition,
-      long targetSteps,
-      String backend,
-      String device,
-      Path evidence,
-      boolean exitWhenDone,
-      int snapshotEvery,
-      Duration stepInterval,
-      int peerWindow,
-      Duration retryInterval,
-      Duration waitingAfter,
-      int maxLagSteps,
-      Duration maxLag,
-      int groupSteps,
-      Duration groupDelay,
-      String journalDescription,
-      Duration progressInterval) {
-    this(
-        participant,
-        contract,
-        partition,
-        targetSteps,
-        backend,
-        device,
-        evidence,
-        exitWhenDone,
-        snapshotEvery,
-        stepInterval,
-        peerWindow,
-        retryInterval,
-        waitingAfter,
-        maxLagSteps,
-        maxLag,
-        groupSteps,
-        groupDelay,
-        journalDescription,
-        progressInterval,
-        null);
-  }
-
   public NodeSettings {
     // A restarted node's peers serve the steps it lacks from memory while they are in the window;
     // a lag that could exceed the window would send them to their journals for steps not yet there.

@@ -85,15 +85,7 @@ public final class RunEvents {
       try {
         event = JournalEnvelope.open(codec, r.payload());
       } catch (KryoCodecException e) {
-        throw new JournalReadException(
-            "event "
-                + persistenceId
-                + " #"
-                + r.sequenceNr()
-                + " (step log) does not decode: "
-                + e.getMessage(),
-            r.sequenceNr(),
-            e);
+        throw undecodable(persistenceId, r, e);
       }
       chain.next(r.sequenceNr(), event);
       each.accept(
@@ -173,15 +165,20 @@ public final class RunEvents {
     try {
       return JournalEnvelope.check(r.payload());
     } catch (KryoCodecException e) {
-      throw new JournalReadException(
-          "event "
-              + persistenceId
-              + " #"
-              + r.sequenceNr()
-              + " (step log) does not decode: "
-              + e.getMessage(),
-          r.sequenceNr(),
-          e);
+      throw undecodable(persistenceId, r, e);
     }
+  }
+
+  private static JournalReadException undecodable(
+      String persistenceId, StepLogScan.Record r, KryoCodecException e) {
+    return new JournalReadException(
+        "event "
+            + persistenceId
+            + " #"
+            + r.sequenceNr()
+            + " (step log) does not decode: "
+            + e.getMessage(),
+        r.sequenceNr(),
+        e);
   }
 }

@@ -229,24 +229,9 @@ record CudaPlan(
             || !ordered
             || shape == null
             || wideSmem(width, slots) > smemOptin) {
-          throw new IllegalArgumentException(
-              "plan "
-                  + want
-                  + " does not fit d="
-                  + d
-                  + " on this card"
-                  + (ordered ? " (needs 256 < d <= 1024)" : " (it has no unordered variant)"));
+          throw wideDoesNotFit(want, d, ordered);
         }
-        return new CudaPlan(
-            want + "-" + width,
-            "wide",
-            want + "_o_" + width,
-            "resid8_o",
-            "grad8_o",
-            32 * (shape[0] + WIDE_ACC_WARPS),
-            wideSmem(width, slots),
-            width,
-            true);
+        return widePlan(want, width, shape[0], slots);
       }
       case "wide", "widep", "widea" -> {
         // widep: the same plan with the chain's shared-memory loads one group ahead (LAG; its
@@ -254,24 +239,9 @@ record CudaPlan(
         // lane of a chain warp runs a chain (comparison module)
         int width = wideWidth(d);
         if (d <= 256 || d > 1024 || !ordered || wideSmem(width, WIDE_CHAIN_WARPS) > smemOptin) {
-          throw new IllegalArgumentException(
-              "plan "
-                  + want
-                  + " does not fit d="
-                  + d
-                  + " on this card"
-                  + (ordered ? " (needs 256 < d <= 1024)" : " (it has no unordered variant)"));
+          throw wideDoesNotFit(want, d, ordered);
         }
-        return new CudaPlan(
-            want + "-" + width,
-            "wide",
-            want + "_o_" + width,
-            "resid8_o",
-            "grad8_o",
-            32 * (WIDE_CHAIN_WARPS + WIDE_ACC_WARPS),
-            wideSmem(width, WIDE_CHAIN_WARPS),
-            width,
-            true);
+        return widePlan(want, width, WIDE_CHAIN_WARPS, WIDE_CHAIN_WARPS);
       }
       case "deep" -> {
         if (d <= 1024 || !ordered) {
@@ -462,5 +432,32 @@ record CudaPlan(
       p <<= 1;
     }
     return p;
+  }
+
+  /**
+   * A plan of the wide family: {@code chainWarps} chain warps and the accumulating warps, {@code
+   * slots} sub-slice slots of shared memory; batches at offsets run the two octet passes.
+   */
+  private static CudaPlan widePlan(String want, int width, int chainWarps, int slots) {
+    return new CudaPlan(
+        want + "-" + width,
+        "wide",
+        want + "_o_" + width,
+        "resid8_o",
+        "grad8_o",
+        32 * (chainWarps + WIDE_ACC_WARPS),
+        wideSmem(width, slots),
+        width,
+        true);
+  }
+
+  private static IllegalArgumentException wideDoesNotFit(String want, int d, boolean ordered) {
+    return new IllegalArgumentException(
+        "plan "
+            + want
+            + " does not fit d="
+            + d
+            + " on this card"
+            + (ordered ? " (needs 256 < d <= 1024)" : " (it has no unordered variant)"));
   }
 }
