@@ -4,13 +4,19 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import parreg.device.LocalSums;
 import parreg.device.Partition;
 import parreg.device.SeedData;
+import parreg.persistence.Chained;
+import parreg.persistence.JournalEnvelope;
+import parreg.persistence.KryoCodec;
+import parreg.persistence.StepLogScan;
 
 /**
  * The write-behind bookkeeping on a fake clock and a recording journal: group commit, one write in
@@ -22,12 +28,14 @@ class WriteBehindTest {
   /** Records what the bookkeeping asks of the journal child and the group timer. */
   static final class Recorder implements WriteBehind.Journal {
     final List<TrainingActor.Event[]> writes = new ArrayList<>();
+    final List<parreg.persistence.Chained[]> sealed = new ArrayList<>();
     final List<Duration> timers = new ArrayList<>();
     int cancels;
 
     @Override
     public void write(TrainingActor.Event[] events, parreg.persistence.Chained[] sealed) {
       writes.add(events);
+      this.sealed.add(sealed);
     }
 
     @Override
@@ -38,6 +46,13 @@ class WriteBehindTest {
     @Override
     public void cancelGroupDue() {
       cancels++;
+    }
+
+    final List<java.io.IOException> stepLogFailures = new ArrayList<>();
+
+    @Override
+    public void stepLogFailed(java.io.IOException e) {
+      stepLogFailures.add(e);
     }
   }
 
@@ -181,6 +196,71 @@ class WriteBehindTest {
     w.written(1, 1);
     w.writeNext(false);
     assertEquals(List.of(1L), answers);
+  }
+
+  /** A guarding step log (the default mode on H2) in {@code dir}, segments of {@code bytes}. */
+  WriteBehind guarded(Path dir, long bytes) throws java.io.IOException {
+    NodeSettings s = settings(SeedData.partition(0), 8, 2);
+    StepLogWriter log =
+        StepLogWriter.open(
+            new NodeSettings.StepLogSettings(dir, bytes, false, 1, false),
+            s.persistenceId(),
+            KryoCodec.fromRegistrationsResource(),
+            JournalEnvelope.GENESIS,
+            0);
+    return new WriteBehind(s, 0, 0, journal, () -> now, log);
+  }
+
+  @Test
+  void aGuardingStepLogHoldsEachWriteBeforeTheJournalIsHandedIt(@TempDir Path dir)
+      throws Exception {
+    WriteBehind w = guarded(dir, 64 * 1024);
+    w.commit(new TrainingActor.RunStarted(TrainingActorTest.SEED, TrainingActorTest.ROSTER));
+    assertTrue(w.lagsTooFar(), "the first step waits until the journal holds RunStarted");
+    w.written(0, 1);
+    w.commit(step(1));
+    assertEquals(1, journal.writes.size(), "steps are grouped as without a log");
+    w.commit(step(2));
+    assertEquals(2, journal.writes.size());
+    assertEquals(0, w.durable(), "durable once the journal holds it, not the log");
+    StepLogScan.Contents log = StepLogScan.read(dir);
+    assertEquals(
+        List.of(2L, 3L),
+        log.records().stream().map(StepLogScan.Record::sequenceNr).toList(),
+        "both steps are in the log");
+    Chained[] handed = journal.sealed.get(1);
+    assertEquals(2, handed.length, "the journal is handed the log's bytes");
+    assertEquals(handed[0].hash(), handed[1].link(), "one chain");
+    assertEquals(journal.sealed.get(0)[0].hash(), handed[0].link(), "from RunStarted on");
+    w.written(2, 3);
+    assertEquals(2, w.durable());
+  }
+
+  @Test
+  void aStepLogThatCannotBeAppendedToEndsTheJournalAtItsDurableStep(@TempDir Path dir)
+      throws Exception {
+    Path logDir = dir.resolve("log");
+    WriteBehind w = guarded(logDir, 1); // a segment per record: each append creates a file
+    w.commit(new TrainingActor.RunStarted(TrainingActorTest.SEED, TrainingActorTest.ROSTER));
+    w.written(0, 1);
+    w.commit(step(1));
+    w.commit(step(2));
+    w.written(2, 3);
+    try (var files = java.nio.file.Files.list(logDir)) {
+      for (Path f : files.toList()) {
+        java.nio.file.Files.delete(f);
+      }
+    }
+    java.nio.file.Files.delete(logDir); // the next segment cannot be created
+    w.commit(step(3));
+    w.commit(step(4));
+    assertEquals(1, journal.stepLogFailures.size(), "the owner is told");
+    assertEquals(2, journal.writes.size(), "nothing more is handed to the journal");
+    assertEquals(2, w.durable(), "the journal ends at its durable step");
+    assertEquals(2, w.pendingSteps());
+    assertEquals(-1, w.stepLogBytes(), "the log is closed");
+    w.flush(d -> {});
+    assertEquals(2, journal.writes.size(), "not even by a flush");
   }
 
   @Test

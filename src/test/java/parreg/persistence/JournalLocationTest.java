@@ -80,7 +80,7 @@ class JournalLocationTest {
     assertTrue(kept.jdbcUrl().endsWith(";WRITE_DELAY=500;compress=false"), kept.jdbcUrl());
   }
 
-  /** The step log of --sync-commit lives beside the H2 database; PostgreSQL has none. */
+  /** The step log lives beside the H2 database; PostgreSQL has none. */
   @Test
   void theStepLogLivesBesideTheH2Database() {
     Path dir = tmp.resolve("sync");

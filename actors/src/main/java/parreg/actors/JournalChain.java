@@ -22,10 +22,9 @@ import parreg.persistence.KryoCodec;
  * starts at the first event appended to them (its link to the version-1 event before it is not
  * checked: see {@link ChainCheck}).
  *
- * <p>Under {@code --sync-commit} on H2 the events of a write were sealed already, in the same
- * chain, by the step log ({@link SyncCommitLog}): those bytes are stored as they are, so the
- * journal and the log hold the same bytes, and each must link to the head here (else the write
- * fails).
+ * <p>With a step log (an H2 journal) the events of a write were sealed already, in the same chain,
+ * by the step log ({@link StepLogWriter}): those bytes are stored as they are, so the journal and
+ * the log hold the same bytes, and each must link to the head here (else the write fails).
  */
 final class JournalChain {
   private final String persistenceId;

@@ -143,7 +143,8 @@ final class JournalSetup implements AutoCloseable {
         keeper.close();
         keeper = null;
       } else {
-        // A kill under --sync-commit leaves steps in the step log that the journal lacks: they go
+        // A kill (or H2 losing its last commits) leaves steps in the step log that the journal
+        // lacks: they go
         // into the journal now, before recovery replays it, whatever this start's mode.
         rejournaled = StepLogDrain.drain(keeper, KryoCodec.fromRegistrationsResource(), location);
         compaction = H2Compaction.start(keeper, compactionInterval, compactionBytes);

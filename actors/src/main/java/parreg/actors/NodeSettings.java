@@ -32,9 +32,10 @@ import parreg.device.RunContract;
  * @param groupDelay ... or once the oldest of them has waited this long
  * @param journalDescription where the journal lives, for status
  * @param progressInterval how often the node logs its progress line (zero: never)
- * @param stepLog {@code --sync-commit} on an embedded H2 journal: where a step is acknowledged
- *     ({@link SyncCommitLog}), while the journal is written behind with the default lag; null
- *     otherwise
+ * @param stepLog an embedded H2 journal's step log ({@link StepLogWriter}): under {@code
+ *     --sync-commit} where a step is acknowledged while the journal is written behind with the
+ *     default lag, by default a guard written before each journal write; null for PostgreSQL (or
+ *     when {@code parreg.journal.step-log.in-default-mode} is off and the mode is the default)
  */
 public record NodeSettings(
     int participant,
@@ -59,8 +60,7 @@ public record NodeSettings(
     StepLogSettings stepLog) {
 
   /**
-   * The step log of {@code --sync-commit} on an embedded H2 journal ({@code
-   * parreg.journal.step-log}).
+   * The step log of an embedded H2 journal ({@code parreg.journal.step-log}).
    *
    * @param directory where it lives ({@link parreg.persistence.JournalLocation#stepLogDirectory})
    * @param segmentBytes a segment rolls at this size
@@ -68,8 +68,11 @@ public record NodeSettings(
    *     step)
    * @param keepWrites a segment is deleted once the journal has acknowledged this many writes after
    *     the one that holds its last record
+   * @param acknowledges a step is durable once it is in the log ({@code --sync-commit}); else once
+   *     the journal holds it, the log guarding the journal's writes
    */
-  public record StepLogSettings(Path directory, long segmentBytes, boolean fsync, int keepWrites) {}
+  public record StepLogSettings(
+      Path directory, long segmentBytes, boolean fsync, int keepWrites, boolean acknowledges) {}
 
   public NodeSettings {
     // A restarted node's peers serve the steps it lacks from memory while they are in the window;
@@ -95,8 +98,7 @@ public record NodeSettings(
 
   /**
    * Reads the {@code parreg} namespace for the tunables; the rest comes from the caller. {@code
-   * stepLogDirectory}: where an embedded H2 journal keeps its step log (null for PostgreSQL), used
-   * with {@code syncCommit}.
+   * stepLogDirectory}: where an embedded H2 journal keeps its step log (null for PostgreSQL).
    */
   public static NodeSettings of(
       Config config,
@@ -114,14 +116,16 @@ public record NodeSettings(
       Path stepLogDirectory) {
     Config c = config.getConfig("parreg");
     // --sync-commit on H2 acknowledges each step in the step log and writes the journal behind, as
-    // by default; on PostgreSQL each step is its own write (lag 0).
+    // by default; on PostgreSQL each step is its own write (lag 0). By default on H2 the log guards
+    // each journal write (StepLogWriter).
     StepLogSettings stepLog =
-        syncCommit && stepLogDirectory != null
+        stepLogDirectory != null && (syncCommit || c.getBoolean("journal.step-log.in-default-mode"))
             ? new StepLogSettings(
                 stepLogDirectory,
                 c.getBytes("journal.step-log.segment-bytes"),
                 c.getBoolean("journal.step-log.fsync"),
-                c.getInt("journal.step-log.keep-writes"))
+                c.getInt("journal.step-log.keep-writes"),
+                syncCommit)
             : null;
     return new NodeSettings(
         participant,

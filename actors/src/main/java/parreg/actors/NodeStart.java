@@ -217,7 +217,7 @@ final class NodeStart {
       node.system()
           .log()
           .info(
-              "moved {} steps from the step log into the journal (a kill under --sync-commit)",
+              "moved {} steps from the step log into the journal (written before the kill, or lost by H2)",
               journalSetup.rejournaled());
     }
     try {

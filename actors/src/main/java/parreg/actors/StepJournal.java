@@ -45,7 +45,7 @@ final class StepJournal
 
   /**
    * Persist these events, in this order, in one journal write; {@code sealed}: their stored bytes,
-   * already sealed into the chain by the step log ({@link SyncCommitLog}), or null: sealed here.
+   * already sealed into the chain by the step log ({@link StepLogWriter}), or null: sealed here.
    */
   record Write(TrainingActor.Event[] events, parreg.persistence.Chained[] sealed)
       implements Command {}

@@ -214,7 +214,14 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
             settings,
             state.committed(),
             recovered.sequenceNr(),
-            WriteBehind.Journal.of(journal, timers, GroupDue.INSTANCE),
+            WriteBehind.Journal.of(
+                journal,
+                timers,
+                GroupDue.INSTANCE,
+                e -> {
+                  stopped = true;
+                  failJournal(e.getMessage(), parreg.persistence.JournalErrors.isDiskFull(e));
+                }),
             System::nanoTime,
             stepLog(ctx, settings, recovered, lifecycle));
     // A step log that could not be opened has failed the node: it commits nothing meanwhile.
@@ -238,10 +245,11 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
   }
 
   /**
-   * The step log of {@code --sync-commit} on H2, opened after recovery (the node's start moved an
-   * earlier log into the journal); null without one, or when it cannot be opened (the node fails).
+   * The step log of an H2 journal (acknowledging or guarding), opened after recovery (the node's
+   * start moved an earlier log into the journal); null without one, or when it cannot be opened
+   * (the node fails).
    */
-  private static SyncCommitLog stepLog(
+  private static StepLogWriter stepLog(
       ActorContext<Command> ctx,
       NodeSettings settings,
       JournalRecovered recovered,
@@ -250,7 +258,7 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
       return null;
     }
     try {
-      return SyncCommitLog.open(
+      return StepLogWriter.open(
           settings.stepLog(),
           settings.persistenceId(),
           parreg.persistence.KryoCodec.fromConfig(ctx.getSystem().settings().config()),

@@ -26,11 +26,13 @@ import parreg.persistence.Chained;
  * max-lag-ms} ago ({@link #lagsTooFar}), so a slow journal slows training instead of letting the
  * lag grow; {@code max-lag-steps} 0 or 1 makes every step durable before the next starts.
  *
- * <p>With a step log ({@link SyncCommitLog}: {@code --sync-commit} on an embedded H2 journal) a
- * step is durable once its record is appended there, in {@link #commit}, before the next step can
- * start; the journal is still written behind, with the same groups and lag bound, and {@link
- * #durable} is then the log's step, ahead of {@link #journaled}. The opening {@code RunStarted} is
- * not in the log: the first step waits until the journal holds it.
+ * <p>With an acknowledging step log ({@link StepLogWriter}: {@code --sync-commit} on an embedded H2
+ * journal) a step is durable once its record is appended there, in {@link #commit}, before the next
+ * step can start; the journal is still written behind, with the same groups and lag bound, and
+ * {@link #durable} is then the log's step, ahead of {@link #journaled}. With a guarding step log
+ * (the default mode on H2) each write's events are appended there in {@link #write}, just before
+ * the journal is handed them, and a step is durable once the journal holds it. Either way the
+ * opening {@code RunStarted} is not in the log: the first step waits until the journal holds it.
  *
  * <p>Call order: {@link #commit} per committed event; {@link #written} when the journal child
  * acknowledges a write, then {@link #writeNext}; {@link #restarted} when the child recovered again
@@ -52,12 +54,27 @@ final class WriteBehind {
 
     void cancelGroupDue();
 
-    /** The training actor's journal child, and its timers for the {@code groupDue} message. */
+    /**
+     * The guarding step log could not be appended to (a full disk): nothing more is written, and
+     * the journal ends at {@link #durable}, as when the journal itself cannot be written.
+     */
+    void stepLogFailed(IOException e);
+
+    /**
+     * The training actor's journal child, its timers for the {@code groupDue} message, and what
+     * ends the node when the step log fails.
+     */
     static Journal of(
         ActorRef<StepJournal.Command> child,
         TimerScheduler<TrainingActor.Command> timers,
-        TrainingActor.Command groupDue) {
+        TrainingActor.Command groupDue,
+        java.util.function.Consumer<IOException> stepLogFailed) {
       return new Journal() {
+        @Override
+        public void stepLogFailed(IOException e) {
+          stepLogFailed.accept(e);
+        }
+
         @Override
         public void write(TrainingActor.Event[] events, Chained[] sealed) {
           child.tell(new StepJournal.Write(events, sealed));
@@ -88,7 +105,7 @@ final class WriteBehind {
   private final Duration groupDelay;
   private final int maxLagSteps;
   private final long maxLagNanos;
-  private final SyncCommitLog log;
+  private StepLogWriter log;
 
   private final ArrayDeque<Pending> pending = new ArrayDeque<>();
 
@@ -101,6 +118,10 @@ final class WriteBehind {
   private long journalWrites;
   private long lastSnapshot;
   private boolean flushing;
+
+  /** The guarding step log failed: the journal ends where it is. */
+  private boolean stepLogFailed;
+
   private final List<LongConsumer> flushWaiters = new ArrayList<>();
 
   /**
@@ -116,14 +137,14 @@ final class WriteBehind {
     this(settings, durable, journalPosition, journal, clock, null);
   }
 
-  /** As above, acknowledging each step in {@code log} (null: in the journal). */
+  /** As above, with the step log {@code log} (null: none), acknowledging or guarding. */
   WriteBehind(
       NodeSettings settings,
       long durable,
       long journalPosition,
       Journal journal,
       LongSupplier clock,
-      SyncCommitLog log) {
+      StepLogWriter log) {
     this.log = log;
     this.journal = journal;
     this.clock = clock;
@@ -145,7 +166,7 @@ final class WriteBehind {
    */
   void commit(TrainingActor.Event event) {
     Chained sealed = null;
-    if (log != null) {
+    if (log != null && log.acknowledges()) {
       try {
         sealed = log.seal(event);
       } catch (IOException e) {
@@ -166,12 +187,16 @@ final class WriteBehind {
 
   /** Hands every event not yet written to the journal, unless a write is in flight. */
   void write() {
-    if (writing > 0 || pending.isEmpty()) {
+    if (writing > 0 || pending.isEmpty() || stepLogFailed) {
       return;
     }
     journal.cancelGroupDue();
+    if (log != null && !log.acknowledges() && !guard()) {
+      return;
+    }
     TrainingActor.Event[] events = new TrainingActor.Event[pending.size()];
-    Chained[] sealed = log == null ? null : new Chained[events.length];
+    // With a step log every event is sealed by now, and the journal child stores those bytes.
+    Chained[] sealed = pending.peekFirst().sealed() == null ? null : new Chained[events.length];
     int i = 0;
     for (Pending p : pending) {
       if (sealed != null) {
@@ -182,6 +207,34 @@ final class WriteBehind {
     writing = events.length;
     journalWrites++;
     journal.write(events, sealed);
+  }
+
+  /**
+   * Guarding step log: seals the waiting events that are not sealed yet (those of a write that
+   * failed and goes again are) and appends them to the log before the journal is handed them. False
+   * when the log could not be appended to (a full disk): nothing is handed to the journal, which
+   * then ends at {@link #durable}, and the owner is told ({@link Journal#stepLogFailed}). What the
+   * log holds ends at a whole record, or at one cut short that readers ignore.
+   */
+  private boolean guard() {
+    ArrayDeque<Pending> sealed = new ArrayDeque<>(pending.size());
+    try {
+      for (Pending p : pending) {
+        sealed.addLast(
+            p.sealed() != null
+                ? p
+                : new Pending(p.event(), log.seal(p.event()), p.committedAtNanos()));
+      }
+    } catch (IOException e) {
+      close();
+      log = null;
+      stepLogFailed = true;
+      journal.stepLogFailed(e);
+      return false;
+    }
+    pending.clear();
+    pending.addAll(sealed);
+    return true;
   }
 
   /** The back-pressure rule: see the class comment. */
@@ -268,7 +321,7 @@ final class WriteBehind {
                 : recovered.started());
     writing = 0;
     journaled = back;
-    durable = log == null ? back : Math.max(durable, back);
+    durable = log == null || !log.acknowledges() ? back : Math.max(durable, back);
     journalPosition = sequenceNr;
     write();
   }

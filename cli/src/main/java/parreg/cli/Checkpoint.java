@@ -92,7 +92,7 @@ record Checkpoint(
         chain.snapshot(snap.get().sequenceNr(), snap.get().envelope());
       }
       TrainingState[] replayed = {state};
-      // The journal's events, then its step log's (--sync-commit on H2) after them.
+      // The journal's events, then its step log's (an embedded H2 journal's) after them.
       events.forEachEvent(pid, chain, false, e -> replayed[0] = replayRow(replayed[0], e, visitor));
       state = replayed[0];
       if (!state.started()) {

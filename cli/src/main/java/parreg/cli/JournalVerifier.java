@@ -31,9 +31,7 @@ final class JournalVerifier {
       return checks()
           + (inStepLog == 0
               ? ""
-              : " (the last "
-                  + inStepLog
-                  + " in the step log of --sync-commit, not yet in the journal)");
+              : " (the last " + inStepLog + " in the step log, not yet in the journal)");
     }
 
     private String checks() {

@@ -264,10 +264,10 @@ public final class JournalLocation {
   }
 
   /**
-   * Where an embedded H2 journal keeps its step log ({@link StepLog}, {@code --sync-commit}):
-   * {@code DIR/journal.steplog} beside {@code DIR/journal.mv.db}, or {@code PATH.steplog} beside
-   * {@code PATH.mv.db} for {@code jdbc:h2:file:PATH} ({@code ~} is the home directory, as for H2).
-   * Empty for PostgreSQL, which commits each step itself.
+   * Where an embedded H2 journal keeps its step log ({@link StepLog}): {@code DIR/journal.steplog}
+   * beside {@code DIR/journal.mv.db}, or {@code PATH.steplog} beside {@code PATH.mv.db} for {@code
+   * jdbc:h2:file:PATH} ({@code ~} is the home directory, as for H2). Empty for PostgreSQL, which
+   * commits each step itself.
    */
   public Optional<Path> stepLogDirectory() {
     if (dialect != JournalDialect.H2) {

@@ -11,11 +11,11 @@ import java.util.function.Consumer;
 
 /**
  * The one owner of reading a run's events: the journal's rows ({@link JournalRows}), then the
- * records of its step log ({@link StepLog}, {@code --sync-commit} on an embedded H2 journal) after
- * the journal's last sequence number, as one sequence checked by one {@link ChainCheck}. Every
- * reader goes through here: {@code predict}, {@code export}, {@code history}, {@code journal
- * verify}, the admission of a node's start ({@link JournalRuns}) and the move of the log's records
- * into the journal at that start ({@link StepLogDrain}), after which recovery replays the journal.
+ * records of its step log ({@link StepLog}, beside an embedded H2 journal) after the journal's last
+ * sequence number, as one sequence checked by one {@link ChainCheck}. Every reader goes through
+ * here: {@code predict}, {@code export}, {@code history}, {@code journal verify}, the admission of
+ * a node's start ({@link JournalRuns}) and the move of the log's records into the journal at that
+ * start ({@link StepLogDrain}), after which recovery replays the journal.
  *
  * <p>Records the journal already holds (the log keeps a few writes' worth after the journal has
  * them) are passed over; a torn tail is left out ({@link StepLogScan}); damage in the log is a

@@ -11,12 +11,13 @@ import java.util.ArrayDeque;
 import java.util.zip.CRC32C;
 
 /**
- * The step log of {@code --sync-commit} on an embedded H2 journal (issue 13 item 6): a small
- * append-only file beside the database ({@link JournalLocation#stepLogDirectory}) that acknowledges
- * a step, so that the H2 journal can be written behind in groups as in the default mode. Under
- * {@code --sync-commit} every step was one H2 commit, and each commit is a ~19 KB chunk that H2
- * keeps 45 s: 97 MB of file for 0.91 MB of rows after 5,000 steps (BENCHMARKS.md, "Journal size").
- * A record here is ~100 bytes for the seed run.
+ * The step log of an embedded H2 journal (issue 13 item 6): a small append-only file beside the
+ * database ({@link JournalLocation#stepLogDirectory}). Under {@code --sync-commit} it acknowledges
+ * a step, so that the H2 journal can be written behind in groups as in the default mode (every step
+ * was one H2 commit, and each commit is a ~19 KB chunk that H2 keeps 45 s: 97 MB of file for 0.91
+ * MB of rows after 5,000 steps; BENCHMARKS.md, "Journal size"). In the default mode it guards each
+ * H2 write, which can lose its last acknowledged commits on a kill once H2 reuses file space. A
+ * record here is ~100 bytes for the seed run.
  *
  * <p>Layout: segments named {@code %020d.steplog} after the sequence number of their first record.
  *

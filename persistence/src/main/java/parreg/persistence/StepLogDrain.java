@@ -10,10 +10,11 @@ import java.util.List;
 import java.util.UUID;
 
 /**
- * A node's start on an embedded H2 journal with a step log left behind (a kill under {@code
- * --sync-commit}): moves the records the journal lacks into it, then deletes the log, so that
- * recovery replays one journal and the node appends to a fresh log. A torn tail is dropped with the
- * log (it was never acknowledged); damage stops the start ({@link RunEvents#tail} names it).
+ * A node's start on an embedded H2 journal with a step log left behind (by a kill, or by H2 losing
+ * its last acknowledged commits): moves the records the journal lacks into it, then deletes the
+ * log, so that recovery replays one journal and the node appends to a fresh log. A torn tail is
+ * dropped with the log (it was never acknowledged); damage stops the start ({@link RunEvents#tail}
+ * names it).
  *
  * <p>The rows are the ones pekko-persistence-jdbc 1.1.1 writes for these events: serializer {@link
  * KryoSerializer#IDENTIFIER}, empty manifests, no metadata, a writer UUID, the payload being the

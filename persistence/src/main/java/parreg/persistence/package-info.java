@@ -15,7 +15,8 @@
  *       and events, decoded through the codec.
  *   <li>{@link parreg.persistence.StepLog} (written), {@link parreg.persistence.StepLogScan} (read)
  *       and {@link parreg.persistence.StepLogDrain} (moved into the journal at a start): the step
- *       log that acknowledges a step under {@code --sync-commit} on an embedded H2 journal.
+ *       log beside an embedded H2 journal: it acknowledges a step under {@code --sync-commit} and,
+ *       by default, guards each journal write.
  *   <li>{@link parreg.persistence.RunEvents}: the one reader of a run's events, the journal's and
  *       then its step log's.
  * </ul>

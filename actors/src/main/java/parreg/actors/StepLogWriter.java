@@ -8,21 +8,33 @@ import parreg.persistence.KryoCodec;
 import parreg.persistence.StepLog;
 
 /**
- * What {@code --sync-commit} on an embedded H2 journal puts in front of the write-behind journal
- * (issue 13 item 6): each committed event is sealed into the journal's chain here, and a step's
- * sealed bytes are appended to the {@link StepLog} before the next step may start: the step is then
- * acknowledged. The journal child is handed the same sealed bytes ({@link StepJournal.Write}), so
- * the journal and the log hold one chain; it writes them behind in groups, as in the default mode,
- * and as it acknowledges writes the log's segments are deleted.
+ * The step log in front of an embedded H2 journal ({@link StepLog}), in one of two roles.
+ *
+ * <ul>
+ *   <li><b>Acknowledging</b> ({@code --sync-commit}, issue 13 item 6): each committed event is
+ *       sealed into the journal's chain here as it is committed, and a step's sealed bytes are
+ *       appended before the next step may start: the step is then durable.
+ *   <li><b>Guarding</b> (the default mode): a journal write's events are sealed and appended here
+ *       just before the write is handed to the journal, and a step is still durable only once the
+ *       journal acknowledged it. H2 can lose its last acknowledged commits on a kill once it reuses
+ *       file space (a three-node crash test saw step 121 reported durable and recovered at 108);
+ *       the log, written before each H2 write and kept for {@code keepWrites} writes after it,
+ *       holds them, and the next start moves them back into the journal.
+ * </ul>
+ *
+ * In both roles the journal child is handed the same sealed bytes ({@link StepJournal.Write}), so
+ * the journal and the log hold one chain, and as the journal acknowledges writes the log's segments
+ * are deleted.
  *
  * <p>{@code RunStarted} is sealed but not appended: the first step waits until the journal holds it
  * ({@link WriteBehind#lagsTooFar}), so a journal's runs are always known from the journal itself.
  * Not thread-safe: the training actor owns it, through {@link WriteBehind}.
  */
-final class SyncCommitLog implements AutoCloseable {
+final class StepLogWriter implements AutoCloseable {
   private final StepLog log;
   private final KryoCodec codec;
   private final int keepWrites;
+  private final boolean acknowledges;
 
   /** The sequence numbers the journal acknowledged, newest last, up to keepWrites of them. */
   private final ArrayDeque<Long> acknowledged = new ArrayDeque<>();
@@ -30,10 +42,12 @@ final class SyncCommitLog implements AutoCloseable {
   private long head;
   private long lastSeq;
 
-  private SyncCommitLog(StepLog log, KryoCodec codec, int keepWrites, long head, long lastSeq) {
+  private StepLogWriter(
+      StepLog log, KryoCodec codec, int keepWrites, boolean acknowledges, long head, long lastSeq) {
     this.log = log;
     this.codec = codec;
     this.keepWrites = keepWrites;
+    this.acknowledges = acknowledges;
     this.head = head;
     this.lastSeq = lastSeq;
   }
@@ -42,25 +56,35 @@ final class SyncCommitLog implements AutoCloseable {
    * A fresh log after a recovery that ended at {@code lastSeq}, whose last event has chain hash
    * {@code head} ({@link TrainingActor.JournalRecovered}).
    */
-  static SyncCommitLog open(
+  static StepLogWriter open(
       NodeSettings.StepLogSettings s,
       String persistenceId,
       KryoCodec codec,
       long head,
       long lastSeq)
       throws IOException {
-    return new SyncCommitLog(
+    return new StepLogWriter(
         StepLog.create(s.directory(), persistenceId, s.segmentBytes(), s.fsync()),
         codec,
         s.keepWrites(),
+        s.acknowledges(),
         head,
         lastSeq);
   }
 
   /**
+   * Whether a step is durable once it is in the log ({@code --sync-commit}); else the log guards
+   * the journal's writes and a step is durable once the journal holds it.
+   */
+  boolean acknowledges() {
+    return acknowledges;
+  }
+
+  /**
    * Seals {@code event} as the next event of the chain and, for a step, appends it to the log.
    *
-   * @throws IOException when the append failed (a full disk): the step is not acknowledged
+   * @throws IOException when the append failed (a full disk): the step is not in the log, and the
+   *     chain's head is unchanged
    */
   Chained seal(TrainingActor.Event event) throws IOException {
     Chained c = JournalEnvelope.seal(codec, event, head);
