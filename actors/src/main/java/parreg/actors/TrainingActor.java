@@ -515,13 +515,4 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
     }
     return this;
   }
-
-  /** Applies a journaled event with the same checks as recovery (for readers outside the actor). */
-  public static TrainingState replay(TrainingState state, RunStarted e) {
-    return state.apply(e);
-  }
-
-  public static TrainingState replay(TrainingState state, StepCommitted e) {
-    return state.apply(e);
-  }
 }

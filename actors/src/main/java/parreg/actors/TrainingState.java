@@ -25,7 +25,13 @@ public record TrainingState(
     return contract != null;
   }
 
-  TrainingState apply(TrainingActor.RunStarted e) {
+  /**
+   * The state after the run's opening event: recovery, {@code predict}, {@code export} and the
+   * journal checks all replay through here and {@link #apply(TrainingActor.StepCommitted)}.
+   *
+   * @throws IllegalStateException when the journal already started a run
+   */
+  public TrainingState apply(TrainingActor.RunStarted e) {
     if (started()) {
       throw new IllegalStateException("journal holds a second RunStarted event");
     }
@@ -99,7 +105,12 @@ public record TrainingState(
     return contract.bias() && j == parameters.length - 1 ? "b" : "w" + (j + 1);
   }
 
-  TrainingState apply(TrainingActor.StepCommitted e) {
+  /**
+   * The state after a committed step, checked against what the step recomputes.
+   *
+   * @throws IllegalStateException naming what does not match
+   */
+  public TrainingState apply(TrainingActor.StepCommitted e) {
     TrainingState recomputed;
     try {
       recomputed = next(e.step(), e.contributions());

@@ -123,9 +123,9 @@ record Checkpoint(
     Object ev = e.event();
     try {
       if (ev instanceof TrainingActor.RunStarted rs) {
-        return TrainingActor.replay(state, rs);
+        return state.apply(rs);
       } else if (ev instanceof TrainingActor.StepCommitted sc) {
-        TrainingState next = TrainingActor.replay(state, sc);
+        TrainingState next = state.apply(sc);
         if (visitor != null) {
           visitor.step(e, sc);
         }
