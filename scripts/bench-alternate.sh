@@ -26,7 +26,8 @@ for r in $(seq 1 "$R"); do
     [ -n "$rate" ] && rates[$name]+="$rate " && cpus[$name]+="$cpu "
   done
 done
-median() { printf '%s\n' "$@" | sort -n | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
+# shellcheck source=scripts/bench-lib.sh
+. "$HERE/scripts/bench-lib.sh"
 for v in "$@"; do
   IFS='|' read -r name _ <<< "$v"
   # shellcheck disable=SC2086

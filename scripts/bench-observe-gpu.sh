@@ -20,7 +20,8 @@ W=${WORK:-/tmp/e2e}
 mkdir -p "$W"
 say() { echo "$*" | tee -a "$OUTF"; }
 printf 'parreg.progress-interval = 0\n' > "$W/quiet.conf"
-median() { printf '%s\n' "$@" | sort -n | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
+# shellcheck source=scripts/bench-lib.sh
+. "$HERE/scripts/bench-lib.sh"
 rate() { grep -o 'steps_per_s=[0-9.]*' "$1" | tail -1 | cut -d= -f2; }
 
 for JOB in "${JOBS[@]}"; do

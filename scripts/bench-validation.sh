@@ -31,7 +31,8 @@ for r in $(seq 1 "$R"); do
   echo "round $r: without $a steps/s ($ca us CPU/step), with --validation $b steps/s ($cb us CPU/step) (load $(cut -d' ' -f1 /proc/loadavg))"
   off+=("$a"); on+=("$b"); coff+=("$ca"); con+=("$cb")
 done
-median() { printf '%s\n' "$@" | sort -n | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
+# shellcheck source=scripts/bench-lib.sh
+. "$HERE/scripts/bench-lib.sh"
 mo=$(median "${off[@]}"); mn=$(median "${on[@]}")
 echo "median without $mo steps/s, with --validation $mn steps/s: $(awk "BEGIN { printf \"%+.1f\", ($mn - $mo) * 100 / $mo }") %"
 co=$(median "${coff[@]}"); cn=$(median "${con[@]}")
