@@ -229,6 +229,43 @@ class CudaParityTest {
         Arguments.of(1024, 3_000, "widea"));
   }
 
+  static Stream<Arguments> splitPlans() {
+    return Stream.of(
+        // issue 15, fourth session: the split-chain shapes (K warps a tile): d at the bottom of
+        // each shape's range, inside it not a multiple of 4 (uneven feature shares), at its top;
+        // several tiles a team (40,000 and more samples), a partial last tile and group, N = 31,
+        // batches at offsets (the same kernel reads any start)
+        Arguments.of(17, 70_001, "split2x16_u4t4"),
+        Arguments.of(31, 31, "split2x16_u4t4"),
+        Arguments.of(32, 40_000, "split2x16_u4t4"),
+        Arguments.of(23, 5_003, "split2x16_u2t4p"),
+        Arguments.of(32, 9_000, "split2x16_u2t4p"),
+        Arguments.of(17, 9_000, "split2x12_u4t4"),
+        Arguments.of(24, 3_000, "split2x12_u4t4"),
+        Arguments.of(29, 5_003, "split4x8_u4t2"),
+        Arguments.of(33, 3_073, "split3x16_u4t2"),
+        Arguments.of(47, 40_000, "split3x16_u4t2"),
+        Arguments.of(37, 5_003, "split4x12_u4t2"),
+        Arguments.of(48, 70_001, "split4x12_u4t2"),
+        Arguments.of(49, 3_073, "split4x16_u4t2"),
+        Arguments.of(63, 9_000, "split4x16_u4t2"),
+        Arguments.of(64, 70_001, "split4x16_u4t2"),
+        Arguments.of(50, 5_003, "split4x16_u2t2p"),
+        Arguments.of(64, 40_000, "split4x16_u2t2p"),
+        Arguments.of(97, 2_049, "split7x16_u4t2"),
+        Arguments.of(100, 40_000, "split7x16_u4t2"),
+        Arguments.of(101, 9_000, "split8x13_u4t1"),
+        Arguments.of(104, 3_000, "split8x13_u4t1"),
+        Arguments.of(113, 5_003, "split8x16_u4t1"),
+        Arguments.of(128, 70_001, "split8x16_u4t1"));
+  }
+
+  @ParameterizedTest(name = "d={0} N={1} plan={2}")
+  @MethodSource("splitPlans")
+  void splitPlansMatchTheReference(int d, int n, String plan) {
+    everyPlanMatchesTheReference(d, n, plan);
+  }
+
   @ParameterizedTest(name = "d={0} N={1} plan={2}")
   @MethodSource("moreWidthsPlans")
   void moreWidthsMatchTheReference(int d, int n, String plan) {

@@ -147,6 +147,33 @@ class CudaPlanTest {
   }
 
   @Test
+  void splitPlansByName() {
+    CudaPlan p = CudaPlan.choose(17, 1000, H200_SMEM, FREE, true, "split2x16_u4t4");
+    assertEquals("split-2x16_u4t4", p.name());
+    assertEquals("split", p.family());
+    assertEquals("split_o_2x16_u4t4", p.main());
+    assertEquals(256, p.block()); // 4 teams of 2 warps
+    assertEquals(4 * (4 * 2 * 4 * 32 + 2 * 16), p.smem()); // the residuals, then the weights
+    assertEquals(17, p.sliceFeatures()); // the plain slice layout
+    assertEquals(false, p.quads());
+    assertEquals(4, CudaPlan.splitTeams(p));
+    CudaPlan q = CudaPlan.choose(64, 1000, H200_SMEM, FREE, true, "split4x16_u2t2p");
+    assertEquals("split_o_4x16_u2t2p", q.main());
+    assertEquals(256, q.block());
+    assertEquals(2, CudaPlan.splitTeams(q));
+    // K F must hold d; ordered only
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> CudaPlan.choose(33, 1000, H200_SMEM, FREE, true, "split2x16_u4t4"));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> CudaPlan.choose(24, 1000, H200_SMEM, FREE, false, "split2x16_u4t4"));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> CudaPlan.choose(24, 1000, H200_SMEM, FREE, true, "split2x16"));
+  }
+
+  @Test
   void forcedPlansThatDoNotFitAreRefused() {
     assertThrows(
         IllegalArgumentException.class,

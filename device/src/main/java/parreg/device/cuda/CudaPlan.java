@@ -72,6 +72,9 @@ record CudaPlan(
       int d, long slices, int smemOptin, long freeBytes, boolean ordered, String forced) {
     String pfx = ordered ? "_o_" : "_a_";
     String want = forced != null ? forced : ladder(d, slices, smemOptin, freeBytes, ordered);
+    if (want.startsWith("split")) {
+      return splitPlan(d, want, ordered);
+    }
     int k = pow2AtLeast((d + 31) / 32);
     switch (want) {
       case "small" -> {
@@ -308,6 +311,58 @@ record CudaPlan(
       return "deep";
     }
     return "twopass";
+  }
+
+  /**
+   * A split-chain plan (local_sums.cuh, split_body): "split" is the ladder's shape for d ({@link
+   * #splitShape}), "splitKxF_uUtT[p]" a named shape (K warps a team of F features each at most, U
+   * slices a group, T teams a block, p: the next group loaded ahead), whose kernel {@code
+   * split_o_KxF_uUtT[p]} may be in the comparison module only.
+   */
+  static CudaPlan splitPlan(int d, String want, boolean ordered) {
+    String shape = want.equals("split") ? splitShape(d) : want.substring(5);
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("(\\d+)x(\\d+)_u(\\d+)t(\\d+)p?").matcher(shape == null ? "" : shape);
+    if (!m.matches()) {
+      throw new IllegalArgumentException("plan " + want + " does not fit d=" + d);
+    }
+    int kw = Integer.parseInt(m.group(1));
+    int f = Integer.parseInt(m.group(2));
+    int u = Integer.parseInt(m.group(3));
+    int teams = Integer.parseInt(m.group(4));
+    if (!ordered || d < kw || d > kw * f) {
+      throw new IllegalArgumentException(
+          "plan "
+              + want
+              + " does not fit d="
+              + d
+              + (ordered ? " (needs " + kw + " <= d <= " + kw * f + ")" : " (ordered only)"));
+    }
+    return new CudaPlan(
+        "split-" + shape,
+        "split",
+        "split_o_" + shape,
+        null,
+        null,
+        32 * kw * teams,
+        4 * (teams * kw * u * 32 + kw * f),
+        d,
+        false);
+  }
+
+  /** Teams (of {@code K} warps, one tile at a time each) a block of a split plan. */
+  static int splitTeams(CudaPlan plan) {
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("split_o_(\\d+)x\\d+_u\\d+t(\\d+)p?").matcher(plan.main());
+    if (!m.matches()) {
+      throw new IllegalStateException("not a split plan: " + plan.main());
+    }
+    return Integer.parseInt(m.group(2));
+  }
+
+  /** The split shape the ladder runs at d (its kernel in the product module), or null. */
+  static String splitShape(int d) {
+    return null;
   }
 
   /** The narrow kernels' accumulators a lane (24, 32 or 48): the fewest that hold d. */
