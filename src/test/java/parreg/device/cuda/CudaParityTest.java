@@ -257,7 +257,31 @@ class CudaParityTest {
         Arguments.of(101, 9_000, "split8x13_u4t1"),
         Arguments.of(104, 3_000, "split8x13_u4t1"),
         Arguments.of(113, 5_003, "split8x16_u4t1"),
-        Arguments.of(128, 70_001, "split8x16_u4t1"));
+        Arguments.of(128, 70_001, "split8x16_u4t1"),
+        // the ladder's split shapes (product module): 2x12 at 17..24, 2x16 ahead at 25..32
+        Arguments.of(17, 300_001, null),
+        Arguments.of(19, 5_003, null),
+        Arguments.of(24, 9_000, null),
+        Arguments.of(25, 3_073, null),
+        Arguments.of(30, 31, null),
+        Arguments.of(32, 150_001, null),
+        // call 2's comparison shapes
+        Arguments.of(17, 40_000, "split2x9_u4t4p"),
+        Arguments.of(18, 5_003, "split2x9_u8t4"),
+        Arguments.of(17, 9_000, "split2x9_u8t4"),
+        Arguments.of(23, 5_003, "split2x12_u2t4p"),
+        Arguments.of(29, 9_000, "split2x16_u2t3p"),
+        Arguments.of(41, 5_003, "split3x16_u2t5p"),
+        Arguments.of(48, 40_000, "split3x16_u2t5p"),
+        Arguments.of(45, 9_000, "split4x12_u2t2p"),
+        Arguments.of(57, 5_003, "split4x16_u2t3p"),
+        Arguments.of(64, 40_000, "split4x16_u2t3p"),
+        // spec with the whole slice in the register ring, or 3 chain warps (batches at offsets
+        // run the fallback)
+        Arguments.of(47, 9_000, "spec48_r12"),
+        Arguments.of(61, 9_000, "spec64_r16"),
+        Arguments.of(101, 9_000, "spec104_c3"),
+        Arguments.of(127, 9_000, "spec128_c3"));
   }
 
   @ParameterizedTest(name = "d={0} N={1} plan={2}")

@@ -6,8 +6,9 @@ package parreg.device.cuda;
  * shared memory per block and its free memory; a pure function of those (no driver call), so the
  * ladder is tested without a card.
  *
- * <p>The ladder, first that fits: {@code small} (d &le; 16), {@code spec24} (16 &lt; d &le; 24,
- * where its slots and x padded to 24 fit), {@code narrow} (16 &lt; d &le; 32), {@code spec} (32
+ * <p>The ladder, first that fits: {@code small} (d &le; 16), {@code split} (16 &lt; d &le; 32,
+ * ordered), {@code spec24} (16 &lt; d &le; 24, unordered, where its slots and x padded to 24 fit),
+ * {@code narrow} (16 &lt; d &le; 32, unordered), {@code spec} (32
  * &lt; d &le; 256, where its slots fit and x padded to its slice width fits in free memory), {@code
  * quad2} (64 &lt; d &le; 256), {@code flow2}, {@code flow1}, {@code pipe2}, {@code pipe1}, {@code
  * large1} (d &le; 256, by shared memory), {@code wide2} (256 &lt; d &le; 896), {@code widea} (896
@@ -74,6 +75,23 @@ record CudaPlan(
     String want = forced != null ? forced : ladder(d, slices, smemOptin, freeBytes, ordered);
     if (want.startsWith("split")) {
       return splitPlan(d, want, ordered);
+    }
+    java.util.regex.Matcher sv = java.util.regex.Pattern.compile("spec(\\d+)_([rc])(\\d+)").matcher(want);
+    if (sv.matches()) {
+      // comparison shapes of spec at width W: another register ring (rD) or C chain warps (cC)
+      CudaPlan base = choose(d, slices, smemOptin, freeBytes, ordered, "spec" + sv.group(1));
+      int v = Integer.parseInt(sv.group(3));
+      String sfx = "_" + sv.group(2) + v;
+      return new CudaPlan(
+          base.name() + sfx,
+          base.family(),
+          base.main() + sfx,
+          base.fallback(),
+          null,
+          sv.group(2).equals("c") ? base.block() + 32 * (v - SPEC_CHAIN_WARPS) : base.block(),
+          base.smem(),
+          base.sliceFeatures(),
+          true);
     }
     int k = pow2AtLeast((d + 31) / 32);
     switch (want) {
@@ -268,6 +286,10 @@ record CudaPlan(
   private static String ladder(int d, long slices, int smemOptin, long freeBytes, boolean ordered) {
     if (d <= 16) {
       return "small";
+    } else if (d <= 32 && ordered) {
+      // the split chain (no padding, 4 KB of shared memory): 3.63 / 3.95 TB/s at d = 24 / 32 on
+      // an H200 where spec-24 read 3.20 and narrow-32 2.51 (issue 15, fourth session, call 1)
+      return "split";
     } else if (d <= 24 && specSmem(d, 24) <= smemOptin && paddedFits(slices, 24, freeBytes)) {
       // spec at 24 features: 2.25 / 3.07 TB/s at d = 17 / 24 where narrow-24 read 2.08-2.17 /
       // 2.70-2.75 (issue 15, third session, call 2; at d = 32 spec-32 read 2.34, narrow-32 2.37)
@@ -360,9 +382,14 @@ record CudaPlan(
     return Integer.parseInt(m.group(2));
   }
 
-  /** The split shape the ladder runs at d (its kernel in the product module), or null. */
+  /**
+   * The split shape the ladder runs at d (its kernel in the product module), or null: two warps a
+   * tile, of 12 features each at most and 4 slices a group at d &le; 24, of 16 and 2 slices a
+   * group loaded one group ahead at d &le; 32 (call 1: 2x12 read 2.88 / 3.63 at d = 17 / 24, 2x16
+   * with 4 slices not ahead 3.77 at 32).
+   */
   static String splitShape(int d) {
-    return null;
+    return d <= 16 ? null : d <= 24 ? "2x12_u4t4" : d <= 32 ? "2x16_u2t4p" : null;
   }
 
   /** The narrow kernels' accumulators a lane (24, 32 or 48): the fewest that hold d. */
