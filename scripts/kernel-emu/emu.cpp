@@ -157,6 +157,18 @@ int main(int argc, char** argv) {
         SPLIT_EMU(7, 16, 4, 2, false)
         SPLIT_EMU(8, 13, 4, 1, false)
         SPLIT_EMU(8, 16, 4, 1, false)
+        SPLIT_EMU(2, 9, 8, 4, false)
+        SPLIT_EMU(2, 9, 4, 4, true)
+        SPLIT_EMU(2, 12, 2, 4, true)
+        SPLIT_EMU(2, 16, 2, 3, true)
+        SPLIT_EMU(3, 16, 2, 5, true)
+        SPLIT_EMU(4, 12, 2, 2, true)
+        SPLIT_EMU(4, 16, 2, 3, true)
+        SPLIT_EMU(3, 6, 8, 5, false)
+        SPLIT_EMU(3, 8, 8, 5, false)
+        SPLIT_EMU(4, 8, 4, 2, true)
+        SPLIT_EMU(6, 8, 4, 2, true)
+        SPLIT_EMU(8, 8, 8, 1, false)
       } else if (w == "narrow64") {
         launch(3, 1, 64, [&] { small_body<64, 1, true>(X, Y, d, start, len, wp, wp.b, bias, G, tiles); });
       }

@@ -169,7 +169,7 @@ class CudaParityTest {
         Arguments.of(32, 40_000, "narrow1"),
         Arguments.of(49, 5_003, "narrow64"),
         Arguments.of(64, 70_001, "narrow64"),
-        // the default above 32 (spec-64) inside the narrow range, not a multiple of 4
+        // the default above 32 (split-4x12 since issue 15's fourth session), not a multiple of 4
         Arguments.of(40, 9_000, null),
         // deep (the default above 1,024): d not a multiple of 16 nor of 4, several tiles, a
         // partial last tile and slice, batches at offsets
@@ -258,13 +258,27 @@ class CudaParityTest {
         Arguments.of(104, 3_000, "split8x13_u4t1"),
         Arguments.of(113, 5_003, "split8x16_u4t1"),
         Arguments.of(128, 70_001, "split8x16_u4t1"),
-        // the ladder's split shapes (product module): 2x12 at 17..24, 2x16 ahead at 25..32
+        // the ladder's split shapes (product module): 2x9 at 17..18, 2x12 at 19..24, 2x16 at
+        // 25..32, 4x12 at 33..48
         Arguments.of(17, 300_001, null),
+        Arguments.of(18, 5_003, null),
         Arguments.of(19, 5_003, null),
         Arguments.of(24, 9_000, null),
         Arguments.of(25, 3_073, null),
         Arguments.of(30, 31, null),
         Arguments.of(32, 150_001, null),
+        Arguments.of(33, 9_000, null),
+        Arguments.of(43, 40_000, null),
+        Arguments.of(48, 150_001, null),
+        // call 3's comparison shapes
+        Arguments.of(17, 9_000, "split3x6_u8t5"),
+        Arguments.of(18, 40_000, "split3x6_u8t5"),
+        Arguments.of(23, 9_000, "split3x8_u8t5"),
+        Arguments.of(29, 9_000, "split4x8_u4t2p"),
+        Arguments.of(32, 40_000, "split4x8_u4t2p"),
+        Arguments.of(43, 9_000, "split6x8_u4t2p"),
+        Arguments.of(57, 9_000, "split8x8_u8t1"),
+        Arguments.of(64, 40_000, "split8x8_u8t1"),
         // call 2's comparison shapes
         Arguments.of(17, 40_000, "split2x9_u4t4p"),
         Arguments.of(18, 5_003, "split2x9_u8t4"),

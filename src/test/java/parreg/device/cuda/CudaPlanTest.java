@@ -22,15 +22,16 @@ class CudaPlanTest {
     assertEquals("small-1", plan(1, 1000, H200_SMEM, FREE));
     assertEquals("small-16", plan(9, 1000, H200_SMEM, FREE));
     // 17..32: the split chain, whatever the memory (no padding, 4 KB of shared memory)
-    assertEquals("split-2x12_u4t4", plan(17, 1000, H200_SMEM, FREE));
-    assertEquals("split-2x12_u4t4", plan(24, 1000, H200_SMEM, FREE));
-    assertEquals("split-2x12_u4t4", plan(17, 100_000_000, 48 * 1024, 1L << 30));
+    // 17..48: the split chain, whatever the memory (no padding, a few KB of shared memory)
+    assertEquals("split-2x9_u8t4", plan(17, 1000, H200_SMEM, FREE));
+    assertEquals("split-2x9_u8t4", plan(18, 1000, H200_SMEM, FREE));
+    assertEquals("split-2x12_u2t4p", plan(19, 1000, H200_SMEM, FREE));
+    assertEquals("split-2x12_u2t4p", plan(24, 1000, H200_SMEM, FREE));
+    assertEquals("split-2x9_u8t4", plan(17, 100_000_000, 48 * 1024, 1L << 30));
     assertEquals("split-2x16_u2t4p", plan(25, 1000, H200_SMEM, FREE));
     assertEquals("split-2x16_u2t4p", plan(32, 1000, H200_SMEM, FREE));
-    // 33..48: spec-48 (measured faster than spec-64 and narrow-48 at d = 48, issue 15)
-    assertEquals("spec-48", plan(33, 1000, H200_SMEM, FREE));
-    assertEquals("spec-48", plan(40, 1000, H200_SMEM, FREE));
-    assertEquals("spec-48", plan(48, 1000, H200_SMEM, FREE));
+    assertEquals("split-4x12_u2t2p", plan(33, 1000, H200_SMEM, FREE));
+    assertEquals("split-4x12_u2t2p", plan(48, 1000, H200_SMEM, FREE));
     assertEquals("split-2x16_u2t4p", plan(32, 100_000_000, 48 * 1024, 1L << 30));
     assertEquals("spec-64", plan(49, 1000, H200_SMEM, FREE));
     assertEquals("spec-64", plan(64, 625_000, H200_SMEM, FREE));

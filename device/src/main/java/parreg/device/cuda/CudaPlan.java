@@ -6,7 +6,7 @@ package parreg.device.cuda;
  * shared memory per block and its free memory; a pure function of those (no driver call), so the
  * ladder is tested without a card.
  *
- * <p>The ladder, first that fits: {@code small} (d &le; 16), {@code split} (16 &lt; d &le; 32,
+ * <p>The ladder, first that fits: {@code small} (d &le; 16), {@code split} (16 &lt; d &le; 48,
  * ordered), {@code spec24} (16 &lt; d &le; 24, unordered, where its slots and x padded to 24 fit),
  * {@code narrow} (16 &lt; d &le; 32, unordered), {@code spec} (32
  * &lt; d &le; 256, where its slots fit and x padded to its slice width fits in free memory), {@code
@@ -286,9 +286,10 @@ record CudaPlan(
   private static String ladder(int d, long slices, int smemOptin, long freeBytes, boolean ordered) {
     if (d <= 16) {
       return "small";
-    } else if (d <= 32 && ordered) {
-      // the split chain (no padding, 4 KB of shared memory): 3.63 / 3.95 TB/s at d = 24 / 32 on
-      // an H200 where spec-24 read 3.20 and narrow-32 2.51 (issue 15, fourth session, call 1)
+    } else if (d <= 48 && ordered) {
+      // the split chain (no padding, a few KB of shared memory), by measured speed on an H200
+      // (issue 15, fourth session, call 2, TB/s, every row bits=ref): 3.55 / 3.63 / 3.47 / 3.17 at
+      // d = 17 / 24 / 32 / 48 where spec-24 read 2.31 / 3.06, narrow-32 2.48, spec-48 2.91
       return "split";
     } else if (d <= 24 && specSmem(d, 24) <= smemOptin && paddedFits(slices, 24, freeBytes)) {
       // spec at 24 features: 2.25 / 3.07 TB/s at d = 17 / 24 where narrow-24 read 2.08-2.17 /
@@ -383,13 +384,16 @@ record CudaPlan(
   }
 
   /**
-   * The split shape the ladder runs at d (its kernel in the product module), or null: two warps a
-   * tile, of 12 features each at most and 4 slices a group at d &le; 24, of 16 and 2 slices a
-   * group loaded one group ahead at d &le; 32 (call 1: 2x12 read 2.88 / 3.63 at d = 17 / 24, 2x16
-   * with 4 slices not ahead 3.77 at 32).
+   * The split shape the ladder runs at d (its kernel in the product module), or null: the fastest
+   * of call 2 (H200, TB/s): at d = 17 2x9_u8t4 3.55 (2x9_u4t4p 3.21, 2x12_u2t4p 3.22, 2x12_u4t4
+   * 2.72); at 24 2x12_u2t4p 3.63 (2x12_u4t4 2.99); at 32 2x16_u2t4p 3.47 (2x16_u4t4 3.39,
+   * 2x16_u2t3p 3.38); at 48 4x12_u2t2p 3.17 (3x16_u2t5p 3.04).
    */
   static String splitShape(int d) {
-    return d <= 16 ? null : d <= 24 ? "2x12_u4t4" : d <= 32 ? "2x16_u2t4p" : null;
+    if (d <= 16 || d > 48) {
+      return null;
+    }
+    return d <= 18 ? "2x9_u8t4" : d <= 24 ? "2x12_u2t4p" : d <= 32 ? "2x16_u2t4p" : "4x12_u2t2p";
   }
 
   /** The narrow kernels' accumulators a lane (24, 32 or 48): the fewest that hold d. */
