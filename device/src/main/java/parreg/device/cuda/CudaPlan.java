@@ -66,7 +66,8 @@ record CudaPlan(
    * @param ordered false: the benchmark's unordered (atomic) kernels of the same plan
    * @param forced a plan name to use instead of the ladder's choice ("small", "large1", "large2",
    *     "narrow", "narrow64", "narrow1", "pipe1", "pipe2", "flow1", "flow2", "quad2", "spec",
-   *     "spec64", "spec128", "spec192", "spec256", "wide", "widep", "deep", "twopass"), or null
+   *     "spec64", "spec128", "spec192", "spec256", "wide", "widep", "deep", "twopass", "split",
+   *     "splitKxF_uUtT[p]", "specW_rD", "specW_cC"), or null
    * @throws IllegalArgumentException a forced plan that does not fit d on this card
    */
   static CudaPlan choose(
