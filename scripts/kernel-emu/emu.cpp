@@ -6,7 +6,7 @@
 // CudaParityTest.check; every (coordinate, tile) value is compared bit for bit. It checks the
 // order and the indexing of the source, not the card's code generation: parity on the card
 // stays the test. Usage: scripts/kernel-emu/run.sh D N deep|narrow24|narrow32|narrow48|narrow64|narrow24u1|narrow32u1
-// |spec48|spec104|spec208|wide384|...|wide1024|wide2_384|...|wide2_1024 (spec, wide, wide2: the
+// |spec48|spec104|spec208|wide384|...|wide1024|wide2_384|...|wide2_1024|splitK_F_U_T[p] (spec, wide, wide2: the
 // batches that start on a slice boundary, x converted to the quad or octet layout).
 #include "shim.h"
 #include "local_sums.cuh"
@@ -138,6 +138,37 @@ int main(int argc, char** argv) {
         WIDE2_EMU(1024, 256, 3, 8, 2)
         if (W == 384 && oct && w == "wide384") launch(grid, 1, 32 * 14, [&] { wide_body<96, 6, 8, 12, false>(XP, Y, d, start, len, P, bias, G, tiles); });
         if (W == 384 && oct && w == "widea384") launch(grid, 1, 32 * 14, [&] { wide_body<96, 6, 8, 12, false, true>(XP, Y, d, start, len, P, bias, G, tiles); });
+      } else if (w.rfind("split", 0) == 0) {
+        // split chain: splitK_F_U_T[p] (the shapes of local_sums.cu / comparison_sums.cu)
+        int K = 0, F = 0, U = 0, T = 0;
+        char p = 0;
+        sscanf(w.c_str() + 5, "%d_%d_%d_%d%c", &K, &F, &U, &T, &p);
+        const int grid = std::min((tiles + T - 1) / T, 2);
+#define SPLIT_EMU(KK, FF, UU, TT, PF) \
+  if (K == KK && F == FF && U == UU && T == TT && (p == 'p') == PF) launch(grid, 1, 32 * KK * TT, [&] { split_body<KK, FF, UU, TT, PF>(X, Y, d, start, len, P, bias, G, tiles); });
+        SPLIT_EMU(2, 16, 4, 4, false)
+        SPLIT_EMU(2, 16, 2, 4, true)
+        SPLIT_EMU(2, 12, 4, 4, false)
+        SPLIT_EMU(4, 8, 4, 2, false)
+        SPLIT_EMU(3, 16, 4, 2, false)
+        SPLIT_EMU(4, 12, 4, 2, false)
+        SPLIT_EMU(4, 16, 4, 2, false)
+        SPLIT_EMU(4, 16, 2, 2, true)
+        SPLIT_EMU(7, 16, 4, 2, false)
+        SPLIT_EMU(8, 13, 4, 1, false)
+        SPLIT_EMU(8, 16, 4, 1, false)
+        SPLIT_EMU(2, 9, 8, 4, false)
+        SPLIT_EMU(2, 9, 4, 4, true)
+        SPLIT_EMU(2, 12, 2, 4, true)
+        SPLIT_EMU(2, 16, 2, 3, true)
+        SPLIT_EMU(3, 16, 2, 5, true)
+        SPLIT_EMU(4, 12, 2, 2, true)
+        SPLIT_EMU(4, 16, 2, 3, true)
+        SPLIT_EMU(3, 6, 8, 5, false)
+        SPLIT_EMU(3, 8, 8, 5, false)
+        SPLIT_EMU(4, 8, 4, 2, true)
+        SPLIT_EMU(6, 8, 4, 2, true)
+        SPLIT_EMU(8, 8, 8, 1, false)
       } else if (w == "narrow64") {
         launch(3, 1, 64, [&] { small_body<64, 1, true>(X, Y, d, start, len, wp, wp.b, bias, G, tiles); });
       }

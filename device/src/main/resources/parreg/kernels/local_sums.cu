@@ -5,8 +5,9 @@
 // Regenerate the PTX beside this file with scripts/gen-ptx.sh (never by hand).
 //
 // Names: FAMILY_o_K[_P] (o: ordered; K accumulators per thread = d / 32 rounded up to a power of
-// two, P slices per step), spec_o_W and wide_o_W (slice width W features), small_o_DMAX and
-// narrow_o_DMAX (at most DMAX features), deepr_o / deepg_o (the deep plan's two passes).
+// two, P slices per step), spec_o_W and wide_o_W (slice width W features), small_o_DMAX (at most
+// DMAX features), split_o_KxF_uUtT[p] (K warps of F features a tile), deepr_o / deepg_o (the deep
+// plan's two passes).
 
 #include "local_sums.cuh"
 
@@ -15,8 +16,12 @@ SMALL_KERNEL(small_o_2, 2, 8, true)
 SMALL_KERNEL(small_o_4, 4, 8, true)
 SMALL_KERNEL(small_o_8, 8, 4, true)
 SMALL_KERNEL(small_o_16, 16, 4, true)
-NARROW_KERNEL(narrow_o_24, 24, 2, true)
-NARROW_KERNEL(narrow_o_32, 32, 2, true)
+// 17..48: the split chain, two or four warps a tile (issue 15, fourth session; narrow-24/32,
+// spec-24 and spec-48 are comparison kernels now)
+SPLIT_KERNEL(split_o_2x9_u8t4, 2, 9, 8, 4, false, 2)
+SPLIT_KERNEL(split_o_2x12_u2t4p, 2, 12, 2, 4, true, 2)
+SPLIT_KERNEL(split_o_2x16_u2t4p, 2, 16, 2, 4, true, 2)
+SPLIT_KERNEL(split_o_4x12_u2t2p, 4, 12, 2, 2, true, 2)
 LARGE_KERNEL(large_o_1_1, 1, 1, true)
 LARGE_KERNEL(large_o_2_1, 2, 1, true)
 LARGE_KERNEL(large_o_4_1, 4, 1, true)
@@ -36,8 +41,6 @@ PIPEQ_KERNEL(pipes_o_4_2, 4, true, 2)
 PIPEQ_KERNEL(pipes_o_6_2, 6, true, 2)
 PIPEQ_KERNEL(pipes_o_8_2, 8, true, 2)
 // the spec plan's fallbacks at its slice widths that are not a multiple of 32
-PIPEQ_KERNEL(pipes_o_w24, 1, true, 24)
-PIPEQ_KERNEL(pipes_o_w48, 2, true, 48)
 PIPEQ_KERNEL(pipes_o_w104, 4, true, 104)
 PIPEQ_KERNEL(pipes_o_w208, 7, true, 208)
 FLOW_KERNEL(flow_o_1_1, 1, 1, 2, true)
@@ -50,11 +53,8 @@ FLOW_KERNEL(flow_o_4_2, 4, 2, 1, true)
 FLOW_KERNEL(flow_o_8_2, 8, 2, 1, true)
 QUAD_KERNEL(quad_o_4_2, 4, true)
 QUAD_KERNEL(quad_o_8_2, 8, true)
-// slice widths 24, 48, 104 and 208 (issue 15): less padding at d = 17..24, 33..48, 97..104 and
-// 193..208; their accumulating warps (6, 6, 13, 13) each own 1, 2, 2 and 4 quads, their rings (D)
-// divide Q
-SPEC_KERNEL(spec_o_24, 6, 6, 6, 6, 6, true)
-SPEC_KERNEL(spec_o_48, 12, 6, 6, 6, 6, true)
+// slice widths 104 and 208 (issue 15): less padding at d = 97..104 and 193..208; their
+// accumulating warps (13) each own 2 and 4 quads, their rings (D) divide Q
 SPEC_KERNEL(spec_o_104, 26, 6, 13, 13, 6, true)
 SPEC_KERNEL(spec_o_208, 52, 6, 13, 13, 6, true)
 SPEC_KERNEL(spec_o_64, 16, 6, 8, 8, 6, true)

@@ -67,7 +67,7 @@ class CudaBackendWithoutGpuTest {
    */
   @Test
   void specSliceWidthIsTheNarrowestThatHoldsD() {
-    assertEquals(48, CudaPlan.specWidth(17)); // 17..24 run spec-24 (ladder), forced "spec" 48
+    assertEquals(48, CudaPlan.specWidth(17)); // 17..32 run split (ladder), forced "spec" 48
     assertEquals(48, CudaPlan.specWidth(48));
     assertEquals(64, CudaPlan.specWidth(49));
     assertEquals(64, CudaPlan.specWidth(64));
@@ -99,8 +99,10 @@ class CudaBackendWithoutGpuTest {
         new String[] {
           "small_o_1",
           "small_o_16",
-          "narrow_o_24",
-          "narrow_o_32",
+          "split_o_2x9_u8t4",
+          "split_o_2x12_u2t4p",
+          "split_o_2x16_u2t4p",
+          "split_o_4x12_u2t2p",
           "deepr_o",
           "deepg_o",
           "large_o_8_1",
@@ -137,6 +139,10 @@ class CudaBackendWithoutGpuTest {
             && !ptx.contains(".entry narrow_o_48(")
             && !ptx.contains(".entry narrow_o_64(")
             && !ptx.contains(".entry narrow_o_32_1(")
+            && !ptx.contains(".entry narrow_o_32(")
+            && !ptx.contains(".entry spec_o_24(")
+            && !ptx.contains(".entry spec_o_48(")
+            && !ptx.contains(".entry split_o_2x12_u4t4(")
             && !ptx.contains(".entry spec_o_32(")
             && !ptx.contains(".entry wide2b_")
             && !ptx.contains(".entry wide2c_"),
@@ -169,6 +175,11 @@ class CudaBackendWithoutGpuTest {
           "narrow_o_48",
           "narrow_o_64",
           "narrow_o_32_1",
+          "narrow_o_32",
+          "spec_o_24",
+          "spec_o_48",
+          "split_o_2x16_u4t4",
+          "split_o_2x12_u4t4",
           "large_o_8_2",
           "large_a_8_1",
           "pipe_a_8_2",

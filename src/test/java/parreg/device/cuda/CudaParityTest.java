@@ -169,7 +169,7 @@ class CudaParityTest {
         Arguments.of(32, 40_000, "narrow1"),
         Arguments.of(49, 5_003, "narrow64"),
         Arguments.of(64, 70_001, "narrow64"),
-        // the default above 32 (spec-64) inside the narrow range, not a multiple of 4
+        // the default above 32 (split-4x12 since issue 15's fourth session), not a multiple of 4
         Arguments.of(40, 9_000, null),
         // deep (the default above 1,024): d not a multiple of 16 nor of 4, several tiles, a
         // partial last tile and slice, batches at offsets
@@ -227,6 +227,81 @@ class CudaParityTest {
         Arguments.of(700, 5_003, "wide2b"),
         Arguments.of(385, 2_049, "widea"),
         Arguments.of(1024, 3_000, "widea"));
+  }
+
+  static Stream<Arguments> splitPlans() {
+    return Stream.of(
+        // issue 15, fourth session: the split-chain shapes (K warps a tile): d at the bottom of
+        // each shape's range, inside it not a multiple of 4 (uneven feature shares), at its top;
+        // several tiles a team (40,000 and more samples), a partial last tile and group, N = 31,
+        // batches at offsets (the same kernel reads any start)
+        Arguments.of(17, 70_001, "split2x16_u4t4"),
+        Arguments.of(31, 31, "split2x16_u4t4"),
+        Arguments.of(32, 40_000, "split2x16_u4t4"),
+        Arguments.of(23, 5_003, "split2x16_u2t4p"),
+        Arguments.of(32, 9_000, "split2x16_u2t4p"),
+        Arguments.of(17, 9_000, "split2x12_u4t4"),
+        Arguments.of(24, 3_000, "split2x12_u4t4"),
+        Arguments.of(29, 5_003, "split4x8_u4t2"),
+        Arguments.of(33, 3_073, "split3x16_u4t2"),
+        Arguments.of(47, 40_000, "split3x16_u4t2"),
+        Arguments.of(37, 5_003, "split4x12_u4t2"),
+        Arguments.of(48, 70_001, "split4x12_u4t2"),
+        Arguments.of(49, 3_073, "split4x16_u4t2"),
+        Arguments.of(63, 9_000, "split4x16_u4t2"),
+        Arguments.of(64, 70_001, "split4x16_u4t2"),
+        Arguments.of(50, 5_003, "split4x16_u2t2p"),
+        Arguments.of(64, 40_000, "split4x16_u2t2p"),
+        Arguments.of(97, 2_049, "split7x16_u4t2"),
+        Arguments.of(100, 40_000, "split7x16_u4t2"),
+        Arguments.of(101, 9_000, "split8x13_u4t1"),
+        Arguments.of(104, 3_000, "split8x13_u4t1"),
+        Arguments.of(113, 5_003, "split8x16_u4t1"),
+        Arguments.of(128, 70_001, "split8x16_u4t1"),
+        // the ladder's split shapes (product module): 2x9 at 17..18, 2x12 at 19..24, 2x16 at
+        // 25..32, 4x12 at 33..48
+        Arguments.of(17, 300_001, null),
+        Arguments.of(18, 5_003, null),
+        Arguments.of(19, 5_003, null),
+        Arguments.of(24, 9_000, null),
+        Arguments.of(25, 3_073, null),
+        Arguments.of(30, 31, null),
+        Arguments.of(32, 150_001, null),
+        Arguments.of(33, 9_000, null),
+        Arguments.of(43, 40_000, null),
+        Arguments.of(48, 150_001, null),
+        // call 3's comparison shapes
+        Arguments.of(17, 9_000, "split3x6_u8t5"),
+        Arguments.of(18, 40_000, "split3x6_u8t5"),
+        Arguments.of(23, 9_000, "split3x8_u8t5"),
+        Arguments.of(29, 9_000, "split4x8_u4t2p"),
+        Arguments.of(32, 40_000, "split4x8_u4t2p"),
+        Arguments.of(43, 9_000, "split6x8_u4t2p"),
+        Arguments.of(57, 9_000, "split8x8_u8t1"),
+        Arguments.of(64, 40_000, "split8x8_u8t1"),
+        // call 2's comparison shapes
+        Arguments.of(17, 40_000, "split2x9_u4t4p"),
+        Arguments.of(18, 5_003, "split2x9_u8t4"),
+        Arguments.of(17, 9_000, "split2x9_u8t4"),
+        Arguments.of(23, 5_003, "split2x12_u2t4p"),
+        Arguments.of(29, 9_000, "split2x16_u2t3p"),
+        Arguments.of(41, 5_003, "split3x16_u2t5p"),
+        Arguments.of(48, 40_000, "split3x16_u2t5p"),
+        Arguments.of(45, 9_000, "split4x12_u2t2p"),
+        Arguments.of(57, 5_003, "split4x16_u2t3p"),
+        Arguments.of(64, 40_000, "split4x16_u2t3p"),
+        // spec with the whole slice in the register ring, or 3 chain warps (batches at offsets
+        // run the fallback)
+        Arguments.of(47, 9_000, "spec48_r12"),
+        Arguments.of(61, 9_000, "spec64_r16"),
+        Arguments.of(101, 9_000, "spec104_c3"),
+        Arguments.of(127, 9_000, "spec128_c3"));
+  }
+
+  @ParameterizedTest(name = "d={0} N={1} plan={2}")
+  @MethodSource("splitPlans")
+  void splitPlansMatchTheReference(int d, int n, String plan) {
+    everyPlanMatchesTheReference(d, n, plan);
   }
 
   @ParameterizedTest(name = "d={0} N={1} plan={2}")

@@ -21,16 +21,18 @@ class CudaPlanTest {
   void theLadderOnAnH200() {
     assertEquals("small-1", plan(1, 1000, H200_SMEM, FREE));
     assertEquals("small-16", plan(9, 1000, H200_SMEM, FREE));
-    assertEquals("spec-24", plan(17, 1000, H200_SMEM, FREE));
-    assertEquals("spec-24", plan(24, 1000, H200_SMEM, FREE));
-    assertEquals("narrow-24", plan(17, 100_000_000, H200_SMEM, 1L << 30)); // padded x does not fit
-    assertEquals("narrow-32", plan(25, 1000, H200_SMEM, FREE));
-    assertEquals("narrow-32", plan(32, 1000, H200_SMEM, FREE));
-    // 33..48: spec-48 (measured faster than spec-64 and narrow-48 at d = 48, issue 15)
-    assertEquals("spec-48", plan(33, 1000, H200_SMEM, FREE));
-    assertEquals("spec-48", plan(40, 1000, H200_SMEM, FREE));
-    assertEquals("spec-48", plan(48, 1000, H200_SMEM, FREE));
-    assertEquals("narrow-32", plan(32, 100_000_000, 48 * 1024, 1L << 30)); // no padding, no smem
+    // 17..32: the split chain, whatever the memory (no padding, 4 KB of shared memory)
+    // 17..48: the split chain, whatever the memory (no padding, a few KB of shared memory)
+    assertEquals("split-2x9_u8t4", plan(17, 1000, H200_SMEM, FREE));
+    assertEquals("split-2x9_u8t4", plan(18, 1000, H200_SMEM, FREE));
+    assertEquals("split-2x12_u2t4p", plan(19, 1000, H200_SMEM, FREE));
+    assertEquals("split-2x12_u2t4p", plan(24, 1000, H200_SMEM, FREE));
+    assertEquals("split-2x9_u8t4", plan(17, 100_000_000, 48 * 1024, 1L << 30));
+    assertEquals("split-2x16_u2t4p", plan(25, 1000, H200_SMEM, FREE));
+    assertEquals("split-2x16_u2t4p", plan(32, 1000, H200_SMEM, FREE));
+    assertEquals("split-4x12_u2t2p", plan(33, 1000, H200_SMEM, FREE));
+    assertEquals("split-4x12_u2t2p", plan(48, 1000, H200_SMEM, FREE));
+    assertEquals("split-2x16_u2t4p", plan(32, 100_000_000, 48 * 1024, 1L << 30));
     assertEquals("spec-64", plan(49, 1000, H200_SMEM, FREE));
     assertEquals("spec-64", plan(64, 625_000, H200_SMEM, FREE));
     assertEquals("spec-104", plan(65, 1000, H200_SMEM, FREE));
@@ -125,7 +127,7 @@ class CudaPlanTest {
     assertEquals("grad_o", two.grad());
     assertEquals(300, two.sliceFeatures());
     assertEquals("large_o_4_2", CudaPlan.choose(100, 1000, H200_SMEM, FREE, true, "large2").main());
-    CudaPlan narrow = CudaPlan.choose(30, 1000, H200_SMEM, FREE, true, null);
+    CudaPlan narrow = CudaPlan.choose(30, 1000, H200_SMEM, FREE, true, "narrow");
     assertEquals("narrow_o_32", narrow.main());
     assertEquals(30, narrow.sliceFeatures()); // the plain layout: no padding
     assertEquals(false, narrow.quads());
@@ -144,6 +146,41 @@ class CudaPlanTest {
     // the benchmark's unordered variants: deep has none, the ladder gives the two passes
     assertEquals("twopass", CudaPlan.choose(2048, 1000, H200_SMEM, FREE, false, null).name());
     assertEquals("narrow_a_32", CudaPlan.choose(30, 1000, H200_SMEM, FREE, false, null).main());
+  }
+
+  @Test
+  void splitPlansByName() {
+    CudaPlan p = CudaPlan.choose(17, 1000, H200_SMEM, FREE, true, "split2x16_u4t4");
+    assertEquals("split-2x16_u4t4", p.name());
+    assertEquals("split", p.family());
+    assertEquals("split_o_2x16_u4t4", p.main());
+    assertEquals(256, p.block()); // 4 teams of 2 warps
+    assertEquals(4 * (4 * 2 * 4 * 32 + 2 * 16), p.smem()); // the residuals, then the weights
+    assertEquals(17, p.sliceFeatures()); // the plain slice layout
+    assertEquals(false, p.quads());
+    assertEquals(4, CudaPlan.splitTeams(p));
+    CudaPlan q = CudaPlan.choose(64, 1000, H200_SMEM, FREE, true, "split4x16_u2t2p");
+    assertEquals("split_o_4x16_u2t2p", q.main());
+    assertEquals(256, q.block());
+    assertEquals(2, CudaPlan.splitTeams(q));
+    // comparison shapes of spec: another register ring, or 3 chain warps (block 3 + 13 warps)
+    CudaPlan r = CudaPlan.choose(61, 1000, H200_SMEM, FREE, true, "spec64_r16");
+    assertEquals("spec_o_64_r16", r.main());
+    assertEquals("pipes_o_2_2", r.fallback());
+    assertEquals(CudaPlan.choose(61, 1000, H200_SMEM, FREE, true, "spec64").block(), r.block());
+    CudaPlan c = CudaPlan.choose(101, 1000, H200_SMEM, FREE, true, "spec104_c3");
+    assertEquals("spec_o_104_c3", c.main());
+    assertEquals(32 * (3 + 13), c.block());
+    // K F must hold d; ordered only
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> CudaPlan.choose(33, 1000, H200_SMEM, FREE, true, "split2x16_u4t4"));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> CudaPlan.choose(24, 1000, H200_SMEM, FREE, false, "split2x16_u4t4"));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> CudaPlan.choose(24, 1000, H200_SMEM, FREE, true, "split2x16"));
   }
 
   @Test

@@ -432,6 +432,11 @@ public final class CudaBackend implements KernelBackend {
         int grid = balancedGrid(tiles, plan.block() / 32, full);
         launchKernel(mainFn, grid, 1, plan.block(), 0, weightArgs(start, length, tiles, out));
       }
+      case "split" -> {
+        // a team of warps a tile, round robin
+        int grid = balancedGrid(tiles, CudaPlan.splitTeams(plan), full);
+        launchKernel(mainFn, grid, 1, plan.block(), plan.smem(), common);
+      }
       case "deep" -> {
         // the residual pass (a warp a slice), then the gradient pass (a warp a tile and 16
         // features,

@@ -6,8 +6,9 @@ package parreg.device.cuda;
  * shared memory per block and its free memory; a pure function of those (no driver call), so the
  * ladder is tested without a card.
  *
- * <p>The ladder, first that fits: {@code small} (d &le; 16), {@code spec24} (16 &lt; d &le; 24,
- * where its slots and x padded to 24 fit), {@code narrow} (16 &lt; d &le; 32), {@code spec} (32
+ * <p>The ladder, first that fits: {@code small} (d &le; 16), {@code split} (16 &lt; d &le; 48,
+ * ordered), {@code spec24} (16 &lt; d &le; 24, unordered, where its slots and x padded to 24 fit),
+ * {@code narrow} (16 &lt; d &le; 32, unordered), {@code spec} (32
  * &lt; d &le; 256, where its slots fit and x padded to its slice width fits in free memory), {@code
  * quad2} (64 &lt; d &le; 256), {@code flow2}, {@code flow1}, {@code pipe2}, {@code pipe1}, {@code
  * large1} (d &le; 256, by shared memory), {@code wide2} (256 &lt; d &le; 896), {@code widea} (896
@@ -65,13 +66,34 @@ record CudaPlan(
    * @param ordered false: the benchmark's unordered (atomic) kernels of the same plan
    * @param forced a plan name to use instead of the ladder's choice ("small", "large1", "large2",
    *     "narrow", "narrow64", "narrow1", "pipe1", "pipe2", "flow1", "flow2", "quad2", "spec",
-   *     "spec64", "spec128", "spec192", "spec256", "wide", "widep", "deep", "twopass"), or null
+   *     "spec64", "spec128", "spec192", "spec256", "wide", "widep", "deep", "twopass", "split",
+   *     "splitKxF_uUtT[p]", "specW_rD", "specW_cC"), or null
    * @throws IllegalArgumentException a forced plan that does not fit d on this card
    */
   static CudaPlan choose(
       int d, long slices, int smemOptin, long freeBytes, boolean ordered, String forced) {
     String pfx = ordered ? "_o_" : "_a_";
     String want = forced != null ? forced : ladder(d, slices, smemOptin, freeBytes, ordered);
+    if (want.startsWith("split")) {
+      return splitPlan(d, want, ordered);
+    }
+    java.util.regex.Matcher sv = java.util.regex.Pattern.compile("spec(\\d+)_([rc])(\\d+)").matcher(want);
+    if (sv.matches()) {
+      // comparison shapes of spec at width W: another register ring (rD) or C chain warps (cC)
+      CudaPlan base = choose(d, slices, smemOptin, freeBytes, ordered, "spec" + sv.group(1));
+      int v = Integer.parseInt(sv.group(3));
+      String sfx = "_" + sv.group(2) + v;
+      return new CudaPlan(
+          base.name() + sfx,
+          base.family(),
+          base.main() + sfx,
+          base.fallback(),
+          null,
+          sv.group(2).equals("c") ? base.block() + 32 * (v - SPEC_CHAIN_WARPS) : base.block(),
+          base.smem(),
+          base.sliceFeatures(),
+          true);
+    }
     int k = pow2AtLeast((d + 31) / 32);
     switch (want) {
       case "small" -> {
@@ -265,6 +287,11 @@ record CudaPlan(
   private static String ladder(int d, long slices, int smemOptin, long freeBytes, boolean ordered) {
     if (d <= 16) {
       return "small";
+    } else if (d <= 48 && ordered) {
+      // the split chain (no padding, a few KB of shared memory), by measured speed on an H200
+      // (issue 15, fourth session, call 2, TB/s, every row bits=ref): 3.55 / 3.63 / 3.47 / 3.17 at
+      // d = 17 / 24 / 32 / 48 where spec-24 read 2.31 / 3.06, narrow-32 2.48, spec-48 2.91
+      return "split";
     } else if (d <= 24 && specSmem(d, 24) <= smemOptin && paddedFits(slices, 24, freeBytes)) {
       // spec at 24 features: 2.25 / 3.07 TB/s at d = 17 / 24 where narrow-24 read 2.08-2.17 /
       // 2.70-2.75 (issue 15, third session, call 2; at d = 32 spec-32 read 2.34, narrow-32 2.37)
@@ -308,6 +335,66 @@ record CudaPlan(
       return "deep";
     }
     return "twopass";
+  }
+
+  /**
+   * A split-chain plan (local_sums.cuh, split_body): "split" is the ladder's shape for d ({@link
+   * #splitShape}), "splitKxF_uUtT[p]" a named shape (K warps a team of F features each at most, U
+   * slices a group, T teams a block, p: the next group loaded ahead), whose kernel {@code
+   * split_o_KxF_uUtT[p]} may be in the comparison module only.
+   */
+  static CudaPlan splitPlan(int d, String want, boolean ordered) {
+    String shape = want.equals("split") ? splitShape(d) : want.substring(5);
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("(\\d+)x(\\d+)_u(\\d+)t(\\d+)p?").matcher(shape == null ? "" : shape);
+    if (!m.matches()) {
+      throw new IllegalArgumentException("plan " + want + " does not fit d=" + d);
+    }
+    int kw = Integer.parseInt(m.group(1));
+    int f = Integer.parseInt(m.group(2));
+    int u = Integer.parseInt(m.group(3));
+    int teams = Integer.parseInt(m.group(4));
+    if (!ordered || d < kw || d > kw * f) {
+      throw new IllegalArgumentException(
+          "plan "
+              + want
+              + " does not fit d="
+              + d
+              + (ordered ? " (needs " + kw + " <= d <= " + kw * f + ")" : " (ordered only)"));
+    }
+    return new CudaPlan(
+        "split-" + shape,
+        "split",
+        "split_o_" + shape,
+        null,
+        null,
+        32 * kw * teams,
+        4 * (teams * kw * u * 32 + kw * f),
+        d,
+        false);
+  }
+
+  /** Teams (of {@code K} warps, one tile at a time each) a block of a split plan. */
+  static int splitTeams(CudaPlan plan) {
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("split_o_(\\d+)x\\d+_u\\d+t(\\d+)p?").matcher(plan.main());
+    if (!m.matches()) {
+      throw new IllegalStateException("not a split plan: " + plan.main());
+    }
+    return Integer.parseInt(m.group(2));
+  }
+
+  /**
+   * The split shape the ladder runs at d (its kernel in the product module), or null: the fastest
+   * of call 2 (H200, TB/s): at d = 17 2x9_u8t4 3.55 (2x9_u4t4p 3.21, 2x12_u2t4p 3.22, 2x12_u4t4
+   * 2.72); at 24 2x12_u2t4p 3.63 (2x12_u4t4 2.99); at 32 2x16_u2t4p 3.47 (2x16_u4t4 3.39,
+   * 2x16_u2t3p 3.38); at 48 4x12_u2t2p 3.17 (3x16_u2t5p 3.04).
+   */
+  static String splitShape(int d) {
+    if (d <= 16 || d > 48) {
+      return null;
+    }
+    return d <= 18 ? "2x9_u8t4" : d <= 24 ? "2x12_u2t4p" : d <= 32 ? "2x16_u2t4p" : "4x12_u2t2p";
   }
 
   /** The narrow kernels' accumulators a lane (24, 32 or 48): the fewest that hold d. */
