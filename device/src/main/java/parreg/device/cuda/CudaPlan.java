@@ -252,6 +252,29 @@ record CudaPlan(
         }
         return new CudaPlan("deep", "deep", "deepr_o", null, "deepg_o", 256, 4 * d, d, false);
       }
+      case "deepf", "deepfb", "deepfc", "deepfd" -> {
+        // deep's two passes fused (x re-read from L2); deepfb, deepfc, deepfd: other shapes of
+        // the comparison module (DEEPF_SHAPES)
+        if (d <= 1024 || !ordered) {
+          throw new IllegalArgumentException(
+              "plan "
+                  + want
+                  + " does not fit d="
+                  + d
+                  + (ordered ? " (needs d > 1024)" : " (it has no unordered variant)"));
+        }
+        int[] shape = DEEPF_SHAPES.get(want);
+        return new CudaPlan(
+            want,
+            "deepf",
+            want.equals("deepf") ? "deepf_o" : want + "_o",
+            null,
+            null,
+            32 * (shape[0] + shape[1]),
+            16 * ((d + 3) / 4),
+            d,
+            false);
+      }
       case "twopass" -> {
         String sfx = ordered ? "_o" : "_a";
         return new CudaPlan(
@@ -309,6 +332,17 @@ record CudaPlan(
     }
     return "twopass";
   }
+
+  /**
+   * The deepf kernels' warps (local_sums.cu, DEEPF_KERNEL): {chain warps C, gradient warps A};
+   * deepf is the product's, the others the comparison module's.
+   */
+  static final java.util.Map<String, int[]> DEEPF_SHAPES =
+      java.util.Map.of(
+          "deepf", new int[] {4, 4},
+          "deepfb", new int[] {3, 5},
+          "deepfc", new int[] {2, 6},
+          "deepfd", new int[] {4, 6});
 
   /** The narrow kernels' accumulators a lane (24, 32 or 48): the fewest that hold d. */
   static int narrowWidth(int d) {
