@@ -1575,16 +1575,19 @@ __device__ __forceinline__ void deep_grad_body(const float* __restrict__ x, int 
 // e * 8 + l: feature 4 c + e of sample l) D registers ahead (~4 D features), and lane l' gets
 // sample l' % 8's features by shuffles (lanes past 8 repeat lanes below: no divergent branch).
 // Work is handed out in order by tickets (global counters, reset by the host before each launch):
-//  - chain warps (C a block) take sub-slices k = 0, 1, ... (batch slice k / 4, group k % 4), run
-//    the chains in feature order, write r (+ b, - y) to rbuf and count the tile's done
-//    sub-slices (tick[2 + t]; fence, then atomicAdd);
+//  - the 4 chain warps of a block take slices in order, in step (a ticket a slice, warp g its
+//    group g: samples 32 s + 8 g .. 32 s + 8 g + 7), so that the four 32-byte parts of each
+//    128-byte row are requested together (one DRAM read of the row; taken apart, the rows were
+//    read about twice: H200, s4w1), run the chains in feature order, write r (+ b, - y) to rbuf
+//    and count the tile's done sub-slices (tick[2 + t]; fence, then atomicAdd);
 //  - gradient warps take tasks (tile t, F features, and one bias/loss task a tile) in order, wait
 //    until all of tile t's sub-slices are done, then run deep_grad's task (slice order per lane,
 //    US slices loaded ahead, r read through L2).
 // A gradient warp only waits for sub-slices that some running chain warp holds or will take, and
-// chain warps never wait, so the kernel ends whatever number of blocks is resident. Same
-// operations in the same order as deep: the same bits.
-// Dynamic shared memory: the weights, 4 ceil(d / 4) floats (zeros past d).
+// chain warps never wait for gradient warps, so the kernel ends whatever number of blocks is
+// resident. Same operations in the same order as deep: the same bits.
+// Dynamic shared memory: the weights, 4 ceil(d / 4) floats (zeros past d), then 4 ints (the
+// chain warps' slice tickets).
 // ---------------------------------------------------------------------------------------------
 __device__ __forceinline__ int warp_ticket(unsigned* counter, int lane) {
   unsigned v = 0;
@@ -1624,6 +1627,7 @@ __device__ __forceinline__ void deepf_body(const float* __restrict__ x, const fl
   const int lane = threadIdx.x & 31;
   const int subs = 4 * ((len + LANES - 1) / LANES);
 
+  static_assert(C == 4, "one whole slice a step");
   if (w < C) {
     const int e = lane >> 3;
     const int l = lane & 7;
@@ -1634,10 +1638,20 @@ __device__ __forceinline__ void deepf_body(const float* __restrict__ x, const fl
       int i = 32 * (k >> 2) + 8 * (k & 3) + l;
       return sample_row(x, start + (i < len ? i : 0), d);
     };
-    int k = warp_ticket(tick, lane);
+    // a slice a ticket for the 4 chain warps, warp w its group w (a named barrier a slice)
+    int* slot = reinterpret_cast<int*>(sm4 + dq);
+    int step = 0;
+    const auto take = [&]() {
+      if (w == 0 && lane == 0) slot[step & 1] = (int)atomicAdd(tick, 1u);
+      named_bar_sync(1, 32 * C);
+      const int v = 4 * slot[step & 1] + w;
+      ++step;
+      return v;
+    };
+    int k = take();
+    int kn = take();
     if (k >= subs) return;
     const float* p = row(k);
-    int kn = warp_ticket(tick, lane);
     const float* pn = kn < subs ? row(kn) : p;
     // chunk q of the stream: q < dqp this sub-slice's (clamped to its last chunk), then the next's
     const auto ld = [&](int q) {
@@ -1684,9 +1698,9 @@ __device__ __forceinline__ void deepf_body(const float* __restrict__ x, const fl
       __syncwarp();
       if (lane == 0) atomicAdd(tick + 2 + (k >> 7), 1u);  // sub-slice k is in tile k / 128
       k = kn;
+      kn = take();
       if (k >= subs) return;
       p = pn;
-      kn = warp_ticket(tick, lane);
       pn = kn < subs ? row(kn) : p;
     }
   }

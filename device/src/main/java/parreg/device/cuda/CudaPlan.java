@@ -271,7 +271,7 @@ record CudaPlan(
             null,
             null,
             32 * (shape[0] + shape[1]),
-            16 * ((d + 3) / 4),
+            16 * ((d + 3) / 4) + 16, // the weights, the chain warps' tickets
             d,
             false);
       }
@@ -340,9 +340,9 @@ record CudaPlan(
   static final java.util.Map<String, int[]> DEEPF_SHAPES =
       java.util.Map.of(
           "deepf", new int[] {4, 4},
-          "deepfb", new int[] {3, 5},
-          "deepfc", new int[] {2, 6},
-          "deepfd", new int[] {4, 6});
+          "deepfb", new int[] {4, 6},
+          "deepfc", new int[] {4, 4},
+          "deepfd", new int[] {4, 8});
 
   /** The narrow kernels' accumulators a lane (24, 32 or 48): the fewest that hold d. */
   static int narrowWidth(int d) {
