@@ -6,8 +6,7 @@
 //
 // Names: FAMILY_o_K[_P] (o: ordered; K accumulators per thread = d / 32 rounded up to a power of
 // two, P slices per step), spec_o_W and wide_o_W (slice width W features), small_o_DMAX and
-// narrow_o_DMAX (at most DMAX features), deepr_o / deepg_o (the deep plan's two passes), deepf_o
-// (the two fused).
+// narrow_o_DMAX (at most DMAX features), deepr_o / deepg_o (the deep plan's two passes).
 
 #include "local_sums.cuh"
 
@@ -80,9 +79,6 @@ WIDE2_KERNEL(wide2_o_1024, 256, 3, 8, 2)
 WIDEA_KERNEL(widea_o_1024, 256, 16)
 // d > 1,024: the two passes of the deep plan (U = 16 features ahead, F = 16 features a warp)
 DEEP_KERNELS(deepr_o, deepg_o, 16, 16)
-// d > 1,024, the two passes fused (x re-read from L2): 4 chain warps 64 chunks ahead, 4 gradient
-// warps of 16 features, 4 slices ahead (C, A, D, F, US; CudaPlan.DEEPF_SHAPES)
-DEEPF_KERNEL(deepf_o, 4, 4, 64, 16, 4)
 extern "C" __global__ void __launch_bounds__(256) resid_o(SMALL_ARGS, float* __restrict__ rbuf) {
   resid_body<true>(SMALL_PASS, rbuf);
 }

@@ -15,8 +15,8 @@ package parreg.device.cuda;
  * padded to the slice width fits in free memory), {@code deep} (d &gt; 1,024, ordered), {@code
  * twopass} (any d). docs/GPU.md describes each; local_sums.cu holds their kernels. The benchmark
  * and the parity tests may force a plan by name, including {@code large2}, {@code widep}, {@code
- * narrow} at 32 &lt; d &le; 48, {@code narrow64} and {@code narrow1}, whose kernels only the
- * comparison module has.
+ * narrow} at 32 &lt; d &le; 48, {@code narrow64}, {@code narrow1} and {@code deepf}, whose kernels
+ * only the comparison module has.
  *
  * @param name the plan as reported ("spec-64", "quad-8x2", "small-16", "twopass", ...)
  * @param family small, narrow, large, pipe, flow, quad, spec, wide, deep or twopass: how the
@@ -253,8 +253,8 @@ record CudaPlan(
         return new CudaPlan("deep", "deep", "deepr_o", null, "deepg_o", 256, 4 * d, d, false);
       }
       case "deepf", "deepfb", "deepfc", "deepfd" -> {
-        // deep's two passes fused (x re-read from L2); deepfb, deepfc, deepfd: other shapes of
-        // the comparison module (DEEPF_SHAPES)
+        // deep's two passes fused (x re-read from L2): comparison module only, no faster than
+        // deep on an H200 (issue 15, fourth session, s4w2); deepfb, deepfc, deepfd: other shapes
         if (d <= 1024 || !ordered) {
           throw new IllegalArgumentException(
               "plan "
@@ -334,8 +334,8 @@ record CudaPlan(
   }
 
   /**
-   * The deepf kernels' warps (local_sums.cu, DEEPF_KERNEL): {chain warps C, gradient warps A};
-   * deepf is the product's, the others the comparison module's.
+   * The deepf kernels' warps (comparison_sums.cu, DEEPF_KERNEL): {chain warps C, gradient warps
+   * A}; forced plans only (the benchmark, the parity tests).
    */
   static final java.util.Map<String, int[]> DEEPF_SHAPES =
       java.util.Map.of(
