@@ -6,7 +6,7 @@
 // CudaParityTest.check; every (coordinate, tile) value is compared bit for bit. It checks the
 // order and the indexing of the source, not the card's code generation: parity on the card
 // stays the test. Usage: scripts/kernel-emu/run.sh D N deep|narrow24|narrow32|narrow48|narrow64|narrow24u1|narrow32u1
-// |spec48|spec104|spec208|wide384|...|wide1024|wide2_384|...|wide2_1024|splitK_F_U_T[p] (spec, wide, wide2: the
+// |deepf|deepfd|spec48|spec104|spec208|wide384|...|wide1024|wide2_384|...|wide2_1024|splitK_F_U_T[p] (spec, wide, wide2: the
 // batches that start on a slice boundary, x converted to the quad or octet layout).
 #include "shim.h"
 #include "local_sums.cuh"
@@ -110,6 +110,13 @@ int main(int argc, char** argv) {
         launch(5, 1, 256, [&] { deep_grad_body<16>(X, d, start, len, G, tiles, rbuf2.data()); });
         for (int i = 0; i < len; ++i)
           if (memcmp(&rbuf[i], &rbuf2[i], 4)) { printf("MISMATCH r[%d]\n", i); ++fails; break; }
+      } else if (w.rfind("deepf", 0) == 0) {
+        // one block: its gradient warps wait for its own chain warps (the tickets hand out all)
+        std::vector<float> rb(n + 2 + tiles, 0.0f);
+        if (w == "deepf") launch(1, 1, 32 * (4 + 4), [&] { deepf_body<4, 64, 16, 4>(X, Y, n, d, start, len, P, bias, G, tiles, rb.data()); });
+        if (w == "deepfd") launch(1, 1, 32 * (4 + 8), [&] { deepf_body<4, 32, 16, 2>(X, Y, n, d, start, len, P, bias, G, tiles, rb.data()); });
+        for (int i = 0; i < len; ++i)
+          if (memcmp(&rbuf[i], &rb[i], 4)) { printf("MISMATCH r[%d] %g %g\n", i, rbuf[i], rb[i]); ++fails; break; }
       } else if (w == "narrow24") {
         launch(3, 1, 64, [&] { small_body<24, 2, true>(X, Y, d, start, len, wp, wp.b, bias, G, tiles); });
       } else if (w == "narrow32") {

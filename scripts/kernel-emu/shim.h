@@ -86,3 +86,19 @@ inline void launch(int gx, int gy, int bs, const std::function<void()>& f) {
       for (auto& t : ts) t.join();
     }
 }
+// the deepf kernel's tickets, fences and shuffles (threads of one block run at once)
+#include <atomic>
+inline unsigned atomicAdd(unsigned* p, unsigned v) { return std::atomic_ref<unsigned>(*p).fetch_add(v); }
+inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+inline void __nanosleep(unsigned) { std::this_thread::yield(); }
+inline float __ldcg(const float* p) { std::atomic_thread_fence(std::memory_order_seq_cst); return *(volatile const float*)p; }
+template <class T>
+inline T __shfl_sync(unsigned, T v, int src) {
+  const int lane = threadIdx.x & 31;
+  Warp& w = *g_block->warps[threadIdx.x >> 5];
+  w.bar.arrive_and_wait();
+  w.slot[lane] = (double)v;
+  w.bar.arrive_and_wait();
+  const T r = (T)w.slot[src & 31];
+  return r;
+}

@@ -204,4 +204,23 @@ class CudaBackendWithoutGpuTest {
         "no fused multiply-add in the PTX");
     assertTrue(!ptx.contains(".ftz."), "no flush-to-zero instruction in the PTX");
   }
+
+  /** deepf (issue 15, fourth session) is a comparison kernel: in the bench module only. */
+  @Test
+  void deepfKernelsAreComparisonKernels() throws Exception {
+    String product;
+    try (InputStream in = CudaBackend.class.getResourceAsStream(CudaCard.PTX_RESOURCE)) {
+      product = new String(in.readAllBytes(), StandardCharsets.US_ASCII);
+    }
+    String bench;
+    try (InputStream in =
+        CudaBackend.class.getResourceAsStream(parreg.bench.GpuGradientBench.COMPARISON_PTX)) {
+      assertTrue(in != null, "comparison PTX resource present");
+      bench = new String(in.readAllBytes(), StandardCharsets.US_ASCII);
+    }
+    for (String k : new String[] {"deepf_o", "deepfb_o", "deepfc_o", "deepfd_o"}) {
+      assertTrue(!product.contains(".entry " + k + "("), k + " not in the product's PTX");
+      assertTrue(bench.contains(".entry " + k + "("), k + " in the comparison PTX");
+    }
+  }
 }

@@ -304,6 +304,30 @@ class CudaParityTest {
     everyPlanMatchesTheReference(d, n, plan);
   }
 
+  static Stream<Arguments> deepFusedPlans() {
+    return Stream.of(
+        // issue 15, fourth session: deepf (deep's passes fused, tickets): d just above 1,024, not a
+        // multiple of 4 nor of 64 (the chain's ring), several tiles and rounds of the persistent
+        // blocks (200,003 samples at 2,048: 196 tiles), a partial last tile and slice, batches at
+        // offsets (the same kernel reads any start); the comparison shapes deepfb, deepfc, deepfd
+        Arguments.of(1025, 3_001, "deepf"),
+        Arguments.of(1500, 5_003, "deepf"),
+        Arguments.of(2051, 40_000, "deepf"),
+        Arguments.of(2048, 200_003, "deepf"),
+        Arguments.of(4096, 1_100, "deepf"),
+        Arguments.of(4099, 9_000, "deepf"),
+        Arguments.of(8190, 2_049, "deepf"),
+        Arguments.of(1027, 5_003, "deepfb"),
+        Arguments.of(2050, 9_000, "deepfc"),
+        Arguments.of(3001, 3_073, "deepfd"));
+  }
+
+  @ParameterizedTest(name = "d={0} N={1} plan={2}")
+  @MethodSource("deepFusedPlans")
+  void deepFusedPlansMatchTheReference(int d, int n, String plan) {
+    everyPlanMatchesTheReference(d, n, plan);
+  }
+
   @ParameterizedTest(name = "d={0} N={1} plan={2}")
   @MethodSource("moreWidthsPlans")
   void moreWidthsMatchTheReference(int d, int n, String plan) {

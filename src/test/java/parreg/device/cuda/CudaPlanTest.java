@@ -207,4 +207,26 @@ class CudaPlanTest {
         IllegalArgumentException.class,
         () -> CudaPlan.choose(64, 1000, H200_SMEM, FREE, true, "nope"));
   }
+
+  /**
+   * deepf (issue 15, fourth session): its kernels, warps and shared memory; refused at d <= 1024.
+   */
+  @Test
+  void deepfPlanShapes() {
+    CudaPlan f = CudaPlan.choose(2051, 1000, H200_SMEM, FREE, true, "deepf");
+    assertEquals("deepf", f.family());
+    assertEquals("deepf_o", f.main());
+    assertEquals(null, f.grad());
+    assertEquals(32 * 8, f.block()); // 4 chain warps, 4 gradient warps
+    assertEquals(16 * 513 + 16, f.smem()); // the weights in whole chunks of 4, the tickets
+    assertEquals(2051, f.sliceFeatures()); // the plain slice layout (any batch start)
+    assertEquals("deepfc_o", CudaPlan.choose(4096, 1000, H200_SMEM, FREE, true, "deepfc").main());
+    assertEquals(32 * 12, CudaPlan.choose(4096, 1000, H200_SMEM, FREE, true, "deepfd").block());
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> CudaPlan.choose(1024, 1000, H200_SMEM, FREE, true, "deepf"));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> CudaPlan.choose(2048, 1000, H200_SMEM, FREE, false, "deepf"));
+  }
 }

@@ -133,3 +133,13 @@ WIDE2_KERNEL(wide2c_o_384, 96, 7, 8, 2)
 WIDE2_KERNEL(wide2c_o_768, 192, 7, 16, 1)
 SPEC_KERNEL(spec_o_32, 8, 6, 8, 8, 6, true)
 PIPEQ_KERNEL(pipes_o_1_2, 1, true, 2)
+// deepf (d > 1,024): deep's two passes fused, x re-read from L2 (bits equal to the reference), but
+// no faster than deep on an H200: 1.52 / 1.52 TB/s at d = 2,048 / 4,096 where deep read 1.51 /
+// 1.53, 1.29 at 1,500 where deep read 1.59 (issue 15, fourth session, s4w2): DRAM still read
+// about twice the data (the chains, starved by 32 KB of loads in flight an SM, are too slow for
+// the re-read to find x in L2). Shapes: chain warps C (4), gradient warps A, ring D, F, US
+// (CudaPlan.DEEPF_SHAPES)
+DEEPF_KERNEL(deepf_o, 4, 4, 64, 16, 4)
+DEEPF_KERNEL(deepfb_o, 4, 6, 32, 16, 2)
+DEEPF_KERNEL(deepfc_o, 4, 4, 32, 16, 4)
+DEEPF_KERNEL(deepfd_o, 4, 8, 32, 16, 2)

@@ -239,6 +239,8 @@ public final class CudaBackend implements KernelBackend {
     dPartB = alloc(8L * coords * Math.max(1, (maxTiles + TREE_GROUP - 1) / TREE_GROUP));
     if (plan.grad() != null) {
       dR = alloc(4L * n);
+    } else if (plan.family().equals("deepf")) {
+      dR = alloc(4L * n + 4L * (2 + maxTiles)); // the residuals, then deepf's counters
     }
     hParamsView =
         hParams.getByteBuffer(0, 4L * (d + 1)).order(ByteOrder.nativeOrder()).asFloatBuffer();
@@ -445,6 +447,14 @@ public final class CudaBackend implements KernelBackend {
         launchKernel(mainFn, balancedGrid(slices, 8, full), 1, 256, plan.smem(), common);
         long tasks = (long) tiles * ((d + 15) / 16 + 1);
         launchKernel(gradFn, balancedGrid(tasks, 8, gradFull), 1, 256, 0, common);
+      }
+      case "deepf" -> {
+        // one persistent block an SM; the tickets (chain, gradient) and the tiles' done counts
+        // after the residuals start at zero
+        run(
+            cuMemsetD32Async(dR.withByteOffset(4L * partition.samples()), 0, 2L + tiles, stream),
+            "cuMemsetD32Async(tickets)");
+        launchKernel(mainFn, full, 1, plan.block(), plan.smem(), common);
       }
       case "large", "pipe" -> {
         int grid = Math.min(tiles, full);

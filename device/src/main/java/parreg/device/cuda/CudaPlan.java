@@ -8,16 +8,16 @@ package parreg.device.cuda;
  *
  * <p>The ladder, first that fits: {@code small} (d &le; 16), {@code split} (16 &lt; d &le; 48,
  * ordered), {@code spec24} (16 &lt; d &le; 24, unordered, where its slots and x padded to 24 fit),
- * {@code narrow} (16 &lt; d &le; 32, unordered), {@code spec} (32
- * &lt; d &le; 256, where its slots fit and x padded to its slice width fits in free memory), {@code
- * quad2} (64 &lt; d &le; 256), {@code flow2}, {@code flow1}, {@code pipe2}, {@code pipe1}, {@code
- * large1} (d &le; 256, by shared memory), {@code wide2} (256 &lt; d &le; 896), {@code widea} (896
- * &lt; d &le; 1,024) or {@code wide} (256 &lt; d &le; 1,024; ordered, where their slots fit and x
- * padded to the slice width fits in free memory), {@code deep} (d &gt; 1,024, ordered), {@code
- * twopass} (any d). docs/GPU.md describes each; local_sums.cu holds their kernels. The benchmark
- * and the parity tests may force a plan by name, including {@code large2}, {@code widep}, {@code
- * narrow} at 32 &lt; d &le; 48, {@code narrow64} and {@code narrow1}, whose kernels only the
- * comparison module has.
+ * {@code narrow} (16 &lt; d &le; 32, unordered), {@code spec} (32 &lt; d &le; 256, where its slots
+ * fit and x padded to its slice width fits in free memory), {@code quad2} (64 &lt; d &le; 256),
+ * {@code flow2}, {@code flow1}, {@code pipe2}, {@code pipe1}, {@code large1} (d &le; 256, by shared
+ * memory), {@code wide2} (256 &lt; d &le; 896), {@code widea} (896 &lt; d &le; 1,024) or {@code
+ * wide} (256 &lt; d &le; 1,024; ordered, where their slots fit and x padded to the slice width fits
+ * in free memory), {@code deep} (d &gt; 1,024, ordered), {@code twopass} (any d). docs/GPU.md
+ * describes each; local_sums.cu holds their kernels. The benchmark and the parity tests may force a
+ * plan by name, including {@code large2}, {@code widep}, {@code narrow} at 32 &lt; d &le; 48,
+ * {@code narrow64}, {@code narrow1} and {@code deepf}, whose kernels only the comparison module
+ * has.
  *
  * @param name the plan as reported ("spec-64", "quad-8x2", "small-16", "twopass", ...)
  * @param family small, narrow, large, pipe, flow, quad, spec, wide, deep or twopass: how the
@@ -77,7 +77,8 @@ record CudaPlan(
     if (want.startsWith("split")) {
       return splitPlan(d, want, ordered);
     }
-    java.util.regex.Matcher sv = java.util.regex.Pattern.compile("spec(\\d+)_([rc])(\\d+)").matcher(want);
+    java.util.regex.Matcher sv =
+        java.util.regex.Pattern.compile("spec(\\d+)_([rc])(\\d+)").matcher(want);
     if (sv.matches()) {
       // comparison shapes of spec at width W: another register ring (rD) or C chain warps (cC)
       CudaPlan base = choose(d, slices, smemOptin, freeBytes, ordered, "spec" + sv.group(1));
@@ -274,6 +275,29 @@ record CudaPlan(
         }
         return new CudaPlan("deep", "deep", "deepr_o", null, "deepg_o", 256, 4 * d, d, false);
       }
+      case "deepf", "deepfb", "deepfc", "deepfd" -> {
+        // deep's two passes fused (x re-read from L2): comparison module only, no faster than
+        // deep on an H200 (issue 15, fourth session, s4w2); deepfb, deepfc, deepfd: other shapes
+        if (d <= 1024 || !ordered) {
+          throw new IllegalArgumentException(
+              "plan "
+                  + want
+                  + " does not fit d="
+                  + d
+                  + (ordered ? " (needs d > 1024)" : " (it has no unordered variant)"));
+        }
+        int[] shape = DEEPF_SHAPES.get(want);
+        return new CudaPlan(
+            want,
+            "deepf",
+            want.equals("deepf") ? "deepf_o" : want + "_o",
+            null,
+            null,
+            32 * (shape[0] + shape[1]),
+            16 * ((d + 3) / 4) + 16, // the weights, the chain warps' tickets
+            d,
+            false);
+      }
       case "twopass" -> {
         String sfx = ordered ? "_o" : "_a";
         return new CudaPlan(
@@ -346,7 +370,8 @@ record CudaPlan(
   static CudaPlan splitPlan(int d, String want, boolean ordered) {
     String shape = want.equals("split") ? splitShape(d) : want.substring(5);
     java.util.regex.Matcher m =
-        java.util.regex.Pattern.compile("(\\d+)x(\\d+)_u(\\d+)t(\\d+)p?").matcher(shape == null ? "" : shape);
+        java.util.regex.Pattern.compile("(\\d+)x(\\d+)_u(\\d+)t(\\d+)p?")
+            .matcher(shape == null ? "" : shape);
     if (!m.matches()) {
       throw new IllegalArgumentException("plan " + want + " does not fit d=" + d);
     }
@@ -396,6 +421,17 @@ record CudaPlan(
     }
     return d <= 18 ? "2x9_u8t4" : d <= 24 ? "2x12_u2t4p" : d <= 32 ? "2x16_u2t4p" : "4x12_u2t2p";
   }
+
+  /**
+   * The deepf kernels' warps (comparison_sums.cu, DEEPF_KERNEL): {chain warps C, gradient warps A};
+   * forced plans only (the benchmark, the parity tests).
+   */
+  static final java.util.Map<String, int[]> DEEPF_SHAPES =
+      java.util.Map.of(
+          "deepf", new int[] {4, 4},
+          "deepfb", new int[] {4, 6},
+          "deepfc", new int[] {4, 4},
+          "deepfd", new int[] {4, 8});
 
   /** The narrow kernels' accumulators a lane (24, 32 or 48): the fewest that hold d. */
   static int narrowWidth(int d) {
