@@ -214,14 +214,7 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
             settings,
             state.committed(),
             recovered.sequenceNr(),
-            WriteBehind.Journal.of(
-                journal,
-                timers,
-                GroupDue.INSTANCE,
-                e -> {
-                  stopped = true;
-                  failJournal(e.getMessage(), parreg.persistence.JournalErrors.isDiskFull(e));
-                }),
+            WriteBehind.Journal.of(journal, timers, GroupDue.INSTANCE, this::stepLogFailed),
             System::nanoTime,
             stepLog(ctx, settings, recovered, lifecycle));
     // A step log that could not be opened has failed the node: it commits nothing meanwhile.
@@ -285,10 +278,15 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
       journal.commit(event);
       return true;
     } catch (java.io.UncheckedIOException e) {
-      stopped = true;
-      failJournal(e.getCause().getMessage(), parreg.persistence.JournalErrors.isDiskFull(e));
+      stepLogFailed(e.getCause());
       return false;
     }
+  }
+
+  /** The step log could not be appended to: the node commits nothing more and fails. */
+  private void stepLogFailed(java.io.IOException e) {
+    stopped = true;
+    failJournal(e.getMessage(), parreg.persistence.JournalErrors.isDiskFull(e));
   }
 
   @Override
