@@ -64,6 +64,49 @@ class StepLogTest {
     assertEquals(11, c.after(PID, 90).size());
   }
 
+  /**
+   * A guarded journal write appends its steps in one call ({@link StepLog#appendAll}): the same
+   * segments, byte for byte, as appending them one by one, rolls inside a batch included.
+   */
+  @Test
+  void appendingInBatchesWritesTheSameSegmentsAsOneByOne() throws Exception {
+    Path one = dir.resolve("one.steplog");
+    try (StepLog w = StepLog.create(one, PID, 1024, false)) {
+      for (long s = 2; s <= 101; s++) {
+        w.append(s, 5, payload(s));
+      }
+    }
+    Path batched = dir.resolve("batched.steplog");
+    try (StepLog w = StepLog.create(batched, PID, 1024, false)) {
+      long s = 2;
+      for (int n : new int[] {1, 7, 30, 2, 60}) { // 100 records; the 30 and the 60 span rolls
+        List<byte[]> payloads = new java.util.ArrayList<>();
+        for (int i = 0; i < n; i++) {
+          payloads.add(payload(s + i));
+        }
+        w.appendAll(s, 5, payloads);
+        s += n;
+      }
+      assertEquals(101, w.lastSeq());
+      assertThrows(
+          IllegalArgumentException.class, () -> w.appendAll(103, 5, List.of(payload(103))));
+    }
+    assertTrue(names(one).size() > 5, "rolled: " + names(one));
+    assertEquals(names(one), names(batched));
+    for (int i = 0; i < names(one).size(); i++) {
+      assertArrayEquals(
+          Files.readAllBytes(StepLogScan.segments(one).get(i)),
+          Files.readAllBytes(StepLogScan.segments(batched).get(i)));
+    }
+    StepLogScan.Contents c = StepLogScan.read(batched);
+    assertEquals(100, c.records().size());
+    assertNull(c.tornTail());
+  }
+
+  static List<String> names(Path log) throws Exception {
+    return StepLogScan.segments(log).stream().map(p -> p.getFileName().toString()).toList();
+  }
+
   @Test
   void releaseDeletesWhatTheJournalHolds() throws Exception {
     Path log = dir.resolve("journal.steplog");

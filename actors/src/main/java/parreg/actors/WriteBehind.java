@@ -217,14 +217,16 @@ final class WriteBehind {
    * log holds ends at a whole record, or at one cut short that readers ignore.
    */
   private boolean guard() {
-    ArrayDeque<Pending> sealed = new ArrayDeque<>(pending.size());
-    try {
-      for (Pending p : pending) {
-        sealed.addLast(
-            p.sealed() != null
-                ? p
-                : new Pending(p.event(), log.seal(p.event()), p.committedAtNanos()));
+    // events of a write that failed and goes again are sealed already: they lead the queue
+    List<TrainingActor.Event> fresh = new ArrayList<>(pending.size());
+    for (Pending p : pending) {
+      if (p.sealed() == null) {
+        fresh.add(p.event());
       }
+    }
+    Chained[] sealed;
+    try {
+      sealed = log.sealAll(fresh);
     } catch (IOException e) {
       close();
       log = null;
@@ -232,8 +234,14 @@ final class WriteBehind {
       journal.stepLogFailed(e);
       return false;
     }
+    int next = 0;
+    ArrayDeque<Pending> all = new ArrayDeque<>(pending.size());
+    for (Pending p : pending) {
+      all.addLast(
+          p.sealed() != null ? p : new Pending(p.event(), sealed[next++], p.committedAtNanos()));
+    }
     pending.clear();
-    pending.addAll(sealed);
+    pending.addAll(all);
     return true;
   }
 

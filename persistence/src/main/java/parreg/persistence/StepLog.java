@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
+import java.util.List;
 import java.util.zip.CRC32C;
 
 /**
@@ -96,17 +97,57 @@ public final class StepLog implements AutoCloseable {
    * the end is a record cut short, which readers ignore and the next start removes.
    */
   public void append(long sequenceNr, long writtenAtMillis, byte[] payload) throws IOException {
-    if (lastSeq >= 0 && sequenceNr != lastSeq + 1) {
+    appendAll(sequenceNr, writtenAtMillis, List.of(payload));
+  }
+
+  /**
+   * Appends the records {@code firstSeq}, {@code firstSeq + 1}, ... with one {@code write} per
+   * segment they fill (one, unless a segment rolls among them), each forced when {@code fsync}: a
+   * guarded journal write of a few hundred steps costs one system call, not one a step. When this
+   * returns every record is in the log; when it throws (a full disk) the records of the failed
+   * write are cut off again where possible, so that the log ends at a whole record or at one cut
+   * short, and the records written to segments before it stay (whole, in order).
+   */
+  public void appendAll(long firstSeq, long writtenAtMillis, List<byte[]> payloads)
+      throws IOException {
+    if (payloads.isEmpty()) {
+      return;
+    }
+    if (lastSeq >= 0 && firstSeq != lastSeq + 1) {
       throw new IllegalArgumentException(
-          "step log record #" + sequenceNr + " after #" + lastSeq + ": sequence numbers follow");
+          "step log record #" + firstSeq + " after #" + lastSeq + ": sequence numbers follow");
     }
-    int size = RECORD_HEADER + payload.length;
-    if (active == null || (activeSize + size > segmentBytes && activeLast > 0)) {
-      roll(sequenceNr);
+    int from = 0;
+    while (from < payloads.size()) {
+      long seq = firstSeq + from;
+      int size0 = RECORD_HEADER + payloads.get(from).length;
+      if (active == null || (activeSize + size0 > segmentBytes && activeLast > 0)) {
+        roll(seq);
+      }
+      // the records that fit this segment (at least one: a record larger than a segment has one
+      // of its own)
+      int to = from + 1;
+      long chunk = size0;
+      while (to < payloads.size()
+          && activeSize + chunk + RECORD_HEADER + payloads.get(to).length <= segmentBytes) {
+        chunk += RECORD_HEADER + payloads.get(to).length;
+        to++;
+      }
+      writeChunk(seq, writtenAtMillis, payloads.subList(from, to), (int) chunk);
+      from = to;
     }
+  }
+
+  private void writeChunk(long firstSeq, long writtenAtMillis, List<byte[]> payloads, int size)
+      throws IOException {
     ByteBuffer b = ByteBuffer.allocate(size);
-    b.putInt(payload.length).putLong(sequenceNr).putLong(writtenAtMillis);
-    b.putInt(crc(b.array(), 0, 20)).putInt(crc(payload, 0, payload.length)).put(payload).flip();
+    long seq = firstSeq;
+    for (byte[] payload : payloads) {
+      int at = b.position();
+      b.putInt(payload.length).putLong(seq++).putLong(writtenAtMillis);
+      b.putInt(crc(b.array(), at, 20)).putInt(crc(payload, 0, payload.length)).put(payload);
+    }
+    b.flip();
     long at = activeSize;
     try {
       while (b.hasRemaining()) {
@@ -125,8 +166,8 @@ public final class StepLog implements AutoCloseable {
     }
     activeSize += size;
     bytes += size;
-    activeLast = sequenceNr;
-    lastSeq = sequenceNr;
+    activeLast = seq - 1;
+    lastSeq = seq - 1;
   }
 
   private void roll(long firstSeq) throws IOException {
