@@ -216,12 +216,14 @@ class WriteBehindTest {
       throws Exception {
     WriteBehind w = guarded(dir, 64 * 1024);
     w.commit(new TrainingActor.RunStarted(TrainingActorTest.SEED, TrainingActorTest.ROSTER));
-    assertTrue(w.lagsTooFar(), "the first step waits until the journal holds RunStarted");
-    w.written(0, 1);
+    assertFalse(w.lagsTooFar(), "the first step need not wait for the journal to hold RunStarted");
     w.commit(step(1));
-    assertEquals(1, journal.writes.size(), "steps are grouped as without a log");
     w.commit(step(2));
-    assertEquals(2, journal.writes.size());
+    assertEquals(1, journal.writes.size(), "one write in flight: RunStarted");
+    assertEquals(List.of(), StepLogScan.read(dir).records(), "no step before RunStarted is held");
+    w.written(0, 1);
+    w.writeNext(false);
+    assertEquals(2, journal.writes.size(), "steps 1-2, a full group");
     assertEquals(0, w.durable(), "durable once the journal holds it, not the log");
     StepLogScan.Contents log = StepLogScan.read(dir);
     assertEquals(
@@ -234,6 +236,37 @@ class WriteBehindTest {
     assertEquals(journal.sealed.get(0)[0].hash(), handed[0].link(), "from RunStarted on");
     w.written(2, 3);
     assertEquals(2, w.durable());
+  }
+
+  /**
+   * The opening write failed and goes again after the journal child recovered: RunStarted still
+   * goes alone, and the steps committed meanwhile reach the log only once the journal holds it.
+   */
+  @Test
+  void aGuardedRunStartedGoesAloneAgainAfterAFailedWrite(@TempDir Path dir) throws Exception {
+    WriteBehind w = guarded(dir, 64 * 1024);
+    w.commit(new TrainingActor.RunStarted(TrainingActorTest.SEED, TrainingActorTest.ROSTER));
+    w.commit(step(1));
+    w.commit(step(2));
+    w.commit(step(3));
+    w.restarted(TrainingState.empty(), 0); // the journal holds nothing
+    assertEquals(2, journal.writes.size());
+    assertEquals(1, journal.writes.get(1).length, "RunStarted alone, again");
+    assertTrue(journal.writes.get(1)[0] instanceof TrainingActor.RunStarted);
+    assertEquals(
+        journal.sealed.get(0)[0].hash(), journal.sealed.get(1)[0].hash(), "the same sealed bytes");
+    assertEquals(List.of(), StepLogScan.read(dir).records());
+    w.written(0, 1);
+    w.writeNext(false);
+    assertEquals(3, journal.writes.size());
+    assertEquals(3, journal.writes.get(2).length, "steps 1-3");
+    assertEquals(journal.sealed.get(1)[0].hash(), journal.sealed.get(2)[0].link(), "one chain");
+    assertEquals(
+        List.of(2L, 3L, 4L),
+        StepLogScan.read(dir).records().stream().map(StepLogScan.Record::sequenceNr).toList());
+    w.written(3, 4);
+    assertEquals(3, w.durable());
+    assertTrue(w.allDurable());
   }
 
   @Test

@@ -28,9 +28,10 @@ import parreg.persistence.StepLog;
  * the journal and the log hold one chain, and as the journal acknowledges writes the log's segments
  * are deleted.
  *
- * <p>{@code RunStarted} is sealed but not appended: the first step waits until the journal holds it
- * ({@link WriteBehind#lagsTooFar}), so a journal's runs are always known from the journal itself.
- * Not thread-safe: the training actor owns it, through {@link WriteBehind}.
+ * <p>{@code RunStarted} is sealed but not appended, and no step is appended before the journal
+ * holds it (acknowledging: the first step waits, {@link WriteBehind#lagsTooFar}; guarding: it is
+ * written alone, {@link WriteBehind#write}), so a journal's runs are always known from the journal
+ * itself. Not thread-safe: the training actor owns it, through {@link WriteBehind}.
  */
 final class StepLogWriter implements AutoCloseable {
   private final StepLog log;

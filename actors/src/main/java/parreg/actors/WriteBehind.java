@@ -32,7 +32,9 @@ import parreg.persistence.Chained;
  * {@link #durable} is then the log's step, ahead of {@link #journaled}. With a guarding step log
  * (the default mode on H2) each write's events are appended there in {@link #write}, just before
  * the journal is handed them, and a step is durable once the journal holds it. Either way the
- * opening {@code RunStarted} is not in the log: the first step waits until the journal holds it.
+ * opening {@code RunStarted} is not in the log: with an acknowledging log the first step waits
+ * until the journal holds it; a guarding log hands it to the journal alone and appends no step
+ * before it is journaled, while training goes on.
  *
  * <p>Call order: {@link #commit} per committed event; {@link #written} when the journal child
  * acknowledges a write, then {@link #writeNext}; {@link #restarted} when the child recovered again
@@ -194,11 +196,19 @@ final class WriteBehind {
     if (log != null && !log.acknowledges() && !guard()) {
       return;
     }
-    TrainingActor.Event[] events = new TrainingActor.Event[pending.size()];
+    // A guarding log's steps follow a RunStarted the journal holds: a RunStarted not yet journaled
+    // (the opening write, or that write again after a failure) goes alone, so that the first step
+    // need not wait for it (lagsTooFar) and the log never holds a step of a run the journal lacks.
+    int n =
+        log != null && !log.acknowledges() && pendingSteps() < pending.size() ? 1 : pending.size();
+    TrainingActor.Event[] events = new TrainingActor.Event[n];
     // With a step log every event is sealed by now, and the journal child stores those bytes.
-    Chained[] sealed = pending.peekFirst().sealed() == null ? null : new Chained[events.length];
+    Chained[] sealed = pending.peekFirst().sealed() == null ? null : new Chained[n];
     int i = 0;
     for (Pending p : pending) {
+      if (i == n) {
+        break;
+      }
       if (sealed != null) {
         sealed[i] = p.sealed();
       }
@@ -217,11 +227,18 @@ final class WriteBehind {
    * log holds ends at a whole record, or at one cut short that readers ignore.
    */
   private boolean guard() {
-    // events of a write that failed and goes again are sealed already: they lead the queue
+    // events of a write that failed and goes again are sealed already: they lead the queue; a
+    // RunStarted not yet journaled goes alone (write), so its steps are not sealed yet
     List<TrainingActor.Event> fresh = new ArrayList<>(pending.size());
-    for (Pending p : pending) {
-      if (p.sealed() == null) {
-        fresh.add(p.event());
+    if (pendingSteps() < pending.size()) {
+      if (pending.peekFirst().sealed() == null) {
+        fresh.add(pending.peekFirst().event());
+      }
+    } else {
+      for (Pending p : pending) {
+        if (p.sealed() == null) {
+          fresh.add(p.event());
+        }
       }
     }
     Chained[] sealed;
@@ -238,7 +255,9 @@ final class WriteBehind {
     ArrayDeque<Pending> all = new ArrayDeque<>(pending.size());
     for (Pending p : pending) {
       all.addLast(
-          p.sealed() != null ? p : new Pending(p.event(), sealed[next++], p.committedAtNanos()));
+          p.sealed() != null || next == sealed.length
+              ? p
+              : new Pending(p.event(), sealed[next++], p.committedAtNanos()));
     }
     pending.clear();
     pending.addAll(all);
@@ -248,6 +267,7 @@ final class WriteBehind {
   /** The back-pressure rule: see the class comment. */
   boolean lagsTooFar() {
     if (log != null
+        && log.acknowledges()
         && !pending.isEmpty()
         && pending.peekFirst().event() instanceof TrainingActor.RunStarted) {
       return true; // not in the step log: the first step waits until the journal holds it
