@@ -45,6 +45,15 @@ final class CudaCard implements AutoCloseable {
   /** The product's kernels (local_sums.cu). */
   static final String PTX_RESOURCE = "/parreg/kernels/local_sums.ptx";
 
+  /**
+   * The product's kernels that need compute capability 9.0 (local_sums_sm90.cu: bulk copies and
+   * transaction barriers, PTX of compute_90), loaded after {@link #PTX_RESOURCE} on such cards only.
+   */
+  static final String SM90_PTX_RESOURCE = "/parreg/kernels/local_sums_sm90.ptx";
+
+  /** Whether this card runs the kernels of {@link #SM90_PTX_RESOURCE} (loaded with the product's). */
+  final boolean hopper;
+
   // ---- one probe per JVM: JCuda's native library stays unusable after a failed load ----
   private static final Object PROBE_LOCK = new Object();
   private static boolean probed;
@@ -161,9 +170,14 @@ final class CudaCard implements AutoCloseable {
     check(cuDriverGetVersion(drv), "cuDriverGetVersion");
     driverVersion = drv[0];
     check(cuCtxCreate(ctx, 0, dev), "cuCtxCreate");
+    hopper = computeMajor >= 9 && ptxResources.contains(PTX_RESOURCE);
+    List<String> resources = new ArrayList<>(ptxResources);
+    if (hopper) {
+      resources.add(resources.indexOf(PTX_RESOURCE) + 1, SM90_PTX_RESOURCE);
+    }
     try {
       List<String> loaded = new ArrayList<>();
-      for (String resource : ptxResources) {
+      for (String resource : resources) {
         CUmodule module = new CUmodule();
         String how = loadSass(module, resource);
         if (how == null) {
