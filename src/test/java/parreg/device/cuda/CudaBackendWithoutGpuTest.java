@@ -102,6 +102,11 @@ class CudaBackendWithoutGpuTest {
             ptx.contains(".entry widet_o_" + width + "_" + shape + "("),
             "kernel widet_o_" + width + "_" + shape);
       }
+      for (String shape : CudaPlan.widelShapes(width)) {
+        assertTrue(
+            ptx.contains(".entry widel_o_" + width + "_" + shape + "("),
+            "kernel widel_o_" + width + "_" + shape);
+      }
       int[] def = CudaPlan.widetShape(width);
       assertTrue(CudaPlan.widetShapes(width).contains(def[0] + "x" + def[1]), "default shape");
     }

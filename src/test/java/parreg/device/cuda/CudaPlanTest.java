@@ -61,14 +61,18 @@ class CudaPlanTest {
     assertEquals("widet-512_2x4", hopperPlan(512));
     assertEquals("widet-640_3x2", hopperPlan(513));
     assertEquals("widet-768_2x4", hopperPlan(700));
-    assertEquals("widet-896_2x2", hopperPlan(896));
+    assertEquals("widel-896_2x4", hopperPlan(896)); // weights from global memory, 8 slots
+    assertEquals(
+        "widel_o_896_2x4", CudaPlan.choose(801, 1000, H200_SMEM, FREE, true, null, true).main());
+    assertEquals(8 * 32 * 896 + 32 + 8 * 32 + 8 * 24, CudaPlan.widelSmem(896));
+    assertEquals(
+        "widet_o_896_2x3", CudaPlan.choose(896, 1000, H200_SMEM, FREE, true, "widet", true).main());
     assertEquals("widet-1024_3x2", hopperPlan(897));
     assertEquals("widet-1024_3x2", hopperPlan(1024));
     // the other widths keep their plans; the unordered variants have no widet
     assertEquals("spec-256", hopperPlan(256));
     assertEquals("deep", hopperPlan(1025));
-    assertEquals(
-        "twopass", CudaPlan.choose(600, 1000, H200_SMEM, FREE, false, null, true).name());
+    assertEquals("twopass", CudaPlan.choose(600, 1000, H200_SMEM, FREE, false, null, true).name());
     CudaPlan t = CudaPlan.choose(1024, 1000, H200_SMEM, FREE, true, null, true);
     assertEquals("widet_o_1024_3x2", t.main());
     assertEquals("wide", t.family());
@@ -79,6 +83,7 @@ class CudaPlanTest {
     assertEquals(1024, t.sliceFeatures());
     for (int width = 384; width <= 1024; width += 128) {
       assertTrue(CudaPlan.widetSmem(width) <= H200_SMEM, "widet fits an H200 at " + width);
+      assertTrue(CudaPlan.widelSmem(width) <= H200_SMEM, "widel fits an H200 at " + width);
     }
     // forced shapes: only those built, only on such cards
     assertEquals(

@@ -24,7 +24,9 @@ class PtxMatchesSourceTest {
   static final Path COMPARISON_PTX =
       ROOT.resolve("bench/src/main/resources/parreg/bench/kernels/comparison_sums.ptx");
 
-  /** The kernels of compute capability 9.0 (local_sums_sm90.cu, PTX of compute_90) and their SASS. */
+  /**
+   * The kernels of compute capability 9.0 (local_sums_sm90.cu, PTX of compute_90) and their SASS.
+   */
   static final Path SM90_PTX =
       ROOT.resolve("device/src/main/resources/parreg/kernels/local_sums_sm90.ptx");
 

@@ -133,6 +133,7 @@ public final class CudaBackend implements KernelBackend {
 
   /** The widel plans' weights, zero-padded to the slice width; null for every other plan. */
   private CUdeviceptr dWeights;
+
   private CUdeviceptr dPartA;
   private CUdeviceptr dPartB;
   private CUdeviceptr dR;

@@ -47,11 +47,14 @@ final class CudaCard implements AutoCloseable {
 
   /**
    * The product's kernels that need compute capability 9.0 (local_sums_sm90.cu: bulk copies and
-   * transaction barriers, PTX of compute_90), loaded after {@link #PTX_RESOURCE} on such cards only.
+   * transaction barriers, PTX of compute_90), loaded after {@link #PTX_RESOURCE} on such cards
+   * only.
    */
   static final String SM90_PTX_RESOURCE = "/parreg/kernels/local_sums_sm90.ptx";
 
-  /** Whether this card runs the kernels of {@link #SM90_PTX_RESOURCE} (loaded with the product's). */
+  /**
+   * Whether this card runs the kernels of {@link #SM90_PTX_RESOURCE} (loaded with the product's).
+   */
   final boolean hopper;
 
   // ---- one probe per JVM: JCuda's native library stays unusable after a failed load ----

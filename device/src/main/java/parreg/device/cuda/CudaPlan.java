@@ -11,13 +11,14 @@ package parreg.device.cuda;
  * {@code narrow} (16 &lt; d &le; 32, unordered), {@code spec} (32 &lt; d &le; 256, where its slots
  * fit and x padded to its slice width fits in free memory), {@code quad2} (64 &lt; d &le; 256),
  * {@code flow2}, {@code flow1}, {@code pipe2}, {@code pipe1}, {@code large1} (d &le; 256, by shared
- * memory), {@code wide2} (256 &lt; d &le; 896), {@code widea} (896 &lt; d &le; 1,024) or {@code
- * wide} (256 &lt; d &le; 1,024; ordered, where their slots fit and x padded to the slice width fits
- * in free memory), {@code deep} (d &gt; 1,024, ordered), {@code twopass} (any d). docs/GPU.md
- * describes each; local_sums.cu holds their kernels. The benchmark and the parity tests may force a
- * plan by name, including {@code large2}, {@code widep}, {@code narrow} at 32 &lt; d &le; 48,
- * {@code narrow64}, {@code narrow1} and {@code deepf}, whose kernels only the comparison module
- * has.
+ * memory), on cards of compute capability 9.0 and newer {@code widet} / {@code widel2x4} (256 &lt;
+ * d &le; 1,024, ordered; their kernels are local_sums_sm90.cu's), else {@code wide2} (256 &lt; d
+ * &le; 896), {@code widea} (896 &lt; d &le; 1,024) or {@code wide} (256 &lt; d &le; 1,024; ordered,
+ * where their slots fit and x padded to the slice width fits in free memory), {@code deep} (d &gt;
+ * 1,024, ordered), {@code twopass} (any d). docs/GPU.md describes each; local_sums.cu holds their
+ * kernels. The benchmark and the parity tests may force a plan by name, including {@code large2},
+ * {@code widep}, {@code narrow} at 32 &lt; d &le; 48, {@code narrow64}, {@code narrow1} and {@code
+ * deepf}, whose kernels only the comparison module has.
  *
  * @param name the plan as reported ("spec-64", "quad-8x2", "small-16", "twopass", ...)
  * @param family small, narrow, large, pipe, flow, quad, spec, wide, deep or twopass: how the
@@ -67,7 +68,7 @@ record CudaPlan(
    * @param forced a plan name to use instead of the ladder's choice ("small", "large1", "large2",
    *     "narrow", "narrow64", "narrow1", "pipe1", "pipe2", "flow1", "flow2", "quad2", "spec",
    *     "spec64", "spec128", "spec192", "spec256", "wide", "widep", "deep", "twopass", "split",
-   *     "splitKxF_uUtT[p]", "specW_rD", "specW_cC"), or null
+   *     "splitKxF_uUtT[p]", "specW_rD", "specW_cC", "widet", "widetCxT", "widelCxT"), or null
    * @throws IllegalArgumentException a forced plan that does not fit d on this card
    */
   static CudaPlan choose(
@@ -434,7 +435,11 @@ record CudaPlan(
         && ordered
         && widetSmem(wideWidth(d)) <= smemOptin
         && paddedFits(slices, wideWidth(d), freeBytes)) {
-      return "widet";
+      // the copy engine stages the slots (issue 15 fifth session; H200, TB/s, every row bits=ref,
+      // docs/device-runs/issue15/s5w3-bench-*.tsv, one card: widet 3.65 / 3.78 / 3.60 / 3.66 at
+      // d = 384 / 512 / 640 / 768 where wide2 read 3.19 / 3.09 / 2.83 / 2.73; at 896 widel 2 x 4
+      // 3.13, widet 2 x 3 3.07, wide2 1.91; s5w2-bench.tsv, another card: widet-1024 3 x 2 3.44)
+      return wideWidth(d) == 896 && widelSmem(896) <= smemOptin ? "widel2x4" : "widet";
     } else if (d > 256
         && d <= 1024
         && ordered
@@ -630,7 +635,9 @@ record CudaPlan(
     };
   }
 
-  /** The widet shapes built at slice width {@code width} ("CxTS": chain warps x sub-slices a task). */
+  /**
+   * The widet shapes built at slice width {@code width} ("CxTS": chain warps x sub-slices a task).
+   */
   static java.util.List<String> widetShapes(int width) {
     return switch (width) {
       case 384 -> java.util.List.of("4x2", "4x4", "2x4", "8x1", "1x4");
@@ -643,17 +650,18 @@ record CudaPlan(
   }
 
   /**
-   * The ladder's widet shape at slice width {@code width}: {chain warps C, sub-slices a task TS}, by
-   * measured speed (H200, issue 15 fifth session, docs/device-runs/issue15/s5w2-bench.tsv; TB/s,
+   * The ladder's widet shape at slice width {@code width}: {chain warps C, sub-slices a task TS},
+   * by measured speed (H200, issue 15 fifth session, docs/device-runs/issue15/s5w2-bench.tsv; TB/s,
    * every row bits=ref): 2 x 4 at 384 / 512 / 768 (3.83 / 3.85 / 3.82; 4 x 4 3.76 at 384, 4 x 2
-   * 3.84 at 512 and 3.76 at 768), 3 x 2 at 640 (3.72) and 1,024 (3.44; 6 x 1 2.96, 2 x 2 2.59),
-   * 2 x 2 at 896 (3.08; 3 x 1 2.66).
+   * 3.84 at 512 and 3.76 at 768), 3 x 2 at 640 (3.72) and 1,024 (3.44; 6 x 1 2.96, 2 x 2 2.59), 2 x
+   * 3 at 896 (s5w3: 3.07; 2 x 2 2.91, 3 x 1 2.66 in s5w2; the ladder runs widel 2 x 4 there, 3.13
+   * in s5w3).
    */
   static int[] widetShape(int width) {
     return switch (width) {
       case 384, 512, 768 -> new int[] {2, 4};
       case 640 -> new int[] {3, 2};
-      case 896 -> new int[] {2, 2};
+      case 896 -> new int[] {2, 3};
       default -> new int[] {3, 2}; // 1,024
     };
   }
