@@ -23,7 +23,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 kernels="$root/device/src/main/resources/parreg/kernels"
-sources=("$kernels/local_sums.cu" "$root/bench/src/main/resources/parreg/bench/kernels/comparison_sums.cu")
+sources=("$kernels/local_sums.cu" "$kernels/local_sums_sm90.cu" "$root/bench/src/main/resources/parreg/bench/kernels/comparison_sums.cu")
 outdir="${1:-}"
 NVCC="${NVCC:-nvcc}"
 PTX_ISA="8.0"
@@ -34,7 +34,11 @@ trap 'rm -rf "$tmp"' EXIT
 for src in "${sources[@]}"; do
   name="$(basename "$src" .cu)"
   if [ -n "$outdir" ]; then out="$outdir/$name.ptx"; else out="${src%.cu}.ptx"; fi
-  "$NVCC" -ptx -arch=compute_75 -ftz=false -prec-div=true -prec-sqrt=true -fmad=false \
+  # local_sums_sm90.cu: bulk copies and transaction barriers (PTX ISA 8.0, sm_90), for the cards
+  # of compute capability 9.0 and newer only (CudaCard loads it there; every other card never sees it)
+  arch=compute_75; archs=(sm_75 sm_90)
+  if [ "$name" = "local_sums_sm90" ]; then arch=compute_90; archs=(sm_90); fi
+  "$NVCC" -ptx -arch=$arch -ftz=false -prec-div=true -prec-sqrt=true -fmad=false \
     -I "$kernels" "$src" -o "$tmp/raw.ptx"
   if ! grep -q '^\.version ' "$tmp/raw.ptx"; then
     echo "gen-ptx: no .version line in nvcc output for $src" >&2
@@ -42,13 +46,13 @@ for src in "${sources[@]}"; do
   fi
   sed -E "s/^\.version [0-9]+\.[0-9]+$/.version $PTX_ISA/" "$tmp/raw.ptx" > "$tmp/out.ptx"
   if command -v ptxas >/dev/null 2>&1; then
-    for arch in sm_75 sm_90; do
-      ptxas -arch="$arch" "$tmp/out.ptx" -o "$tmp/check.cubin"
+    for a in "${archs[@]}"; do
+      ptxas -arch="$a" "$tmp/out.ptx" -o "$tmp/check.cubin"
     done
   fi
   mv "$tmp/out.ptx" "$out"
   echo "gen-ptx: wrote $out (PTX ISA $PTX_ISA, $(wc -c < "$out") bytes)"
-  if [ "$name" = "local_sums" ]; then
+  if [ "$name" = "local_sums" ] || [ "$name" = "local_sums_sm90" ]; then
     for arch in "${SASS_ARCHS[@]}"; do
       cubin="${out%.ptx}.$arch.cubin"
       "$PTXAS" -arch="$arch" "$out" -o "$tmp/out.cubin"

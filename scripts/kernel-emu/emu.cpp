@@ -6,10 +6,11 @@
 // CudaParityTest.check; every (coordinate, tile) value is compared bit for bit. It checks the
 // order and the indexing of the source, not the card's code generation: parity on the card
 // stays the test. Usage: scripts/kernel-emu/run.sh D N deep|narrow24|narrow32|narrow48|narrow64|narrow24u1|narrow32u1
-// |deepf|deepfd|spec48|spec104|spec208|wide384|...|wide1024|wide2_384|...|wide2_1024|splitK_F_U_T[p] (spec, wide, wide2: the
+// |deepf|deepfd|spec48|spec104|spec208|wide384|...|wide1024|wide2_384|...|wide2_1024|widetW_CxT|widelW_CxT|splitK_F_U_T[p] (spec, wide, wide2, widet, widel: the
 // batches that start on a slice boundary, x converted to the quad or octet layout).
 #include "shim.h"
 #include "local_sums.cuh"
+#include "local_sums_sm90.cuh"
 #include <cstdio>
 #include <random>
 #include <cmath>
@@ -82,7 +83,11 @@ int main(int argc, char** argv) {
   int W = 0;
   bool oct = false;
   if (mode.rfind("spec", 0) == 0) W = atoi(mode.c_str() + 4);
-  if (mode.rfind("wide2_", 0) == 0) { W = atoi(mode.c_str() + 6); oct = true; }
+  int TC = 0, TT = 0;  // widetW_CxT / widelW_CxT: chain warps, sub-slices a task
+  if (mode.rfind("widet", 0) == 0 || mode.rfind("widel", 0) == 0) {
+    sscanf(mode.c_str() + 5, "%d_%dx%d", &W, &TC, &TT);
+    oct = true;
+  } else if (mode.rfind("wide2_", 0) == 0) { W = atoi(mode.c_str() + 6); oct = true; }
   else if (mode.rfind("widea", 0) == 0) { W = atoi(mode.c_str() + 5); oct = true; }
   else if (mode.rfind("wide", 0) == 0) { W = atoi(mode.c_str() + 4); oct = true; }
   std::vector<float> xp = W ? padded(W, oct) : std::vector<float>();
@@ -143,6 +148,25 @@ int main(int argc, char** argv) {
         WIDE2_EMU(768, 192, 4, 8, 2)
         WIDE2_EMU(896, 224, 3, 8, 2)
         WIDE2_EMU(1024, 256, 3, 8, 2)
+        std::vector<float> wpad(W, 0.0f);  // widel: the weights zero-padded to W
+        for (int j = 0; j < d; ++j) wpad[j] = params[j];
+        const float* WP = wpad.data();
+#define WIDET_EMU(WW, Q, C, TS, S) \
+  if (W == WW && TC == C && TT == TS && w.rfind("widet", 0) == 0) launch(grid, 1, 32 * (C + 9), [&] { widet_body<Q, C, 8, TS, S>(XP, Y, d, start, len, P, bias, G, tiles); });
+#define WIDEL_EMU(WW, Q, C, TS, S) \
+  if (W == WW && TC == C && TT == TS && w.rfind("widel", 0) == 0) launch(grid, 1, 32 * (C + 9), [&] { widet_body<Q, C, 8, TS, S, true>(XP, Y, d, start, len, P, bias, G, tiles, WP); });
+        WIDET_EMU(384, 96, 2, 4, 18)
+        WIDET_EMU(384, 96, 4, 2, 18)
+        WIDET_EMU(512, 128, 2, 4, 13)
+        WIDET_EMU(640, 160, 3, 2, 10)
+        WIDET_EMU(768, 192, 2, 4, 8)
+        WIDET_EMU(896, 224, 2, 3, 7)
+        WIDET_EMU(896, 224, 2, 4, 7)
+        WIDET_EMU(1024, 256, 3, 2, 6)
+        WIDET_EMU(1024, 256, 2, 4, 6)
+        WIDEL_EMU(896, 224, 2, 4, 8)
+        WIDEL_EMU(1024, 256, 3, 2, 7)
+        WIDEL_EMU(640, 160, 2, 4, 11)
         if (W == 384 && oct && w == "wide384") launch(grid, 1, 32 * 14, [&] { wide_body<96, 6, 8, 12, false>(XP, Y, d, start, len, P, bias, G, tiles); });
         if (W == 384 && oct && w == "widea384") launch(grid, 1, 32 * 14, [&] { wide_body<96, 6, 8, 12, false, true>(XP, Y, d, start, len, P, bias, G, tiles); });
       } else if (w.rfind("split", 0) == 0) {

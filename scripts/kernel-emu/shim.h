@@ -102,3 +102,47 @@ inline T __shfl_sync(unsigned, T v, int src) {
   const T r = (T)w.slot[src & 31];
   return r;
 }
+// the widet kernels' transaction barriers and bulk copies (local_sums_sm90.cuh): one state per
+// barrier address; a phase completes when its arrivals and its expected bytes are all in
+#include <map>
+struct MBar { int count = 0, pending = 0; long tx = 0; unsigned phase = 0; };
+inline std::mutex g_mb_mu;
+inline std::condition_variable g_mb_cv;
+inline std::map<const void*, MBar> g_mbars;
+inline void mbar_check(MBar& b) {
+  if (b.pending == 0 && b.tx == 0) {
+    b.phase ^= 1;
+    b.pending = b.count;
+    g_mb_cv.notify_all();
+  }
+}
+inline void mbar_init(unsigned long long* bar, unsigned count) {
+  std::lock_guard<std::mutex> lk(g_mb_mu);
+  g_mbars[bar] = MBar{(int)count, (int)count, 0, 0};
+}
+inline void mbar_init_fence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+inline void mbar_arrive(unsigned long long* bar) {
+  std::lock_guard<std::mutex> lk(g_mb_mu);
+  MBar& b = g_mbars.at(bar);
+  --b.pending;
+  mbar_check(b);
+}
+inline void mbar_expect_tx(unsigned long long* bar, unsigned bytes) {
+  std::lock_guard<std::mutex> lk(g_mb_mu);
+  MBar& b = g_mbars.at(bar);
+  b.tx += bytes;
+  --b.pending;
+  mbar_check(b);
+}
+inline void mbar_wait(unsigned long long* bar, unsigned parity) {
+  std::unique_lock<std::mutex> lk(g_mb_mu);
+  g_mb_cv.wait(lk, [&] { return (g_mbars.at(bar).phase & 1) != parity; });
+}
+inline void bulk_copy(void* dst, const void* src, unsigned bytes, unsigned long long* bar) {
+  memcpy(dst, src, bytes);
+  std::lock_guard<std::mutex> lk(g_mb_mu);
+  MBar& b = g_mbars.at(bar);
+  b.tx -= bytes;
+  mbar_check(b);
+}
+inline float4 __ldg(const float4* p) { return *p; }

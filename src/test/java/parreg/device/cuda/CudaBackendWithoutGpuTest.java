@@ -84,6 +84,39 @@ class CudaBackendWithoutGpuTest {
   }
 
   /**
+   * The kernels of compute capability 9.0 (local_sums_sm90.cu): the lowered ISA stamp, a compute_90
+   * target, every widet shape the plan names, no fused multiply-add, no flush to zero.
+   */
+  @Test
+  void shippedSm90PtxHoldsEveryWidetShape() throws Exception {
+    String ptx;
+    try (InputStream in = CudaBackend.class.getResourceAsStream(CudaCard.SM90_PTX_RESOURCE)) {
+      assertTrue(in != null, "sm90 PTX resource present");
+      ptx = new String(in.readAllBytes(), StandardCharsets.US_ASCII);
+    }
+    assertTrue(ptx.contains("\n.version 8.0\n"), "PTX ISA 8.0 stamp");
+    assertTrue(ptx.contains("\n.target sm_90\n"), "compute_90 target");
+    for (int width = 384; width <= 1024; width += 128) {
+      for (String shape : CudaPlan.widetShapes(width)) {
+        assertTrue(
+            ptx.contains(".entry widet_o_" + width + "_" + shape + "("),
+            "kernel widet_o_" + width + "_" + shape);
+      }
+      for (String shape : CudaPlan.widelShapes(width)) {
+        assertTrue(
+            ptx.contains(".entry widel_o_" + width + "_" + shape + "("),
+            "kernel widel_o_" + width + "_" + shape);
+      }
+      int[] def = CudaPlan.widetShape(width);
+      assertTrue(CudaPlan.widetShapes(width).contains(def[0] + "x" + def[1]), "default shape");
+    }
+    assertTrue(
+        !ptx.contains("fma.rn.f32") && !ptx.contains("fma.rn.f64"),
+        "no fused multiply-add in the PTX");
+    assertTrue(!ptx.contains(".ftz."), "no flush-to-zero instruction in the PTX");
+  }
+
+  /**
    * The checked-in PTX carries the lowered ISA stamp (CUDA 12.0 drivers load it) and every kernel.
    */
   @Test

@@ -328,6 +328,84 @@ class CudaParityTest {
     everyPlanMatchesTheReference(d, n, plan);
   }
 
+  static Stream<Arguments> widetPlans() {
+    return Stream.of(
+        // issue 15, fifth session: widet (the copy engine fills the slots; compute capability 9.0
+        // only, skipped elsewhere as not fitting): every slice width, d just above, inside and at
+        // each width and not a multiple of 4, several tiles a block (150,001 / 200,003 samples),
+        // a batch shorter than a slice, batches at offsets (the octet passes), with and without
+        // bias; then every comparison shape once
+        Arguments.of(257, 3_001, "widet"),
+        Arguments.of(383, 9_000, "widet"),
+        Arguments.of(384, 150_001, "widet"),
+        Arguments.of(385, 2_049, "widet"),
+        Arguments.of(509, 5_003, "widet"),
+        Arguments.of(512, 150_001, "widet"),
+        Arguments.of(601, 5_003, "widet"),
+        Arguments.of(640, 3_000, "widet"),
+        Arguments.of(701, 9_000, "widet"),
+        Arguments.of(768, 150_001, "widet"),
+        Arguments.of(801, 3_073, "widet"),
+        Arguments.of(896, 5_000, "widet"),
+        Arguments.of(1021, 5_000, "widet"),
+        Arguments.of(1024, 200_003, "widet"),
+        Arguments.of(1024, 31, "widet"),
+        Arguments.of(896, 9_000, null), // the ladder's widel 2 x 4 at 769..896
+        Arguments.of(301, 9_000, "widet4x4"),
+        Arguments.of(383, 5_003, "widet2x4"),
+        Arguments.of(384, 9_000, "widet8x1"),
+        Arguments.of(450, 9_000, "widet3x2"),
+        Arguments.of(511, 9_000, "widet2x4"),
+        Arguments.of(512, 5_003, "widet6x1"),
+        Arguments.of(639, 5_003, "widet4x1"),
+        Arguments.of(700, 9_000, "widet2x2"),
+        Arguments.of(767, 5_003, "widet4x1"),
+        Arguments.of(768, 9_000, "widet2x4"),
+        Arguments.of(895, 5_003, "widet3x1"),
+        Arguments.of(1001, 9_000, "widet3x1"),
+        Arguments.of(1023, 5_003, "widet2x2"),
+        Arguments.of(1024, 9_000, "widet6x1"));
+  }
+
+  static Stream<Arguments> widetMoreShapes() {
+    return Stream.of(
+        // the shapes added after the first card run (s5w2): one sub-slice task for one chain warp
+        // (1 x 4), three sub-slices a task (lanes 24..31 repeat), more tasks than slots hold
+        // (2 x 4 at 896 and 1,024: a task waits for slots of the one before)
+        Arguments.of(333, 9_000, "widet1x4"),
+        Arguments.of(600, 5_003, "widet2x4"),
+        Arguments.of(891, 9_000, "widet2x3"),
+        Arguments.of(1023, 9_000, "widet2x3"),
+        Arguments.of(1024, 5_003, "widet1x4"),
+        Arguments.of(1022, 5_003, "widet2x4"),
+        Arguments.of(500, 5_003, "widet1x4"),
+        Arguments.of(620, 3_000, "widet4x2"),
+        Arguments.of(700, 9_000, "widet1x4"),
+        Arguments.of(850, 3_073, "widet1x4"),
+        Arguments.of(880, 5_003, "widet2x4"),
+        Arguments.of(890, 5_003, "widet3x2"),
+        // widel (weights from global memory, group sums in registers, a slot more)
+        Arguments.of(601, 9_000, "widel2x4"),
+        Arguments.of(640, 5_003, "widel3x2"),
+        Arguments.of(767, 9_000, "widel2x4"),
+        Arguments.of(801, 5_003, "widel2x4"),
+        Arguments.of(896, 9_000, "widel3x2"),
+        Arguments.of(1021, 9_000, "widel3x2"),
+        Arguments.of(1024, 150_001, "widel2x3"));
+  }
+
+  @ParameterizedTest(name = "d={0} N={1} plan={2}")
+  @MethodSource("widetMoreShapes")
+  void widetMoreShapesMatchTheReference(int d, int n, String plan) {
+    everyPlanMatchesTheReference(d, n, plan);
+  }
+
+  @ParameterizedTest(name = "d={0} N={1} plan={2}")
+  @MethodSource("widetPlans")
+  void widetPlansMatchTheReference(int d, int n, String plan) {
+    everyPlanMatchesTheReference(d, n, plan);
+  }
+
   @ParameterizedTest(name = "d={0} N={1} plan={2}")
   @MethodSource("moreWidthsPlans")
   void moreWidthsMatchTheReference(int d, int n, String plan) {

@@ -2,6 +2,7 @@ package parreg.device.cuda;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
@@ -50,6 +51,60 @@ class CudaPlanTest {
     assertEquals("widea-1024", plan(1024, 1000, H200_SMEM, FREE));
     assertEquals("deep", plan(1025, 1000, H200_SMEM, FREE));
     assertEquals("deep", plan(4096, 1000, H200_SMEM, FREE));
+  }
+
+  /** On a card of compute capability 9.0 the widet kernels (local_sums_sm90.cu) take 257..1,024. */
+  @Test
+  void hopperCardsRunWidetAt257To1024() {
+    assertEquals("widet-384_2x4", hopperPlan(257));
+    assertEquals("widet-384_2x4", hopperPlan(384));
+    assertEquals("widet-512_2x4", hopperPlan(512));
+    assertEquals("widet-640_3x2", hopperPlan(513));
+    assertEquals("widet-768_2x4", hopperPlan(700));
+    assertEquals("widel-896_2x4", hopperPlan(896)); // weights from global memory, 8 slots
+    assertEquals(
+        "widel_o_896_2x4", CudaPlan.choose(801, 1000, H200_SMEM, FREE, true, null, true).main());
+    assertEquals(8 * 32 * 896 + 32 + 8 * 32 + 8 * 24, CudaPlan.widelSmem(896));
+    assertEquals(
+        "widet_o_896_2x3", CudaPlan.choose(896, 1000, H200_SMEM, FREE, true, "widet", true).main());
+    assertEquals("widet-1024_3x2", hopperPlan(897));
+    assertEquals("widet-1024_3x2", hopperPlan(1024));
+    // the other widths keep their plans; the unordered variants have no widet
+    assertEquals("spec-256", hopperPlan(256));
+    assertEquals("deep", hopperPlan(1025));
+    assertEquals("twopass", CudaPlan.choose(600, 1000, H200_SMEM, FREE, false, null, true).name());
+    CudaPlan t = CudaPlan.choose(1024, 1000, H200_SMEM, FREE, true, null, true);
+    assertEquals("widet_o_1024_3x2", t.main());
+    assertEquals("wide", t.family());
+    assertEquals("resid8_o", t.fallback());
+    assertEquals("grad8_o", t.grad());
+    assertEquals(32 * (3 + 8 + 1), t.block()); // chain warps, accumulating warps, the producer
+    assertEquals(6 * 32 * 1024 + 20 * 1024 + 32 + 6 * 32 + 6 * 24, t.smem());
+    assertEquals(1024, t.sliceFeatures());
+    for (int width = 384; width <= 1024; width += 128) {
+      assertTrue(CudaPlan.widetSmem(width) <= H200_SMEM, "widet fits an H200 at " + width);
+      assertTrue(CudaPlan.widelSmem(width) <= H200_SMEM, "widel fits an H200 at " + width);
+    }
+    // forced shapes: only those built, only on such cards
+    assertEquals(
+        "widet_o_896_1x4",
+        CudaPlan.choose(800, 1000, H200_SMEM, FREE, true, "widet1x4", true).main());
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> CudaPlan.choose(800, 1000, H200_SMEM, FREE, true, "widet5x1", true));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> CudaPlan.choose(800, 1000, H200_SMEM, FREE, true, "widet", false));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> CudaPlan.choose(256, 1000, H200_SMEM, FREE, true, "widet", true));
+    // x padded beyond free memory: the unpadded fallback, as without widet
+    assertEquals(
+        "twopass", CudaPlan.choose(300, 100_000_000, H200_SMEM, FREE, true, null, true).name());
+  }
+
+  private static String hopperPlan(int d) {
+    return CudaPlan.choose(d, 1000, H200_SMEM, FREE, true, null, true).name();
   }
 
   @Test

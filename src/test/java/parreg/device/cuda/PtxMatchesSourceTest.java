@@ -24,6 +24,15 @@ class PtxMatchesSourceTest {
   static final Path COMPARISON_PTX =
       ROOT.resolve("bench/src/main/resources/parreg/bench/kernels/comparison_sums.ptx");
 
+  /**
+   * The kernels of compute capability 9.0 (local_sums_sm90.cu, PTX of compute_90) and their SASS.
+   */
+  static final Path SM90_PTX =
+      ROOT.resolve("device/src/main/resources/parreg/kernels/local_sums_sm90.ptx");
+
+  static final Path SM90_CUBIN =
+      ROOT.resolve("device/src/main/resources/parreg/kernels/local_sums_sm90.sm_90.cubin");
+
   /** The SASS shipped beside the PTX (scripts/gen-ptx.sh: ptxas of the PTX above). */
   static final Path CUBIN =
       ROOT.resolve("device/src/main/resources/parreg/kernels/local_sums.sm_90.cubin");
@@ -78,6 +87,15 @@ class PtxMatchesSourceTest {
         java.util.Arrays.equals(
             Files.readAllBytes(CUBIN), Files.readAllBytes(tmp.resolve(CUBIN.getFileName()))),
         "local_sums.sm_90.cubin is stale (not ptxas's compilation of the checked-in PTX): run scripts/gen-ptx.sh and commit the result");
+    assertEquals(
+        Files.readString(SM90_PTX, StandardCharsets.US_ASCII),
+        Files.readString(tmp.resolve("local_sums_sm90.ptx"), StandardCharsets.US_ASCII),
+        "local_sums_sm90.ptx is stale: run scripts/gen-ptx.sh and commit the result");
+    assertTrue(
+        java.util.Arrays.equals(
+            Files.readAllBytes(SM90_CUBIN),
+            Files.readAllBytes(tmp.resolve(SM90_CUBIN.getFileName()))),
+        "local_sums_sm90.sm_90.cubin is stale: run scripts/gen-ptx.sh and commit the result");
   }
 
   /**
@@ -92,6 +110,9 @@ class PtxMatchesSourceTest {
       assertTrue(
           in != null && in.readAllBytes().length > 0, resource + " is not on the class path");
     }
+    String sm90 = CudaCard.sassResource(CudaCard.SM90_PTX_RESOURCE, 9, 0);
+    assertEquals("/parreg/kernels/local_sums_sm90.sm_90.cubin", sm90);
+    assertTrue(CudaCard.class.getResource(sm90) != null, sm90 + " is not on the class path");
     assertTrue(
         CudaCard.class.getResource(CudaCard.sassResource(CudaCard.PTX_RESOURCE, 8, 6)) == null,
         "no SASS is shipped for 8.6: such cards load the PTX");

@@ -14,6 +14,7 @@ import static jcuda.driver.JCudaDriver.cuMemFree;
 import static jcuda.driver.JCudaDriver.cuMemFreeHost;
 import static jcuda.driver.JCudaDriver.cuMemcpyDtoHAsync;
 import static jcuda.driver.JCudaDriver.cuMemcpyHtoDAsync;
+import static jcuda.driver.JCudaDriver.cuMemsetD32;
 import static jcuda.driver.JCudaDriver.cuMemsetD32Async;
 import static jcuda.driver.JCudaDriver.cuStreamCreate;
 import static jcuda.driver.JCudaDriver.cuStreamDestroy;
@@ -129,6 +130,10 @@ public final class CudaBackend implements KernelBackend {
   private CUdeviceptr dX;
   private CUdeviceptr dY;
   private CUdeviceptr dParams;
+
+  /** The widel plans' weights, zero-padded to the slice width; null for every other plan. */
+  private CUdeviceptr dWeights;
+
   private CUdeviceptr dPartA;
   private CUdeviceptr dPartB;
   private CUdeviceptr dR;
@@ -210,7 +215,9 @@ public final class CudaBackend implements KernelBackend {
     int n = p.samples();
     int maxTiles = ReductionOrder.tiles(n);
     long slices = ResidentLayout.slices(n);
-    plan = CudaPlan.choose(d, slices, card.smemOptin, card.freeMemory(), ordered, forcedPlan);
+    plan =
+        CudaPlan.choose(
+            d, slices, card.smemOptin, card.freeMemory(), ordered, forcedPlan, card.hopper);
     mainFn = card.function(plan.main());
     fallbackFn = plan.fallback() == null ? null : card.function(plan.fallback());
     gradFn = plan.grad() == null ? null : card.function(plan.grad());
@@ -235,6 +242,11 @@ public final class CudaBackend implements KernelBackend {
     dY = alloc(4L * n);
     upload(p, layout, slices);
     dParams = alloc(4L * (d + 1));
+    if (plan.main().startsWith("widel")) {
+      // the widel kernels read the weights zero-padded to the slice width (uploaded per launch)
+      dWeights = alloc(4L * plan.sliceFeatures());
+      run(cuMemsetD32(dWeights, 0, plan.sliceFeatures()), "cuMemsetD32(weights)");
+    }
     dPartA = alloc(8L * coords * Math.max(1, maxTiles));
     dPartB = alloc(8L * coords * Math.max(1, (maxTiles + TREE_GROUP - 1) / TREE_GROUP));
     if (plan.grad() != null) {
@@ -372,6 +384,9 @@ public final class CudaBackend implements KernelBackend {
     }
     run(cuEventRecord(evBegin, stream), "cuEventRecord");
     run(cuMemcpyHtoDAsync(dParams, hParams, 4L * (d + 1), stream), "cuMemcpyHtoDAsync(params)");
+    if (dWeights != null) {
+      run(cuMemcpyHtoDAsync(dWeights, hParams, 4L * d, stream), "cuMemcpyHtoDAsync(weights)");
+    }
     run(cuEventRecord(evKernel, stream), "cuEventRecord");
     CUdeviceptr result = enqueue(start, length);
     run(cuEventRecord(evKernelEnd, stream), "cuEventRecord");
@@ -477,7 +492,23 @@ public final class CudaBackend implements KernelBackend {
         }
       }
       case "wide" -> {
-        if (start % 32 == 0) {
+        if (start % 32 == 0 && dWeights != null) {
+          // widel: the last parameter is the zero-padded weights
+          Pointer lean =
+              Pointer.to(
+                  Pointer.to(dX),
+                  Pointer.to(dY),
+                  Pointer.to(new long[] {partition.samples()}),
+                  Pointer.to(new int[] {d}),
+                  Pointer.to(new long[] {start}),
+                  Pointer.to(new int[] {length}),
+                  Pointer.to(dParams),
+                  Pointer.to(new int[] {bias ? 1 : 0}),
+                  Pointer.to(out),
+                  Pointer.to(new int[] {tiles}),
+                  Pointer.to(dWeights));
+          launchKernel(mainFn, Math.min(tiles, full), 1, plan.block(), plan.smem(), lean);
+        } else if (start % 32 == 0) {
           launchKernel(mainFn, Math.min(tiles, full), 1, plan.block(), plan.smem(), common);
         } else {
           twoPasses(fallbackFn, Math.min((tiles + 7) / 8, card.smCount * 8), tiles, common);
@@ -614,7 +645,7 @@ public final class CudaBackend implements KernelBackend {
     if (pending) {
       cuEventSynchronize(evEnd);
     }
-    for (CUdeviceptr p : new CUdeviceptr[] {dX, dY, dParams, dPartA, dPartB, dR}) {
+    for (CUdeviceptr p : new CUdeviceptr[] {dX, dY, dParams, dWeights, dPartA, dPartB, dR}) {
       if (p != null) {
         cuMemFree(p);
       }

@@ -45,6 +45,19 @@ final class CudaCard implements AutoCloseable {
   /** The product's kernels (local_sums.cu). */
   static final String PTX_RESOURCE = "/parreg/kernels/local_sums.ptx";
 
+  /**
+   * The product's kernels that need compute capability 9.0 (local_sums_sm90.cu: bulk copies and
+   * transaction barriers, PTX of compute_90), loaded after {@link #PTX_RESOURCE} on such cards
+   * only.
+   */
+  static final String SM90_PTX_RESOURCE = "/parreg/kernels/local_sums_sm90.ptx";
+
+  /**
+   * Whether this card runs the kernels of {@link #SM90_PTX_RESOURCE}: compute capability 9.0 or
+   * newer, the product's kernels loaded, and the driver took that module too.
+   */
+  final boolean hopper;
+
   // ---- one probe per JVM: JCuda's native library stays unusable after a failed load ----
   private static final Object PROBE_LOCK = new Object();
   private static boolean probed;
@@ -161,15 +174,25 @@ final class CudaCard implements AutoCloseable {
     check(cuDriverGetVersion(drv), "cuDriverGetVersion");
     driverVersion = drv[0];
     check(cuCtxCreate(ctx, 0, dev), "cuCtxCreate");
+    List<String> resources = new ArrayList<>(ptxResources);
+    if (computeMajor >= 9 && ptxResources.contains(PTX_RESOURCE)) {
+      resources.add(resources.indexOf(PTX_RESOURCE) + 1, SM90_PTX_RESOURCE);
+    }
+    boolean sm90 = false;
     try {
       List<String> loaded = new ArrayList<>();
-      for (String resource : ptxResources) {
+      for (String resource : resources) {
         CUmodule module = new CUmodule();
         String how = loadSass(module, resource);
         if (how == null) {
           int rc =
               cuModuleLoadDataEx(
                   module, Pointer.to(readPtx(resource)), 0, new int[0], Pointer.to(new int[0]));
+          if (rc != CUresult.CUDA_SUCCESS && resource.equals(SM90_PTX_RESOURCE)) {
+            // optional: without it the card runs the compute_75 kernels and their plans
+            loaded.add("local_sums_sm90.ptx not loaded (" + CUresult.stringFor(rc) + ")");
+            continue;
+          }
           if (rc != CUresult.CUDA_SUCCESS) {
             throw new BackendUnavailableException(
                 "cannot load the kernels "
@@ -187,8 +210,10 @@ final class CudaCard implements AutoCloseable {
         }
         loaded.add(how);
         modules.add(module);
+        sm90 |= resource.equals(SM90_PTX_RESOURCE);
       }
       images = String.join(", ", loaded);
+      hopper = sm90;
     } catch (BackendUnavailableException | RuntimeException e) {
       close();
       throw e;

@@ -11,13 +11,14 @@ package parreg.device.cuda;
  * {@code narrow} (16 &lt; d &le; 32, unordered), {@code spec} (32 &lt; d &le; 256, where its slots
  * fit and x padded to its slice width fits in free memory), {@code quad2} (64 &lt; d &le; 256),
  * {@code flow2}, {@code flow1}, {@code pipe2}, {@code pipe1}, {@code large1} (d &le; 256, by shared
- * memory), {@code wide2} (256 &lt; d &le; 896), {@code widea} (896 &lt; d &le; 1,024) or {@code
- * wide} (256 &lt; d &le; 1,024; ordered, where their slots fit and x padded to the slice width fits
- * in free memory), {@code deep} (d &gt; 1,024, ordered), {@code twopass} (any d). docs/GPU.md
- * describes each; local_sums.cu holds their kernels. The benchmark and the parity tests may force a
- * plan by name, including {@code large2}, {@code widep}, {@code narrow} at 32 &lt; d &le; 48,
- * {@code narrow64}, {@code narrow1} and {@code deepf}, whose kernels only the comparison module
- * has.
+ * memory), on cards of compute capability 9.0 and newer {@code widet} / {@code widel2x4} (256 &lt;
+ * d &le; 1,024, ordered; their kernels are local_sums_sm90.cu's), else {@code wide2} (256 &lt; d
+ * &le; 896), {@code widea} (896 &lt; d &le; 1,024) or {@code wide} (256 &lt; d &le; 1,024; ordered,
+ * where their slots fit and x padded to the slice width fits in free memory), {@code deep} (d &gt;
+ * 1,024, ordered), {@code twopass} (any d). docs/GPU.md describes each; local_sums.cu holds their
+ * kernels. The benchmark and the parity tests may force a plan by name, including {@code large2},
+ * {@code widep}, {@code narrow} at 32 &lt; d &le; 48, {@code narrow64}, {@code narrow1} and {@code
+ * deepf}, whose kernels only the comparison module has.
  *
  * @param name the plan as reported ("spec-64", "quad-8x2", "small-16", "twopass", ...)
  * @param family small, narrow, large, pipe, flow, quad, spec, wide, deep or twopass: how the
@@ -67,13 +68,97 @@ record CudaPlan(
    * @param forced a plan name to use instead of the ladder's choice ("small", "large1", "large2",
    *     "narrow", "narrow64", "narrow1", "pipe1", "pipe2", "flow1", "flow2", "quad2", "spec",
    *     "spec64", "spec128", "spec192", "spec256", "wide", "widep", "deep", "twopass", "split",
-   *     "splitKxF_uUtT[p]", "specW_rD", "specW_cC"), or null
+   *     "splitKxF_uUtT[p]", "specW_rD", "specW_cC", "widet", "widetCxT", "widelCxT"), or null
    * @throws IllegalArgumentException a forced plan that does not fit d on this card
    */
   static CudaPlan choose(
       int d, long slices, int smemOptin, long freeBytes, boolean ordered, String forced) {
+    return choose(d, slices, smemOptin, freeBytes, ordered, forced, false);
+  }
+
+  /**
+   * As {@link #choose(int, long, int, long, boolean, String)}, on a card that does ({@code hopper})
+   * or does not run the kernels of compute capability 9.0 (CudaCard.SM90_PTX_RESOURCE).
+   */
+  static CudaPlan choose(
+      int d,
+      long slices,
+      int smemOptin,
+      long freeBytes,
+      boolean ordered,
+      String forced,
+      boolean hopper) {
     String pfx = ordered ? "_o_" : "_a_";
-    String want = forced != null ? forced : ladder(d, slices, smemOptin, freeBytes, ordered);
+    String want =
+        forced != null ? forced : ladder(d, slices, smemOptin, freeBytes, ordered, hopper);
+    java.util.regex.Matcher wl = java.util.regex.Pattern.compile("widel(\\d)x(\\d)").matcher(want);
+    if (wl.matches()) {
+      // widel: widet with the weights from global memory and the group sums in registers, so
+      // that a slot more fits (local_sums_sm90.cu, WIDEL_KERNEL); comparison shapes, forced only
+      int width = wideWidth(d);
+      String shapeName = wl.group(1) + "x" + wl.group(2);
+      if (d <= 256
+          || d > 1024
+          || !ordered
+          || !hopper
+          || !widelShapes(width).contains(shapeName)
+          || widelSmem(width) > smemOptin) {
+        throw new IllegalArgumentException(
+            "plan "
+                + want
+                + " does not fit d="
+                + d
+                + " on this card (needs 256 < d <= 1024, ordered, compute capability 9.0 and"
+                + " one of the shapes "
+                + widelShapes(width)
+                + ")");
+      }
+      return new CudaPlan(
+          "widel-" + width + "_" + shapeName,
+          "wide",
+          "widel_o_" + width + "_" + shapeName,
+          "resid8_o",
+          "grad8_o",
+          32 * (Integer.parseInt(wl.group(1)) + WIDE_ACC_WARPS + 1),
+          widelSmem(width),
+          width,
+          true);
+    }
+    java.util.regex.Matcher wt = java.util.regex.Pattern.compile("widet(\\d)x(\\d)").matcher(want);
+    if (want.equals("widet") || wt.matches()) {
+      int width = wideWidth(d);
+      int[] shape =
+          wt.matches()
+              ? new int[] {Integer.parseInt(wt.group(1)), Integer.parseInt(wt.group(2))}
+              : widetShape(width);
+      if (d <= 256
+          || d > 1024
+          || !ordered
+          || !hopper
+          || !widetShapes(width).contains(shape[0] + "x" + shape[1])
+          || widetSmem(width) > smemOptin) {
+        throw new IllegalArgumentException(
+            "plan "
+                + want
+                + " does not fit d="
+                + d
+                + " on this card (needs 256 < d <= 1024, ordered, compute capability 9.0 and"
+                + " one of the shapes "
+                + widetShapes(width)
+                + ")");
+      }
+      String shapeName = shape[0] + "x" + shape[1];
+      return new CudaPlan(
+          "widet-" + width + "_" + shapeName,
+          "wide",
+          "widet_o_" + width + "_" + shapeName,
+          "resid8_o",
+          "grad8_o",
+          32 * (shape[0] + WIDE_ACC_WARPS + 1),
+          widetSmem(width),
+          width,
+          true);
+    }
     if (want.startsWith("split")) {
       return splitPlan(d, want, ordered);
     }
@@ -308,7 +393,8 @@ record CudaPlan(
   }
 
   /** The product's choice: the first plan of the ladder that fits. */
-  private static String ladder(int d, long slices, int smemOptin, long freeBytes, boolean ordered) {
+  private static String ladder(
+      int d, long slices, int smemOptin, long freeBytes, boolean ordered, boolean hopper) {
     if (d <= 16) {
       return "small";
     } else if (d <= 48 && ordered) {
@@ -343,6 +429,17 @@ record CudaPlan(
       return "pipe1";
     } else if (d <= 256 && largeSmem(d, 1) <= smemOptin) {
       return "large1";
+    } else if (hopper
+        && d > 256
+        && d <= 1024
+        && ordered
+        && widetSmem(wideWidth(d)) <= smemOptin
+        && paddedFits(slices, wideWidth(d), freeBytes)) {
+      // the copy engine stages the slots (issue 15 fifth session; H200, TB/s, every row bits=ref,
+      // docs/device-runs/issue15/s5w3-bench-*.tsv, one card: widet 3.65 / 3.78 / 3.60 / 3.66 at
+      // d = 384 / 512 / 640 / 768 where wide2 read 3.19 / 3.09 / 2.83 / 2.73; at 896 widel 2 x 4
+      // 3.13, widet 2 x 3 3.07, wide2 1.91; s5w2-bench.tsv, another card: widet-1024 3 x 2 3.44)
+      return wideWidth(d) == 896 && widelSmem(896) <= smemOptin ? "widel2x4" : "widet";
     } else if (d > 256
         && d <= 1024
         && ordered
@@ -485,6 +582,88 @@ record CudaPlan(
    */
   static int wideSmem(int width, int slots) {
     return slots * 32 * width + 4 * width + 16 * width + 32 + slots * 8 * 4;
+  }
+
+  /**
+   * The widet kernels' slots at slice width {@code width} (local_sums_sm90.cu, WIDET_KERNEL): as
+   * many sub-slices of 32 {@code width} bytes as fit 227 KB beside the weights, the group sums, the
+   * residuals and three transaction barriers a slot.
+   */
+  static int widetSlots(int width) {
+    return switch (width) {
+      case 384 -> 18;
+      case 512 -> 13;
+      case 640 -> 10;
+      case 768 -> 8;
+      case 896 -> 7;
+      default -> 6; // 1,024
+    };
+  }
+
+  /** The widet kernels' shared memory: {@link #wideSmem} of its slots and their barriers. */
+  static int widetSmem(int width) {
+    int slots = widetSlots(width);
+    return wideSmem(width, slots) + 24 * slots;
+  }
+
+  /** The widel kernels' slots (one more than widet's from 640 to 1,024, two at 512). */
+  static int widelSlots(int width) {
+    return switch (width) {
+      case 384 -> 18;
+      case 512 -> 14;
+      case 640 -> 11;
+      case 768 -> 9;
+      case 896 -> 8;
+      default -> 7; // 1,024
+    };
+  }
+
+  /** The widel kernels' shared memory: slots, bias and loss group sums, residuals, barriers. */
+  static int widelSmem(int width) {
+    int slots = widelSlots(width);
+    return slots * 32 * width + 32 + slots * 8 * 4 + 24 * slots;
+  }
+
+  /** The widel shapes built at slice width {@code width}. */
+  static java.util.List<String> widelShapes(int width) {
+    return switch (width) {
+      case 640 -> java.util.List.of("2x4", "3x2");
+      case 768 -> java.util.List.of("2x4");
+      case 896 -> java.util.List.of("2x4", "3x2");
+      case 1024 -> java.util.List.of("3x2", "2x3");
+      default -> java.util.List.of();
+    };
+  }
+
+  /**
+   * The widet shapes built at slice width {@code width} ("CxTS": chain warps x sub-slices a task).
+   */
+  static java.util.List<String> widetShapes(int width) {
+    return switch (width) {
+      case 384 -> java.util.List.of("4x2", "4x4", "2x4", "8x1", "1x4");
+      case 512 -> java.util.List.of("3x2", "4x2", "2x4", "6x1", "1x4");
+      case 640 -> java.util.List.of("3x2", "4x1", "2x4", "4x2");
+      case 768 -> java.util.List.of("2x2", "4x1", "4x2", "2x4", "1x4");
+      case 896 -> java.util.List.of("3x1", "2x2", "2x3", "1x4", "2x4", "3x2");
+      default -> java.util.List.of("3x1", "2x2", "3x2", "6x1", "2x3", "1x4", "2x4");
+    };
+  }
+
+  /**
+   * The ladder's widet shape at slice width {@code width}: {chain warps C, sub-slices a task TS},
+   * by measured speed (H200, issue 15 fifth session, docs/device-runs/issue15/s5w2-bench.tsv; TB/s,
+   * every row bits=ref): 2 x 4 at 384 / 512 / 768 (3.83 / 3.85 / 3.82; 4 x 4 3.76 at 384, 4 x 2
+   * 3.84 at 512 and 3.76 at 768), 3 x 2 at 640 (3.72) and 1,024 (3.44; 6 x 1 2.96, 2 x 2 2.59), 2 x
+   * 3 at 896 (s5w3: 3.07; 2 x 2 2.91, 3 x 1 2.66 in s5w2; the ladder runs widel 2 x 4 there, 3.13
+   * in s5w3).
+   */
+  static int[] widetShape(int width) {
+    return switch (width) {
+      case 384, 512, 768 -> new int[] {2, 4};
+      case 640 -> new int[] {3, 2};
+      case 896 -> new int[] {2, 3};
+      default -> new int[] {3, 2}; // 1,024
+    };
   }
 
   /**

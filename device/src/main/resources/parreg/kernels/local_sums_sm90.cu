@@ -1,0 +1,53 @@
+// parreg local sums on CUDA, the kernels of compute capability 9.0 and newer (local_sums_sm90.cuh):
+// a module of its own, PTX of compute_90 (scripts/gen-ptx.sh), loaded by CudaCard only on such
+// cards. Names: widet_o_W_CxTS (slice width W features, C chain warps of TS sub-slices a task;
+// the slots S are as many as fit an H200's 227 KB of shared memory at that width).
+
+#include "local_sums_sm90.cuh"
+
+// W = 384: 18 slots
+WIDET_KERNEL(widet_o_384_4x2, 96, 4, 2, 18)
+WIDET_KERNEL(widet_o_384_4x4, 96, 4, 4, 18)
+WIDET_KERNEL(widet_o_384_2x4, 96, 2, 4, 18)
+WIDET_KERNEL(widet_o_384_8x1, 96, 8, 1, 18)
+WIDET_KERNEL(widet_o_384_1x4, 96, 1, 4, 18)
+// W = 512: 13 slots
+WIDET_KERNEL(widet_o_512_3x2, 128, 3, 2, 13)
+WIDET_KERNEL(widet_o_512_4x2, 128, 4, 2, 13)
+WIDET_KERNEL(widet_o_512_2x4, 128, 2, 4, 13)
+WIDET_KERNEL(widet_o_512_6x1, 128, 6, 1, 13)
+WIDET_KERNEL(widet_o_512_1x4, 128, 1, 4, 13)
+// W = 640: 10 slots
+WIDET_KERNEL(widet_o_640_3x2, 160, 3, 2, 10)
+WIDET_KERNEL(widet_o_640_4x1, 160, 4, 1, 10)
+WIDET_KERNEL(widet_o_640_2x4, 160, 2, 4, 10)
+WIDET_KERNEL(widet_o_640_4x2, 160, 4, 2, 10)
+// W = 768: 8 slots
+WIDET_KERNEL(widet_o_768_2x2, 192, 2, 2, 8)
+WIDET_KERNEL(widet_o_768_4x1, 192, 4, 1, 8)
+WIDET_KERNEL(widet_o_768_4x2, 192, 4, 2, 8)
+WIDET_KERNEL(widet_o_768_2x4, 192, 2, 4, 8)
+WIDET_KERNEL(widet_o_768_1x4, 192, 1, 4, 8)
+// W = 896: 7 slots
+WIDET_KERNEL(widet_o_896_3x1, 224, 3, 1, 7)
+WIDET_KERNEL(widet_o_896_2x2, 224, 2, 2, 7)
+WIDET_KERNEL(widet_o_896_2x3, 224, 2, 3, 7)
+WIDET_KERNEL(widet_o_896_1x4, 224, 1, 4, 7)
+WIDET_KERNEL(widet_o_896_2x4, 224, 2, 4, 7)
+WIDET_KERNEL(widet_o_896_3x2, 224, 3, 2, 7)
+// W = 1,024: 6 slots
+WIDET_KERNEL(widet_o_1024_3x1, 256, 3, 1, 6)
+WIDET_KERNEL(widet_o_1024_2x2, 256, 2, 2, 6)
+WIDET_KERNEL(widet_o_1024_3x2, 256, 3, 2, 6)
+WIDET_KERNEL(widet_o_1024_6x1, 256, 6, 1, 6)
+WIDET_KERNEL(widet_o_1024_2x3, 256, 2, 3, 6)
+WIDET_KERNEL(widet_o_1024_1x4, 256, 1, 4, 6)
+WIDET_KERNEL(widet_o_1024_2x4, 256, 2, 4, 6)
+// LEAN (weights from global memory, group sums in registers): a slot more at 640 .. 1,024
+WIDEL_KERNEL(widel_o_640_2x4, 160, 2, 4, 11)
+WIDEL_KERNEL(widel_o_640_3x2, 160, 3, 2, 11)
+WIDEL_KERNEL(widel_o_768_2x4, 192, 2, 4, 9)
+WIDEL_KERNEL(widel_o_896_2x4, 224, 2, 4, 8)
+WIDEL_KERNEL(widel_o_896_3x2, 224, 3, 2, 8)
+WIDEL_KERNEL(widel_o_1024_3x2, 256, 3, 2, 7)
+WIDEL_KERNEL(widel_o_1024_2x3, 256, 2, 3, 7)

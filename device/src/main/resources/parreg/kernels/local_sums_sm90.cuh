@@ -1,0 +1,250 @@
+#pragma once
+
+// parreg local sums on CUDA, kernels for compute capability 9.0 and newer (Hopper: H100, H200):
+// the bodies that need PTX of compute_90 (bulk asynchronous copies, cp.async.bulk, completing on
+// shared-memory transaction barriers, mbarrier ... expect_tx). local_sums_sm90.cu instantiates
+// them into a module of its own (scripts/gen-ptx.sh: -arch=compute_90), which CudaCard loads only
+// on cards of compute capability 9.0 or newer; every other card runs local_sums.cu's kernels.
+// Same build flags and the same explicit round-to-nearest intrinsics as local_sums.cuh, whose
+// helpers (octet layout, sub_slice, quad_terms_w, group_tree, groups_combine) these bodies use.
+
+#include "local_sums.cuh"
+
+// ---------------------------------------------------------------------------------------------
+// Wide d, the copy engine stages the slots (the widet kernels; 256 < d <= 4 Q <= 1,024, the
+// octet layout and the accumulation order of wide_body / wide2_body, so the same bits).
+//
+// issue 15, fifth session: in wide / wide2 / widea the chain warps load x into registers (a ring
+// of D 16-byte vectors a lane) and store it into the slots; ncu on an H200 (s5w1) found them
+// stalled on those global loads a third of the time (long scoreboard at the stores) and issuing
+// only 16 % of their cycles, so each chain ran at ~18 cycles a feature where its additions need
+// 4, and the 6 slots of 32 KB (d = 1,024) held too few chains for the read limit. Here no warp
+// moves x: one thread (the producer warp's lane 0) copies each sub-slice (8 samples x W features,
+// 32 W contiguous bytes of the octet layout) into its slot with one bulk copy, as soon as the slot
+// is free, so the loads in flight are as many as the free slots and no register ring is needed.
+//
+// Sub-slice k of the block (sub_slice: tile by tile, each tile group by group, slice by slice)
+// goes to slot k % S. Three transaction barriers a slot (mbarrier; phase of use k / S):
+//  - FULL[s] (1 arrival + the copy's bytes): the producer's expect_tx and the copy;
+//  - READY[s] (8 arrivals): the 8 lanes that ran the sub-slice's chains wrote their residuals;
+//  - EMPTY[s] (A arrivals): each accumulating warp is done with the sub-slice.
+// Chain warp c takes tasks c, c + C, ...; task m is sub-slices m TS .. m TS + TS - 1; lane
+// (h = lane / 8 mod TS, l = lane % 8) runs the chain of sample l of sub-slice m TS + h from the
+// slot, in feature order (lanes past 8 TS repeat lanes below, without writing), then writes r
+// (+ b, - y) and arrives at READY. The accumulating warps take every sub-slice in order, as
+// wide_accumulate does. Every wait is on a phase that cannot be overtaken (a slot is refilled
+// only after its accumulation, which follows its chains), and every dependency points to an
+// earlier sub-slice, so the pipeline cannot deadlock for any C, TS <= S.
+// Dynamic shared memory: S slots of 8 Q vectors, the weights (Q vectors), the group sums (2 x 4 Q
+// and 4 doubles), S * 8 residuals, 3 S barriers (8 bytes each).
+// ---------------------------------------------------------------------------------------------
+
+#ifndef PARREG_HOST_EMU  // scripts/kernel-emu/shim.h has its own
+__device__ __forceinline__ unsigned smem_addr(const void* p) {
+  return (unsigned)__cvta_generic_to_shared(p);
+}
+__device__ __forceinline__ void mbar_init(unsigned long long* bar, unsigned count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(bar)), "r"(count) : "memory");
+}
+__device__ __forceinline__ void mbar_init_fence() {
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+}
+__device__ __forceinline__ void mbar_arrive(unsigned long long* bar) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(smem_addr(bar)) : "memory");
+}
+__device__ __forceinline__ void mbar_expect_tx(unsigned long long* bar, unsigned bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_addr(bar)), "r"(bytes)
+               : "memory");
+}
+// Waits until the phase of parity `parity` of bar has completed (acquire).
+__device__ __forceinline__ void mbar_wait(unsigned long long* bar, unsigned parity) {
+  asm volatile(
+      "{\n"
+      ".reg .pred p;\n"
+      "WAIT_%=:\n"
+      "mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n"
+      "@!p bra WAIT_%=;\n"
+      "}\n" ::"r"(smem_addr(bar)),
+      "r"(parity)
+      : "memory");
+}
+// One bulk copy global -> this block's shared memory, completing on barrier bar.
+__device__ __forceinline__ void bulk_copy(void* dst, const void* src, unsigned bytes, unsigned long long* bar) {
+  asm volatile(
+      "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
+          smem_addr(dst)),
+      "l"(src), "r"(bytes), "r"(smem_addr(bar))
+      : "memory");
+}
+#endif
+
+template <int Q, int C, int A, int TS, int S, bool LEAN = false>
+__device__ __forceinline__ void widet_body(const float* __restrict__ x, const float* __restrict__ y, int d, i64 start,
+                                           int len, const float* __restrict__ params, int bias,
+                                           double* __restrict__ out, int tiles,
+                                           const float* __restrict__ wpad = nullptr) {
+  static_assert(TS >= 1 && TS <= 4 && TS <= S, "1 .. 4 sub-slices a task, at most S");
+  static_assert(Q % (4 * A) == 0, "whole quads per accumulating thread");
+  constexpr int QA = Q / (4 * A);  // quads of an accumulating thread
+  constexpr unsigned BYTES = 8 * Q * 16;
+  extern __shared__ float4 sm4[];
+  float4* slots = sm4;                                       // S slots of 8 Q vectors
+  float4* ws4 = slots + S * 8 * Q;                           // w32 in quads, zeros past d (not LEAN)
+  double* gs = reinterpret_cast<double*>(ws4 + (LEAN ? 0 : Q));  // 2 x 4 Q: G0 (+ G1), G2 (not LEAN)
+  double* gbl = gs + (LEAN ? 0 : 8 * Q);                     // the same for the bias and the loss sums
+  float* rs = reinterpret_cast<float*>(gbl + 4);             // S * 8 residuals
+  // LEAN: the weights from wpad (4 Q binary32 in global memory, zeros past d, read through the
+  // read-only cache) and each tile's group sums in registers, so that a slot more fits
+  const float4* wg4 = reinterpret_cast<const float4*>(wpad);
+  unsigned long long* full = reinterpret_cast<unsigned long long*>(rs + S * 8);  // S FULL barriers
+  unsigned long long* ready = full + S;                                           // S READY
+  unsigned long long* empty = ready + S;                                          // S EMPTY
+  float* wsf = reinterpret_cast<float*>(ws4);
+  if (!LEAN)
+    for (int j = threadIdx.x; j < 4 * Q; j += blockDim.x) wsf[j] = j < d ? params[j] : 0.0f;
+  const float b = bias ? params[d] : 0.0f;
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < S; ++s) {
+      mbar_init(full + s, 1);
+      mbar_init(ready + s, GROUP_LANES);
+      mbar_init(empty + s, A);
+    }
+    mbar_init_fence();
+  }
+  __syncthreads();
+  const int w = threadIdx.x >> 5;
+  const int lane = threadIdx.x & 31;
+  const int G = gridDim.x;
+  const int myTiles = blockIdx.x < tiles ? (tiles - 1 - blockIdx.x) / G + 1 : 0;
+  if (myTiles == 0) return;
+  const int lastPer = (min(TILE, len - (blockIdx.x + (myTiles - 1) * G) * TILE) + LANES - 1) / LANES;
+  const int total = (myTiles - 1) * 4 * SLICES + 4 * lastPer;  // sub-slices of this block
+  const float4* x4 = reinterpret_cast<const float4*>(x);
+
+  if (w == C + A) {
+    // Producer: sub-slice k into slot k % S once the accumulating warps are done with k - S.
+    if (lane == 0) {
+      for (int k = 0; k < total; ++k) {
+        const int s = k % S;
+        if (k >= S) mbar_wait(empty + s, ((k / S) - 1) & 1);
+        const SubSlice a = sub_slice(k, myTiles, lastPer, len);
+        const float4* src = x4 + (((start + (i64)a.t * TILE) >> 5) + a.s) * (32 * Q) + a.g * (8 * Q);
+        mbar_expect_tx(full + s, BYTES);
+        bulk_copy(slots + s * 8 * Q, src, BYTES, full + s);
+      }
+    }
+    return;
+  }
+
+  if (w < C) {
+    const float* ys = y + start;
+    const int tasks = (total + TS - 1) / TS;
+    const int h = (lane >> 3) % TS;  // the sub-slice of the task whose chain this lane runs
+    const int l = lane & 7;
+    const bool writer = (lane >> 3) < TS;
+    for (int m = w; m < tasks; m += C) {
+      const int k = m * TS + h;  // this lane's sub-slice
+      const bool live = k < total;
+      float yv = 0.0f;
+      if (live) {
+        const SubSlice a = sub_slice(k, myTiles, lastPer, len);
+        const int ks = a.s * LANES + a.g * GROUP_LANES + l;  // tile-relative sample
+        if (ks < a.cnt) yv = ys[a.t * TILE + ks];
+      }
+#pragma unroll
+      for (int u = 0; u < TS; ++u) {
+        const int ku = m * TS + u;
+        if (ku < total) mbar_wait(full + ku % S, (ku / S) & 1);
+      }
+      const int s = k % S;
+      const float4* chain = slots + s * 8 * Q + l;  // quad q of my sample: chain[8 q]
+      float r = 0.0f;
+#pragma unroll
+      for (int q = 0; q < Q; ++q) r = quad_terms_w(r, LEAN ? __ldg(wg4 + q) : ws4[q], chain[8 * q]);
+      if (bias) r = __fadd_rn(r, b);
+      r = __fsub_rn(r, yv);
+      if (writer && live) {
+        rs[s * GROUP_LANES + l] = r;
+        mbar_arrive(ready + s);
+      }
+    }
+    return;
+  }
+
+  // Accumulating warp a: every sub-slice in order (wide_accumulate's order and sums).
+  const int a = w - C;
+  const int e = lane >> 3;
+  const int l = lane & 7;
+  double acc[4 * QA];
+#pragma unroll
+  for (int i = 0; i < 4 * QA; ++i) acc[i] = 0.0;
+  double accb = 0.0, accl = 0.0;
+  constexpr int NG = (4 * QA + GROUP_LANES - 1) / GROUP_LANES;  // LEAN: group sums a lane keeps
+  double g01[NG], g2[NG];  // LEAN: G0 (+ G1) and G2 of accumulators i = 8 c + l (c < NG)
+#pragma unroll
+  for (int c = 0; c < NG; ++c) g01[c] = g2[c] = 0.0;
+  for (int k = 0; k < total; ++k) {
+    const int s = k % S;
+    const SubSlice at = sub_slice(k, myTiles, lastPer, len);
+    mbar_wait(ready + s, (k / S) & 1);
+    if (at.s * LANES + at.g * GROUP_LANES + l < at.cnt) {
+      const float rl = rs[s * GROUP_LANES + l];
+      const float4* sl = slots + s * 8 * Q + lane;
+#pragma unroll
+      for (int c = 0; c < QA; ++c) {
+        const float4 xv = sl[32 * (a + A * c)];
+        acc[4 * c] = __dadd_rn(acc[4 * c], (double)__fmul_rn(rl, xv.x));
+        acc[4 * c + 1] = __dadd_rn(acc[4 * c + 1], (double)__fmul_rn(rl, xv.y));
+        acc[4 * c + 2] = __dadd_rn(acc[4 * c + 2], (double)__fmul_rn(rl, xv.z));
+        acc[4 * c + 3] = __dadd_rn(acc[4 * c + 3], (double)__fmul_rn(rl, xv.w));
+      }
+      if (a == 0 && e == 0) {
+        const double rd = (double)rl;
+        accb = __dadd_rn(accb, rd);
+        accl = __dadd_rn(accl, __dmul_rn(rd, rd));
+      }
+    }
+    __syncwarp();
+    if (lane == 0) mbar_arrive(empty + s);  // slot s free for sub-slice k + S
+    if (at.s == at.per - 1) {
+      // end of group at.g of tile at.t: the group's sums, combined with the tile's other groups
+#pragma unroll
+      for (int i = 0; i < 4 * QA; ++i) {
+        const double v = group_tree(acc[i]);
+        const int j = 4 * (4 * (a + A * (i >> 2)) + e) + (i & 3);
+        if (LEAN) {
+          // every lane of the group holds v: lane l keeps (and writes) accumulators i = 8 c + l
+          if ((i & (GROUP_LANES - 1)) == l && j < d)
+            groups_combine(g01[i / GROUP_LANES], g2[i / GROUP_LANES], at.g, v, out + (i64)j * tiles + at.t);
+        } else if (l == 0 && j < d) {
+          groups_combine(gs[j], gs[4 * Q + j], at.g, v, out + (i64)j * tiles + at.t);
+        }
+        acc[i] = 0.0;
+      }
+      if (a == 0) {
+        const double vb = group_tree(accb);
+        const double vl = group_tree(accl);
+        if (lane == 0) {
+          groups_combine(gbl[0], gbl[1], at.g, vb, out + (i64)d * tiles + at.t);
+          groups_combine(gbl[2], gbl[3], at.g, vl, out + (i64)(d + 1) * tiles + at.t);
+        }
+        accb = 0.0;
+        accl = 0.0;
+      }
+    }
+  }
+}
+
+// Parameters: those of the wide kernels. C chain warps of TS sub-slices a task, 8 accumulating
+// warps, one producer warp, S slots. WIDEL: LEAN, the last parameter is the weights zero-padded to
+// 4 Q features (CudaBackend uploads them for these plans).
+#define WIDEL_KERNEL(NAME, Q, C, TS, S)                                                            \
+  extern "C" __global__ void __launch_bounds__(32 * (C + 9), 1)                                   \
+      NAME(SMALL_ARGS, const float* __restrict__ wpad) {                                           \
+    widet_body<Q, C, 8, TS, S, true>(x, y, d, start, len, params, bias, out, tiles, wpad);         \
+  }
+#define WIDET_KERNEL(NAME, Q, C, TS, S)                                                            \
+  extern "C" __global__ void __launch_bounds__(32 * (C + 9), 1)                                   \
+      NAME(SMALL_ARGS, const float* __restrict__ unused) {                                         \
+    widet_body<Q, C, 8, TS, S>(x, y, d, start, len, params, bias, out, tiles);                     \
+  }

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# light bundle: runtime unpacked once into /tmp/w5rt; lib/ cut to parreg + jcuda + slf4j + logback
+set -euo pipefail
+B="$(cd "$(dirname "$0")/.." && pwd)"
+R=/tmp/w5rt
+[ -x $R/runtime/bin/java ] || { mkdir -p $R && tar -C $R -xJf $B/rt.tar.xz; }
+JAVA=$R/runtime/bin/java
+what="$1"; shift
+case "$what" in
+  tests) exec $JAVA -Xmx48g -Djava.io.tmpdir=/tmp -cp "$B/lib/*:$B/test/*" parreg.device.cuda.GpuTestMain "$@" ;;
+  bench) exec $JAVA -Xmx48g -cp "$B/lib/*" parreg.bench.GpuGradientBench "$@" ;;
+esac
