@@ -171,6 +171,19 @@ class CudaPlanTest {
     CudaPlan c = CudaPlan.choose(101, 1000, H200_SMEM, FREE, true, "spec104_c3");
     assertEquals("spec_o_104_c3", c.main());
     assertEquals(32 * (3 + 13), c.block());
+    // issue 15, fifth session: the L2-prefetch shapes of split and spec (same block, same memory)
+    CudaPlan sf = CudaPlan.choose(17, 1000, H200_SMEM, FREE, true, "split2x9_u8t4f1");
+    assertEquals("split_o_2x9_u8t4f1", sf.main());
+    assertEquals(4, CudaPlan.splitTeams(sf));
+    assertEquals(
+        CudaPlan.choose(17, 1000, H200_SMEM, FREE, true, "split2x9_u8t4").smem(), sf.smem());
+    CudaPlan sg = CudaPlan.choose(45, 1000, H200_SMEM, FREE, true, "split4x12_u2t2pg2");
+    assertEquals("split_o_4x12_u2t2pg2", sg.main());
+    assertEquals(2, CudaPlan.splitTeams(sg));
+    CudaPlan pf = CudaPlan.choose(100, 1000, H200_SMEM, FREE, true, "spec104_f1");
+    assertEquals("spec_o_104_f1", pf.main());
+    assertEquals("pipes_o_w104", pf.fallback());
+    assertEquals(32 * 19, pf.block());
     // K F must hold d; ordered only
     assertThrows(
         IllegalArgumentException.class,

@@ -67,7 +67,7 @@ record CudaPlan(
    * @param forced a plan name to use instead of the ladder's choice ("small", "large1", "large2",
    *     "narrow", "narrow64", "narrow1", "pipe1", "pipe2", "flow1", "flow2", "quad2", "spec",
    *     "spec64", "spec128", "spec192", "spec256", "wide", "widep", "deep", "twopass", "split",
-   *     "splitKxF_uUtT[p]", "specW_rD", "specW_cC"), or null
+   *     "splitKxF_uUtT[p][fPD|gPD]", "specW_rD", "specW_cC", "specW_fPD", "specW_gPD"), or null
    * @throws IllegalArgumentException a forced plan that does not fit d on this card
    */
   static CudaPlan choose(
@@ -78,9 +78,10 @@ record CudaPlan(
       return splitPlan(d, want, ordered);
     }
     java.util.regex.Matcher sv =
-        java.util.regex.Pattern.compile("spec(\\d+)_([rc])(\\d+)").matcher(want);
+        java.util.regex.Pattern.compile("spec(\\d+)_([rcfg])(\\d+)").matcher(want);
     if (sv.matches()) {
-      // comparison shapes of spec at width W: another register ring (rD) or C chain warps (cC)
+      // comparison shapes of spec at width W: another register ring (rD), C chain warps (cC), or
+      // the L2 prefetch of the slice PD turns ahead in 128- (fPD) or 32-byte lines (gPD)
       CudaPlan base = choose(d, slices, smemOptin, freeBytes, ordered, "spec" + sv.group(1));
       int v = Integer.parseInt(sv.group(3));
       String sfx = "_" + sv.group(2) + v;
@@ -370,7 +371,7 @@ record CudaPlan(
   static CudaPlan splitPlan(int d, String want, boolean ordered) {
     String shape = want.equals("split") ? splitShape(d) : want.substring(5);
     java.util.regex.Matcher m =
-        java.util.regex.Pattern.compile("(\\d+)x(\\d+)_u(\\d+)t(\\d+)p?")
+        java.util.regex.Pattern.compile("(\\d+)x(\\d+)_u(\\d+)t(\\d+)p?(?:[fg]\\d+)?")
             .matcher(shape == null ? "" : shape);
     if (!m.matches()) {
       throw new IllegalArgumentException("plan " + want + " does not fit d=" + d);
@@ -402,7 +403,8 @@ record CudaPlan(
   /** Teams (of {@code K} warps, one tile at a time each) a block of a split plan. */
   static int splitTeams(CudaPlan plan) {
     java.util.regex.Matcher m =
-        java.util.regex.Pattern.compile("split_o_(\\d+)x\\d+_u\\d+t(\\d+)p?").matcher(plan.main());
+        java.util.regex.Pattern.compile("split_o_(\\d+)x\\d+_u\\d+t(\\d+)p?(?:[fg]\\d+)?")
+            .matcher(plan.main());
     if (!m.matches()) {
       throw new IllegalStateException("not a split plan: " + plan.main());
     }
