@@ -146,6 +146,19 @@ int main(int argc, char** argv) {
         SPEC_EMU(208, 52, 6, 13, 13, 6)
         SPEC_EMU(64, 16, 6, 8, 8, 6)
         SPEC_EMU(128, 32, 6, 8, 8, 6)
+#define SPEC_EMU_C(WW, Q, C, A, D, S) \
+  if (W == WW && !oct && pk == 'c' && pd == C) launch(grid, 1, 32 * (C + A), [&] { spec_body<Q, C, A, D, S, true>(XP, Y, d, start, len, wp, bias, G, tiles); });
+        SPEC_EMU_C(48, 12, 7, 6, 6, 7)
+        SPEC_EMU_C(64, 16, 7, 8, 8, 7)
+        SPEC_EMU_C(128, 32, 7, 8, 8, 7)
+        SPEC_EMU_C(104, 26, 7, 13, 13, 7)
+#define SPEC_EMU_M(WW, Q, C, A, D, S) \
+  if (W == WW && !oct && pk == 'm' && pd == D) launch(grid, 1, 32 * (C + A), [&] { spec_body<Q, C, A, D, S, true>(XP, Y, d, start, len, wp, bias, G, tiles); });
+        SPEC_EMU_M(48, 12, 6, 6, 6, 6)
+        SPEC_EMU_M(64, 16, 6, 8, 8, 6)
+        SPEC_EMU_M(64, 16, 6, 8, 4, 6)
+        SPEC_EMU_M(128, 32, 6, 8, 8, 6)
+        SPEC_EMU_M(128, 32, 6, 8, 4, 6)
         SPEC_EMU_PF(48, 12, 6, 6, 6, 6, 'f', 1, 128)
         SPEC_EMU_PF(48, 12, 6, 6, 6, 6, 'g', 1, 32)
         SPEC_EMU_PF(64, 16, 6, 8, 8, 6, 'f', 1, 128)

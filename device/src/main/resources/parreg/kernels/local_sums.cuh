@@ -985,6 +985,13 @@ __device__ __forceinline__ void spec_body(const float* __restrict__ x, const flo
       NAME(SMALL_ARGS, const float* __restrict__ unused, const WParam wp) {                        \
     spec_body<Q, C, A, D, S, ORD>(x, y, d, start, len, wp, bias, out, tiles);                      \
   }
+// the same at MB blocks an SM (the register cap 64 K / (32 (C + A) MB)): twice the chain warps
+// and slots an SM where two blocks fit (comparison shapes "specW_mD", fifth session)
+#define SPEC_KERNEL_MB(NAME, Q, C, A, D, S, MB)                                                    \
+  extern "C" __global__ void __launch_bounds__(32 * (C + A), MB)                                 \
+      NAME(SMALL_ARGS, const float* __restrict__ unused, const WParam wp) {                        \
+    spec_body<Q, C, A, D, S, true>(x, y, d, start, len, wp, bias, out, tiles);                     \
+  }
 // the same with the L2 prefetch of the slice PD turns ahead (PS-byte lines)
 #define SPEC_KERNEL_PF(NAME, Q, C, A, D, S, PD, PS)                                                \
   extern "C" __global__ void __launch_bounds__(32 * (C + A), 1)                                  \

@@ -67,7 +67,8 @@ record CudaPlan(
    * @param forced a plan name to use instead of the ladder's choice ("small", "large1", "large2",
    *     "narrow", "narrow64", "narrow1", "pipe1", "pipe2", "flow1", "flow2", "quad2", "spec",
    *     "spec64", "spec128", "spec192", "spec256", "wide", "widep", "deep", "twopass", "split",
-   *     "splitKxF_uUtT[p][fPD|gPD]", "specW_rD", "specW_cC", "specW_fPD", "specW_gPD"), or null
+   *     "splitKxF_uUtT[p][fPD|gPD]", "specW_rD", "specW_cC", "specW_fPD", "specW_gPD", "specW_mD"),
+   *     or null
    * @throws IllegalArgumentException a forced plan that does not fit d on this card
    */
   static CudaPlan choose(
@@ -78,10 +79,11 @@ record CudaPlan(
       return splitPlan(d, want, ordered);
     }
     java.util.regex.Matcher sv =
-        java.util.regex.Pattern.compile("spec(\\d+)_([rcfg])(\\d+)").matcher(want);
+        java.util.regex.Pattern.compile("spec(\\d+)_([rcfgm])(\\d+)").matcher(want);
     if (sv.matches()) {
       // comparison shapes of spec at width W: another register ring (rD), C chain warps (cC), or
-      // the L2 prefetch of the slice PD turns ahead in 128- (fPD) or 32-byte lines (gPD)
+      // the L2 prefetch of the slice PD turns ahead in 128- (fPD) or 32-byte lines (gPD), or two
+      // blocks an SM with a ring of D (mD)
       CudaPlan base = choose(d, slices, smemOptin, freeBytes, ordered, "spec" + sv.group(1));
       int v = Integer.parseInt(sv.group(3));
       String sfx = "_" + sv.group(2) + v;
@@ -92,7 +94,10 @@ record CudaPlan(
           base.fallback(),
           null,
           sv.group(2).equals("c") ? base.block() + 32 * (v - SPEC_CHAIN_WARPS) : base.block(),
-          base.smem(),
+          // C > 6 chain warps: C slots (a slot has one chain warp), else the 6 of the base shape
+          sv.group(2).equals("c") && v > SPEC_SLOTS
+              ? Math.max(base.smem(), v * (128 * base.sliceFeatures() + 128))
+              : base.smem(),
           base.sliceFeatures(),
           true);
     }
