@@ -331,7 +331,17 @@ class CudaParityTest {
         Arguments.of(103, 5_003, "spec104_f2"),
         Arguments.of(127, 40_000, "spec128_f1"),
         Arguments.of(113, 9_000, "spec128_g1"),
-        Arguments.of(128, 5_003, "spec128_f2"));
+        Arguments.of(128, 5_003, "spec128_f2"),
+        // spec with 7 chain warps and slots (c7), and at two blocks an SM with a ring of D (mD)
+        Arguments.of(47, 9_000, "spec48_c7"),
+        Arguments.of(61, 40_000, "spec64_c7"),
+        Arguments.of(101, 9_000, "spec104_c7"),
+        Arguments.of(127, 5_003, "spec128_c7"),
+        Arguments.of(45, 70_001, "spec48_m6"),
+        Arguments.of(61, 40_000, "spec64_m8"),
+        Arguments.of(50, 5_003, "spec64_m4"),
+        Arguments.of(127, 40_000, "spec128_m8"),
+        Arguments.of(113, 9_000, "spec128_m4"));
   }
 
   @ParameterizedTest(name = "d={0} N={1} plan={2}")
