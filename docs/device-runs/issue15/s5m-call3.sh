@@ -4,6 +4,7 @@
 # default rows, the plans before at the same d, the untimed 128 shapes and the 43 threshold;
 # parity of the ladder's new cases (product module). Bundle: scripts/device-bundle.sh
 # /work/main/.kb-mid5 from kernels-mid5's head, lib/ cut as in s5m-call1; carry [".kb-mid5"]; ~150 s.
+# (built at a529397 and left ready in /work/main/.kb-mid5, with this script: bash .kb-mid5/s5m-call3.sh)
 export DIST_DIR=/tmp/parreg-dist-mid5
 B=.kb-mid5/scripts/run-gpu.sh
 R=$OUT; nvidia-smi -L > $R/s5m3-card.txt 2>&1
