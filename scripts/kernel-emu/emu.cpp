@@ -135,11 +135,44 @@ int main(int argc, char** argv) {
       } else if (W) {
         const float* XP = xp.data();
         const int grid = std::min(tiles, 3);
+        g_pf_lo = reinterpret_cast<const char*>(XP);
+        g_pf_hi = g_pf_lo + xp.size() * sizeof(float);
+        // specW (the product's shape) or specW_fPD / specW_gPD (L2 prefetch PD turns ahead, 128- or
+        // 32-byte lines)
+        const size_t us = w.find('_');
+        const char pk = us == std::string::npos ? 0 : w[us + 1];
+        const int pd = us == std::string::npos ? 0 : atoi(w.c_str() + us + 2);
 #define SPEC_EMU(WW, Q, C, A, D, S) \
-  if (W == WW && !oct) launch(grid, 1, 32 * (C + A), [&] { spec_body<Q, C, A, D, S, true>(XP, Y, d, start, len, wp, bias, G, tiles); });
+  if (W == WW && !oct && pk == 0) launch(grid, 1, 32 * (C + A), [&] { spec_body<Q, C, A, D, S, true>(XP, Y, d, start, len, wp, bias, G, tiles); });
+#define SPEC_EMU_PF(WW, Q, C, A, D, S, PK, PD, PS) \
+  if (W == WW && !oct && pk == PK && pd == PD) launch(grid, 1, 32 * (C + A), [&] { spec_body<Q, C, A, D, S, true, PD, PS>(XP, Y, d, start, len, wp, bias, G, tiles); });
         SPEC_EMU(48, 12, 6, 6, 6, 6)
         SPEC_EMU(104, 26, 6, 13, 13, 6)
         SPEC_EMU(208, 52, 6, 13, 13, 6)
+        SPEC_EMU(64, 16, 6, 8, 8, 6)
+        SPEC_EMU(128, 32, 6, 8, 8, 6)
+#define SPEC_EMU_C(WW, Q, C, A, D, S) \
+  if (W == WW && !oct && pk == 'c' && pd == C) launch(grid, 1, 32 * (C + A), [&] { spec_body<Q, C, A, D, S, true>(XP, Y, d, start, len, wp, bias, G, tiles); });
+        SPEC_EMU_C(48, 12, 7, 6, 6, 7)
+        SPEC_EMU_C(64, 16, 7, 8, 8, 7)
+        SPEC_EMU_C(128, 32, 7, 8, 8, 7)
+        SPEC_EMU_C(104, 26, 7, 13, 13, 7)
+#define SPEC_EMU_M(WW, Q, C, A, D, S) \
+  if (W == WW && !oct && pk == 'm' && pd == D) launch(grid, 1, 32 * (C + A), [&] { spec_body<Q, C, A, D, S, true>(XP, Y, d, start, len, wp, bias, G, tiles); });
+        SPEC_EMU_M(48, 12, 6, 6, 6, 6)
+        SPEC_EMU_M(64, 16, 6, 8, 8, 6)
+        SPEC_EMU_M(64, 16, 6, 8, 4, 6)
+        SPEC_EMU_M(128, 32, 6, 8, 8, 6)
+        SPEC_EMU_M(128, 32, 6, 8, 4, 6)
+        SPEC_EMU_PF(48, 12, 6, 6, 6, 6, 'f', 1, 128)
+        SPEC_EMU_PF(48, 12, 6, 6, 6, 6, 'g', 1, 32)
+        SPEC_EMU_PF(64, 16, 6, 8, 8, 6, 'f', 1, 128)
+        SPEC_EMU_PF(64, 16, 6, 8, 8, 6, 'g', 1, 32)
+        SPEC_EMU_PF(64, 16, 6, 8, 8, 6, 'f', 2, 128)
+        SPEC_EMU_PF(104, 26, 6, 13, 13, 6, 'f', 1, 128)
+        SPEC_EMU_PF(104, 26, 6, 13, 13, 6, 'g', 1, 32)
+        SPEC_EMU_PF(128, 32, 6, 8, 8, 6, 'f', 1, 128)
+        SPEC_EMU_PF(128, 32, 6, 8, 8, 6, 'g', 1, 32)
 #define WIDE2_EMU(WW, Q, C, D, TS) \
   if (W == WW && oct && w.rfind("wide2_", 0) == 0) launch(grid, 1, 32 * (C + 8), [&] { wide2_body<Q, C, 8, D, TS>(XP, Y, d, start, len, P, bias, G, tiles); });
         WIDE2_EMU(384, 96, 4, 4, 4)
@@ -171,12 +204,29 @@ int main(int argc, char** argv) {
         if (W == 384 && oct && w == "widea384") launch(grid, 1, 32 * 14, [&] { wide_body<96, 6, 8, 12, false, true>(XP, Y, d, start, len, P, bias, G, tiles); });
       } else if (w.rfind("split", 0) == 0) {
         // split chain: splitK_F_U_T[p] (the shapes of local_sums.cu / comparison_sums.cu)
-        int K = 0, F = 0, U = 0, T = 0;
-        char p = 0;
-        sscanf(w.c_str() + 5, "%d_%d_%d_%d%c", &K, &F, &U, &T, &p);
+        int K = 0, F = 0, U = 0, T = 0, used = 0;
+        sscanf(w.c_str() + 5, "%d_%d_%d_%d%n", &K, &F, &U, &T, &used);
+        // then [p][fPD|gPD]: the next group loaded ahead; the L2 prefetch PD groups ahead
+        const char* rest = w.c_str() + 5 + used;
+        const char p = *rest == 'p' ? 'p' : 0;
+        if (p) ++rest;
+        const char pk = (*rest == 'f' || *rest == 'g') ? *rest : 0;
+        const int pd = pk ? atoi(rest + 1) : 0;
         const int grid = std::min((tiles + T - 1) / T, 2);
+        g_pf_lo = reinterpret_cast<const char*>(X);
+        g_pf_hi = g_pf_lo + x.size() * sizeof(float);
+#define SPLIT_EMU_PF(KK, FF, UU, TT, PF, PK, PD, PS) \
+  if (K == KK && F == FF && U == UU && T == TT && (p == 'p') == PF && pk == PK && pd == PD) launch(grid, 1, 32 * KK * TT, [&] { split_body<KK, FF, UU, TT, PF, PD, PS>(X, Y, d, start, len, P, bias, G, tiles); });
+        SPLIT_EMU_PF(2, 9, 8, 4, false, 'f', 1, 128)
+        SPLIT_EMU_PF(2, 9, 8, 4, false, 'g', 1, 32)
+        SPLIT_EMU_PF(2, 9, 8, 4, false, 'f', 2, 128)
+        SPLIT_EMU_PF(2, 12, 2, 4, true, 'f', 2, 128)
+        SPLIT_EMU_PF(2, 16, 2, 4, true, 'f', 2, 128)
+        SPLIT_EMU_PF(4, 12, 2, 2, true, 'f', 2, 128)
+        SPLIT_EMU_PF(4, 12, 2, 2, true, 'g', 2, 32)
+        SPLIT_EMU_PF(4, 16, 2, 3, true, 'f', 2, 128)
 #define SPLIT_EMU(KK, FF, UU, TT, PF) \
-  if (K == KK && F == FF && U == UU && T == TT && (p == 'p') == PF) launch(grid, 1, 32 * KK * TT, [&] { split_body<KK, FF, UU, TT, PF>(X, Y, d, start, len, P, bias, G, tiles); });
+  if (K == KK && F == FF && U == UU && T == TT && (p == 'p') == PF && pk == 0) launch(grid, 1, 32 * KK * TT, [&] { split_body<KK, FF, UU, TT, PF>(X, Y, d, start, len, P, bias, G, tiles); });
         SPLIT_EMU(2, 16, 4, 4, false)
         SPLIT_EMU(2, 16, 2, 4, true)
         SPLIT_EMU(2, 12, 4, 4, false)
@@ -208,6 +258,8 @@ int main(int argc, char** argv) {
       int nonfinite = 0;
       for (double v : ref) if (!std::isfinite(v)) ++nonfinite;
       if (nonfinite) printf("note: %d of %zu reference values not finite\n", nonfinite, ref.size());
+      if (g_pf_outside) { printf("PREFETCH OUTSIDE x: %ld of %ld (%s)\n", (long)g_pf_outside, (long)g_pf_count, what); ++fails; g_pf_outside = 0; }
+      if (g_pf_count) { printf("prefetches: %ld\n", (long)g_pf_count); g_pf_count = 0; }
       if (!same(ref, got, coords, tiles, what)) ++fails;
       else printf("ok %s\n", what);
     }

@@ -3,6 +3,7 @@
 #pragma once
 #define PARREG_HOST_EMU 1
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <mutex>
 #include <barrier>
@@ -53,6 +54,16 @@ inline void named_bar_arrive_impl(int id, int n, bool wait) {
   } else if (wait) {
     b.cv.wait(lk, [&] { return b.gen != g; });
   }
+}
+// prefetch.L2: no value; the emulation counts the addresses outside [g_pf_lo, g_pf_hi) (the
+// array the kernel reads), which on the card would be prefetches of memory not allocated.
+inline const char* g_pf_lo = nullptr;
+inline const char* g_pf_hi = nullptr;
+inline std::atomic<long> g_pf_count{0}, g_pf_outside{0};
+inline void prefetch_l2(const void* p) {
+  const char* c = static_cast<const char*>(p);
+  ++g_pf_count;
+  if (c < g_pf_lo || c >= g_pf_hi) ++g_pf_outside;
 }
 inline void named_bar_sync(int id, int n) { named_bar_arrive_impl(id, n, true); }
 inline void named_bar_arrive(int id, int n) { named_bar_arrive_impl(id, n, false); }

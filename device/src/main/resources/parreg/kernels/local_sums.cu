@@ -58,6 +58,14 @@ QUAD_KERNEL(quad_o_8_2, 8, true)
 SPEC_KERNEL(spec_o_104, 26, 6, 13, 13, 6, true)
 SPEC_KERNEL(spec_o_208, 52, 6, 13, 13, 6, true)
 SPEC_KERNEL(spec_o_64, 16, 6, 8, 8, 6, true)
+// issue 15, fifth session (the ladder's spec shapes at 43..128 since then): two blocks an SM at
+// widths 48 (ring 6) and 64 (ring 4): 3.83 / 3.84 TB/s at d = 48 / 64 where split-4x12_u2t2p read
+// 3.15 and spec-64 3.31 on the same H200; 7 chain warps and 7 slots at 104: 3.47 at d = 100 where
+// spec-104 read 3.08 (docs/device-runs/issue15/s5m2-*). pipes_o_w48: spec-48's fallback
+SPEC_KERNEL_MB(spec_o_48_m6, 12, 6, 6, 6, 6, 2)
+PIPEQ_KERNEL(pipes_o_w48, 2, true, 48)
+SPEC_KERNEL_MB(spec_o_64_m4, 16, 6, 8, 4, 6, 2)
+SPEC_KERNEL(spec_o_104_c7, 26, 7, 13, 13, 7, true)
 SPEC_KERNEL(spec_o_128, 32, 6, 8, 8, 6, true)
 SPEC_KERNEL(spec_o_192, 48, 6, 12, 8, 6, true)
 SPEC_KERNEL(spec_o_256, 64, 6, 8, 8, 6, true)

@@ -827,6 +827,18 @@ __device__ __forceinline__ void named_bar_arrive(int id, int count) {
 }
 #endif
 
+// L2 prefetch (issue 15, fifth session): the bytes [0, bytes) of base, one PS-byte line per
+// prefetch, lines first, first + step, ... No register receives anything, so a warp can ask for
+// a whole slice or group of slices ahead of its loads; the loads then hit the L2. It changes no
+// value (no arithmetic), only when bytes arrive. scripts/kernel-emu/shim.h checks the addresses.
+#ifndef PARREG_HOST_EMU
+__device__ __forceinline__ void prefetch_l2(const void* p) { asm volatile("prefetch.L2 [%0];" ::"l"(p)); }
+#endif
+template <int PS>
+__device__ __forceinline__ void prefetch_range(const char* base, i64 bytes, int first, int step) {
+  for (i64 o = (i64)first * PS; o < bytes; o += (i64)step * PS) prefetch_l2(base + o);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Large d, warp-specialised (d <= 4 Q; x resident in the quad layout padded to 4 Q features a
 // slice, xq with d4 = 4 Q; batches that start on a slice boundary, the others use
@@ -848,7 +860,9 @@ __device__ __forceinline__ void named_bar_arrive(int id, int count) {
 // Same operations in the same order as flow_body, so the same bits; only the timing differs.
 // Dynamic shared memory: S slots of 32 Q vectors, then S * 32 residuals.
 // ---------------------------------------------------------------------------------------------
-template <int Q, int C, int A, int D, int S, bool ORDERED>
+// PD > 0 (comparison shapes, fifth session): a chain warp also prefetches into the L2 the slice
+// it takes PD turns later (k + PD C), PS-byte lines, at the start of each turn.
+template <int Q, int C, int A, int D, int S, bool ORDERED, int PD = 0, int PS = 128>
 __device__ __forceinline__ void spec_body(const float* __restrict__ x, const float* __restrict__ y, int d, i64 start,
                                           int len, const WParam& wp, int bias, double* __restrict__ out,
                                           int tiles) {
@@ -895,6 +909,14 @@ __device__ __forceinline__ void spec_body(const float* __restrict__ x, const flo
       yok = more && k0 < min(TILE, len - t * TILE);
       float yn = ys[yok ? t * TILE + k0 : 0];
       yn = yok ? yn : 0.0f;
+      if constexpr (PD > 0) {
+        const int kp = k + PD * C;
+        if (kp < total) {
+          const int tp = blockIdx.x + (kp >> 5) * G;
+          const float4* sp = x4 + ((start + (i64)tp * TILE + (kp & 31) * LANES) >> 5) * (Q * 32);
+          prefetch_range<PS>(reinterpret_cast<const char*>(sp), 512 * Q, lane, LANES);
+        }
+      }
       const int s = k % S;
       if (k >= S) named_bar_sync(1 + S + s, NB);  // the accumulators are done with slice k - S
       float4* slot = slots + s * Q * 32 + lane;
@@ -963,6 +985,19 @@ __device__ __forceinline__ void spec_body(const float* __restrict__ x, const flo
       NAME(SMALL_ARGS, const float* __restrict__ unused, const WParam wp) {                        \
     spec_body<Q, C, A, D, S, ORD>(x, y, d, start, len, wp, bias, out, tiles);                      \
   }
+// the same at MB blocks an SM (the register cap 64 K / (32 (C + A) MB)): twice the chain warps
+// and slots an SM where two blocks fit (comparison shapes "specW_mD", fifth session)
+#define SPEC_KERNEL_MB(NAME, Q, C, A, D, S, MB)                                                    \
+  extern "C" __global__ void __launch_bounds__(32 * (C + A), MB)                                 \
+      NAME(SMALL_ARGS, const float* __restrict__ unused, const WParam wp) {                        \
+    spec_body<Q, C, A, D, S, true>(x, y, d, start, len, wp, bias, out, tiles);                     \
+  }
+// the same with the L2 prefetch of the slice PD turns ahead (PS-byte lines)
+#define SPEC_KERNEL_PF(NAME, Q, C, A, D, S, PD, PS)                                                \
+  extern "C" __global__ void __launch_bounds__(32 * (C + A), 1)                                  \
+      NAME(SMALL_ARGS, const float* __restrict__ unused, const WParam wp) {                        \
+    spec_body<Q, C, A, D, S, true, PD, PS>(x, y, d, start, len, wp, bias, out, tiles);             \
+  }
 
 
 // ---------------------------------------------------------------------------------------------
@@ -999,7 +1034,9 @@ __device__ __forceinline__ void split_load(const float* __restrict__ x, const fl
   }
 }
 
-template <int K, int F, int U, int T, bool PF>
+// PD > 0 (fifth session): each group's turn first prefetches into the L2 the team's group PD
+// turns ahead (all its samples' slices, the team's warps taking PS-byte lines in turn).
+template <int K, int F, int U, int T, bool PF, int PD = 0, int PS = 128>
 __device__ __forceinline__ void split_body(const float* __restrict__ x, const float* __restrict__ y, int d, i64 start,
                                            int len, const float* __restrict__ params, int bias,
                                            double* __restrict__ out, int tiles) {
@@ -1036,6 +1073,16 @@ __device__ __forceinline__ void split_body(const float* __restrict__ x, const fl
     const int t = tm + (g / GT) * G;
     const int s0 = (g % GT) * U;
     const int cnt = min(TILE, len - t * TILE);
+    if constexpr (PD > 0) {
+      const int gp = g + PD;
+      if (gp < total) {  // the slices of samples a .. e of group gp (any batch start)
+        const i64 a = start + (i64)(tm + (gp / GT) * G) * TILE + (gp % GT) * U * LANES;
+        const i64 e = min(a + U * LANES, start + (i64)len) - 1;
+        const i64 b0 = (a >> 5) * (i64)d * 128;
+        prefetch_range<PS>(reinterpret_cast<const char*>(x) + b0, ((e >> 5) + 1) * (i64)d * 128 - b0, k * LANES + lane,
+                           K * LANES);
+      }
+    }
     float xn[U][F], yn[U];
     if (PF) {  // the next group (past the last one: this one again)
       const int gn = g + 1 < total ? g + 1 : g;
@@ -1120,6 +1167,12 @@ __device__ __forceinline__ void split_body(const float* __restrict__ x, const fl
 #define SPLIT_KERNEL(NAME, K, F, U, T, PF, MB)                                                      \
   extern "C" __global__ void __launch_bounds__(32 * K * T, MB) NAME(SMALL_ARGS) {                 \
     split_body<K, F, U, T, PF>(x, y, d, start, len, params, bias, out, tiles);                     \
+  }
+// the same with the L2 prefetch of the group PD turns ahead, PS-byte lines (name: ...[p]fPD at
+// PS = 128, ...[p]gPD at PS = 32)
+#define SPLIT_KERNEL_PF(NAME, K, F, U, T, PF, MB, PD, PS)                                           \
+  extern "C" __global__ void __launch_bounds__(32 * K * T, MB) NAME(SMALL_ARGS) {                 \
+    split_body<K, F, U, T, PF, PD, PS>(x, y, d, start, len, params, bias, out, tiles);             \
   }
 // ---------------------------------------------------------------------------------------------
 // Wide d, warp-specialised in lane groups (256 < d <= 4 Q <= 1,024; x resident in the octet

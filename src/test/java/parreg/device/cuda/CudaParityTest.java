@@ -304,6 +304,74 @@ class CudaParityTest {
     everyPlanMatchesTheReference(d, n, plan);
   }
 
+  static Stream<Arguments> midPlans() {
+    return Stream.of(
+        // issue 15, fifth session (widths 17 and 33..128): split and spec with an L2 prefetch of
+        // the group / slice PD turns ahead (f: 128-byte lines, g: 32-byte lines); d not a multiple
+        // of 4, several tiles a team or block, partial last tiles, groups and slices, batches at
+        // offsets (split: the same kernel; spec: its pipe fallback)
+        Arguments.of(17, 300_001, "split2x9_u8t4f1"),
+        Arguments.of(18, 5_003, "split2x9_u8t4f1"),
+        Arguments.of(17, 40_000, "split2x9_u8t4g1"),
+        Arguments.of(18, 9_000, "split2x9_u8t4f2"),
+        Arguments.of(23, 40_000, "split2x12_u2t4pf2"),
+        Arguments.of(31, 9_000, "split2x16_u2t4pf2"),
+        Arguments.of(45, 70_001, "split4x12_u2t2pf2"),
+        Arguments.of(33, 5_003, "split4x12_u2t2pg2"),
+        Arguments.of(47, 9_000, "split3x16_u2t5pf2"),
+        Arguments.of(61, 40_000, "split4x16_u2t3pf2"),
+        Arguments.of(47, 9_000, "spec48_f1"),
+        Arguments.of(41, 40_000, "spec48_g1"),
+        Arguments.of(45, 5_003, "spec48_f2"),
+        Arguments.of(61, 70_001, "spec64_f1"),
+        Arguments.of(64, 9_000, "spec64_g1"),
+        Arguments.of(50, 40_000, "spec64_f2"),
+        Arguments.of(101, 40_000, "spec104_f1"),
+        Arguments.of(97, 9_000, "spec104_g1"),
+        Arguments.of(103, 5_003, "spec104_f2"),
+        Arguments.of(127, 40_000, "spec128_f1"),
+        Arguments.of(113, 9_000, "spec128_g1"),
+        Arguments.of(128, 5_003, "spec128_f2"));
+  }
+
+  static Stream<Arguments> midPlans2() {
+    return Stream.of(
+        // issue 15, fifth session: spec with 7 chain warps and slots (c7), and at two blocks an SM
+        // with a ring of D (mD); batches at offsets run the pipe fallback
+        Arguments.of(47, 9_000, "spec48_c7"),
+        Arguments.of(61, 40_000, "spec64_c7"),
+        Arguments.of(101, 9_000, "spec104_c7"),
+        Arguments.of(127, 5_003, "spec128_c7"),
+        Arguments.of(45, 70_001, "spec48_m6"),
+        Arguments.of(61, 40_000, "spec64_m8"),
+        Arguments.of(50, 5_003, "spec64_m4"),
+        Arguments.of(127, 40_000, "spec128_m8"),
+        Arguments.of(113, 9_000, "spec128_m4"),
+        // the ladder's shapes since then (product module): spec-48_m6 at 43..48, spec-64_m4 at
+        // 49..64, spec-104_c7 at 65..104 (batches at offsets: pipes_o_w48, pipes_o_2_2,
+        // pipes_o_w104); the split chain just below 43
+        Arguments.of(42, 9_000, null),
+        Arguments.of(43, 40_000, null),
+        Arguments.of(48, 150_001, null),
+        Arguments.of(49, 5_003, null),
+        Arguments.of(64, 150_001, null),
+        Arguments.of(65, 9_000, null),
+        Arguments.of(100, 70_001, null),
+        Arguments.of(103, 5_003, null));
+  }
+
+  @ParameterizedTest(name = "d={0} N={1} plan={2}")
+  @MethodSource("midPlans")
+  void midPlansMatchTheReference(int d, int n, String plan) {
+    everyPlanMatchesTheReference(d, n, plan);
+  }
+
+  @ParameterizedTest(name = "d={0} N={1} plan={2}")
+  @MethodSource("midPlans2")
+  void midPlans2MatchTheReference(int d, int n, String plan) {
+    everyPlanMatchesTheReference(d, n, plan);
+  }
+
   static Stream<Arguments> deepFusedPlans() {
     return Stream.of(
         // issue 15, fourth session: deepf (deep's passes fused, tickets): d just above 1,024, not a

@@ -32,12 +32,19 @@ class CudaPlanTest {
     assertEquals("split-2x16_u2t4p", plan(25, 1000, H200_SMEM, FREE));
     assertEquals("split-2x16_u2t4p", plan(32, 1000, H200_SMEM, FREE));
     assertEquals("split-4x12_u2t2p", plan(33, 1000, H200_SMEM, FREE));
-    assertEquals("split-4x12_u2t2p", plan(48, 1000, H200_SMEM, FREE));
+    assertEquals("split-4x12_u2t2p", plan(42, 1000, H200_SMEM, FREE));
+    // 43..48: spec at 48 features, two blocks an SM (issue 15, fifth session), where x padded to
+    // 48 features fits; the split chain where it does not
+    assertEquals("spec-48_m6", plan(43, 1000, H200_SMEM, FREE));
+    assertEquals("spec-48_m6", plan(48, 1000, H200_SMEM, FREE));
+    assertEquals("split-4x12_u2t2p", plan(48, 100_000_000, H200_SMEM, 1L << 30));
     assertEquals("split-2x16_u2t4p", plan(32, 100_000_000, 48 * 1024, 1L << 30));
-    assertEquals("spec-64", plan(49, 1000, H200_SMEM, FREE));
-    assertEquals("spec-64", plan(64, 625_000, H200_SMEM, FREE));
-    assertEquals("spec-104", plan(65, 1000, H200_SMEM, FREE));
-    assertEquals("spec-104", plan(100, 1000, H200_SMEM, FREE));
+    // 49..64 and 65..104: spec's fifth-session shapes (two blocks an SM; seven chain warps)
+    assertEquals("spec-64_m4", plan(49, 1000, H200_SMEM, FREE));
+    assertEquals("spec-64_m4", plan(64, 625_000, H200_SMEM, FREE));
+    assertEquals("spec-104_c7", plan(65, 1000, H200_SMEM, FREE));
+    assertEquals("spec-104_c7", plan(100, 1000, H200_SMEM, FREE));
+    assertEquals("spec-104", plan(100, 1000, 80 * 1024, FREE)); // 7 slots need 94 KB
     assertEquals("spec-128", plan(105, 1000, H200_SMEM, FREE));
     assertEquals("spec-192", plan(161, 1000, H200_SMEM, FREE));
     assertEquals("spec-208", plan(200, 1000, H200_SMEM, FREE));
@@ -147,11 +154,20 @@ class CudaPlanTest {
   @Test
   void namesKernelsAndLayouts() {
     CudaPlan spec = CudaPlan.choose(66, 1000, H200_SMEM, FREE, true, null);
-    assertEquals("spec_o_104", spec.main());
+    assertEquals("spec_o_104_c7", spec.main());
     assertEquals("pipes_o_w104", spec.fallback());
     assertEquals(104, spec.sliceFeatures());
     assertEquals(true, spec.quads());
-    assertEquals(32 * 19, spec.block());
+    assertEquals(32 * 20, spec.block()); // 7 chain warps, 13 accumulating
+    assertEquals(7 * (128 * 104 + 128), spec.smem()); // 7 slots
+    CudaPlan spec48 = CudaPlan.choose(45, 1000, H200_SMEM, FREE, true, null);
+    assertEquals("spec_o_48_m6", spec48.main());
+    assertEquals("pipes_o_w48", spec48.fallback());
+    assertEquals(32 * 12, spec48.block());
+    CudaPlan spec64 = CudaPlan.choose(50, 1000, H200_SMEM, FREE, true, null);
+    assertEquals("spec_o_64_m4", spec64.main());
+    assertEquals("pipes_o_2_2", spec64.fallback());
+    assertEquals(CudaPlan.choose(50, 1000, H200_SMEM, FREE, true, "spec64").smem(), spec64.smem());
     CudaPlan spec128 = CudaPlan.choose(66, 1000, H200_SMEM, FREE, true, "spec128");
     assertEquals("spec_o_128", spec128.main());
     assertEquals("pipes_o_4_2", spec128.fallback());
@@ -226,6 +242,19 @@ class CudaPlanTest {
     CudaPlan c = CudaPlan.choose(101, 1000, H200_SMEM, FREE, true, "spec104_c3");
     assertEquals("spec_o_104_c3", c.main());
     assertEquals(32 * (3 + 13), c.block());
+    // issue 15, fifth session: the L2-prefetch shapes of split and spec (same block, same memory)
+    CudaPlan sf = CudaPlan.choose(17, 1000, H200_SMEM, FREE, true, "split2x9_u8t4f1");
+    assertEquals("split_o_2x9_u8t4f1", sf.main());
+    assertEquals(4, CudaPlan.splitTeams(sf));
+    assertEquals(
+        CudaPlan.choose(17, 1000, H200_SMEM, FREE, true, "split2x9_u8t4").smem(), sf.smem());
+    CudaPlan sg = CudaPlan.choose(45, 1000, H200_SMEM, FREE, true, "split4x12_u2t2pg2");
+    assertEquals("split_o_4x12_u2t2pg2", sg.main());
+    assertEquals(2, CudaPlan.splitTeams(sg));
+    CudaPlan pf = CudaPlan.choose(100, 1000, H200_SMEM, FREE, true, "spec104_f1");
+    assertEquals("spec_o_104_f1", pf.main());
+    assertEquals("pipes_o_w104", pf.fallback());
+    assertEquals(32 * 19, pf.block());
     // K F must hold d; ordered only
     assertThrows(
         IllegalArgumentException.class,

@@ -6,19 +6,21 @@ package parreg.device.cuda;
  * shared memory per block and its free memory; a pure function of those (no driver call), so the
  * ladder is tested without a card.
  *
- * <p>The ladder, first that fits: {@code small} (d &le; 16), {@code split} (16 &lt; d &le; 48,
- * ordered), {@code spec24} (16 &lt; d &le; 24, unordered, where its slots and x padded to 24 fit),
- * {@code narrow} (16 &lt; d &le; 32, unordered), {@code spec} (32 &lt; d &le; 256, where its slots
- * fit and x padded to its slice width fits in free memory), {@code quad2} (64 &lt; d &le; 256),
- * {@code flow2}, {@code flow1}, {@code pipe2}, {@code pipe1}, {@code large1} (d &le; 256, by shared
- * memory), on cards of compute capability 9.0 and newer {@code widet} / {@code widel2x4} (256 &lt;
- * d &le; 1,024, ordered; their kernels are local_sums_sm90.cu's), else {@code wide2} (256 &lt; d
- * &le; 896), {@code widea} (896 &lt; d &le; 1,024) or {@code wide} (256 &lt; d &le; 1,024; ordered,
- * where their slots fit and x padded to the slice width fits in free memory), {@code deep} (d &gt;
- * 1,024, ordered), {@code twopass} (any d). docs/GPU.md describes each; local_sums.cu holds their
- * kernels. The benchmark and the parity tests may force a plan by name, including {@code large2},
- * {@code widep}, {@code narrow} at 32 &lt; d &le; 48, {@code narrow64}, {@code narrow1} and {@code
- * deepf}, whose kernels only the comparison module has.
+ * <p>The ladder, first that fits: {@code small} (d &le; 16), {@code spec48_m6} (43 &le; d &le; 48,
+ * ordered, where x padded to 48 fits), {@code split} (16 &lt; d &le; 48, ordered), {@code spec24}
+ * (16 &lt; d &le; 24, unordered, where its slots and x padded to 24 fit), {@code narrow} (16 &lt; d
+ * &le; 32, unordered), {@code spec} (32 &lt; d &le; 256, where its slots fit and x padded to its
+ * slice width fits in free memory; ordered, its shapes {@code spec64_m4} at 49..64 and {@code
+ * spec104_c7} at 65..104 where their slots fit), {@code quad2} (64 &lt; d &le; 256), {@code flow2},
+ * {@code flow1}, {@code pipe2}, {@code pipe1}, {@code large1} (d &le; 256, by shared memory), on
+ * cards of compute capability 9.0 and newer {@code widet} / {@code widel2x4} (256 &lt; d &le; 1,024,
+ * ordered; their kernels are local_sums_sm90.cu's), else {@code wide2} (256 &lt; d &le; 896),
+ * {@code widea} (896 &lt; d &le; 1,024) or {@code wide} (256 &lt; d &le; 1,024; ordered, where their
+ * slots fit and x padded to the slice width fits in free memory), {@code deep} (d &gt; 1,024,
+ * ordered), {@code twopass} (any d). docs/GPU.md describes each; local_sums.cu holds their kernels.
+ * The benchmark and the parity tests may force a plan by name, including {@code large2}, {@code
+ * widep}, {@code narrow} at 32 &lt; d &le; 48, {@code narrow64}, {@code narrow1} and {@code deepf},
+ * whose kernels only the comparison module has.
  *
  * @param name the plan as reported ("spec-64", "quad-8x2", "small-16", "twopass", ...)
  * @param family small, narrow, large, pipe, flow, quad, spec, wide, deep or twopass: how the
@@ -68,7 +70,8 @@ record CudaPlan(
    * @param forced a plan name to use instead of the ladder's choice ("small", "large1", "large2",
    *     "narrow", "narrow64", "narrow1", "pipe1", "pipe2", "flow1", "flow2", "quad2", "spec",
    *     "spec64", "spec128", "spec192", "spec256", "wide", "widep", "deep", "twopass", "split",
-   *     "splitKxF_uUtT[p]", "specW_rD", "specW_cC", "widet", "widetCxT", "widelCxT"), or null
+   *     "splitKxF_uUtT[p][fPD|gPD]", "specW_rD", "specW_cC", "specW_fPD", "specW_gPD", "specW_mD",
+   *     "widet", "widetCxT", "widelCxT"), or null
    * @throws IllegalArgumentException a forced plan that does not fit d on this card
    */
   static CudaPlan choose(
@@ -163,9 +166,11 @@ record CudaPlan(
       return splitPlan(d, want, ordered);
     }
     java.util.regex.Matcher sv =
-        java.util.regex.Pattern.compile("spec(\\d+)_([rc])(\\d+)").matcher(want);
+        java.util.regex.Pattern.compile("spec(\\d+)_([rcfgm])(\\d+)").matcher(want);
     if (sv.matches()) {
-      // comparison shapes of spec at width W: another register ring (rD) or C chain warps (cC)
+      // comparison shapes of spec at width W: another register ring (rD), C chain warps (cC), or
+      // the L2 prefetch of the slice PD turns ahead in 128- (fPD) or 32-byte lines (gPD), or two
+      // blocks an SM with a ring of D (mD)
       CudaPlan base = choose(d, slices, smemOptin, freeBytes, ordered, "spec" + sv.group(1));
       int v = Integer.parseInt(sv.group(3));
       String sfx = "_" + sv.group(2) + v;
@@ -176,7 +181,10 @@ record CudaPlan(
           base.fallback(),
           null,
           sv.group(2).equals("c") ? base.block() + 32 * (v - SPEC_CHAIN_WARPS) : base.block(),
-          base.smem(),
+          // C > 6 chain warps: C slots (a slot has one chain warp), else the 6 of the base shape
+          sv.group(2).equals("c") && v > SPEC_SLOTS
+              ? Math.max(base.smem(), v * (128 * base.sliceFeatures() + 128))
+              : base.smem(),
           base.sliceFeatures(),
           true);
     }
@@ -397,6 +405,14 @@ record CudaPlan(
       int d, long slices, int smemOptin, long freeBytes, boolean ordered, boolean hopper) {
     if (d <= 16) {
       return "small";
+    } else if (d >= SPEC48_FROM
+        && d <= 48
+        && ordered
+        && specSmem(d, 48) <= smemOptin
+        && paddedFits(slices, 48, freeBytes)) {
+      // spec at 48 features, two blocks an SM (issue 15, fifth session, call 2, one H200, every
+      // row bits=ref): 3.83 TB/s at d = 48 where split-4x12_u2t2p read 3.15 and spec-48 2.86
+      return "spec48_m6";
     } else if (d <= 48 && ordered) {
       // the split chain (no padding, a few KB of shared memory), by measured speed on an H200
       // (issue 15, fourth session, call 2, TB/s, every row bits=ref): 3.55 / 3.63 / 3.47 / 3.17 at
@@ -416,6 +432,15 @@ record CudaPlan(
     } else if (d <= 256
         && specSmem(d, specWidth(d)) <= smemOptin
         && paddedFits(slices, specWidth(d), freeBytes)) {
+      // the ordered shapes of issue 15's fifth session (call 2, one H200, TB/s, bits=ref): at
+      // width 64 two blocks an SM with a ring of 4 quads, 3.84 at d = 64 where spec-64 read 3.31;
+      // at width 104 seven chain warps and slots, 3.47 at d = 100 where spec-104 read 3.08
+      int width = specWidth(d);
+      if (ordered && width == 64) {
+        return "spec64_m4";
+      } else if (ordered && width == 104 && 7 * (128 * width + 128) <= smemOptin) {
+        return "spec104_c7";
+      }
       return "spec";
     } else if (d > 64 && d <= 256 && quadSmem(d) <= smemOptin) {
       return "quad2";
@@ -467,7 +492,7 @@ record CudaPlan(
   static CudaPlan splitPlan(int d, String want, boolean ordered) {
     String shape = want.equals("split") ? splitShape(d) : want.substring(5);
     java.util.regex.Matcher m =
-        java.util.regex.Pattern.compile("(\\d+)x(\\d+)_u(\\d+)t(\\d+)p?")
+        java.util.regex.Pattern.compile("(\\d+)x(\\d+)_u(\\d+)t(\\d+)p?(?:[fg]\\d+)?")
             .matcher(shape == null ? "" : shape);
     if (!m.matches()) {
       throw new IllegalArgumentException("plan " + want + " does not fit d=" + d);
@@ -496,10 +521,19 @@ record CudaPlan(
         false);
   }
 
+  /**
+   * The narrowest d at which the ladder runs {@code spec48_m6} rather than the split chain: it
+   * reads x padded to 48 features, so at d its speed in bytes of x is about 3.83 (d + 1) / 49 TB/s
+   * (3.83 measured at d = 48, issue 15 fifth session, call 2), above split-4x12's 3.15 of the same
+   * call from d = 43 (3.44); measured at d = 48 only, the threshold is that estimate.
+   */
+  static final int SPEC48_FROM = 43;
+
   /** Teams (of {@code K} warps, one tile at a time each) a block of a split plan. */
   static int splitTeams(CudaPlan plan) {
     java.util.regex.Matcher m =
-        java.util.regex.Pattern.compile("split_o_(\\d+)x\\d+_u\\d+t(\\d+)p?").matcher(plan.main());
+        java.util.regex.Pattern.compile("split_o_(\\d+)x\\d+_u\\d+t(\\d+)p?(?:[fg]\\d+)?")
+            .matcher(plan.main());
     if (!m.matches()) {
       throw new IllegalStateException("not a split plan: " + plan.main());
     }
