@@ -229,4 +229,36 @@ class CudaPlanTest {
         IllegalArgumentException.class,
         () -> CudaPlan.choose(2048, 1000, H200_SMEM, FREE, false, "deepf"));
   }
+
+  /**
+   * deepw and deepx (issue 15, fifth session): kernels, warps, shared memory (deepx: the weights
+   * and the loader warps' ring of 6 x 64 rows); one block an SM (family deepw); refused at d <=
+   * 1024 and unordered.
+   */
+  @Test
+  void deepwAndDeepxPlanShapes() {
+    CudaPlan w = CudaPlan.choose(2051, 1000, H200_SMEM, FREE, true, "deepw");
+    assertEquals("deepw", w.family());
+    assertEquals("deepw_o", w.main());
+    assertEquals(null, w.grad());
+    assertEquals(32 * 8, w.block()); // 1 chain warp, 7 gradient warps
+    assertEquals(16 * 513, w.smem());
+    assertEquals(32 * 8, CudaPlan.choose(4096, 1000, H200_SMEM, FREE, true, "deepwb").block());
+    CudaPlan x = CudaPlan.choose(8190, 1000, H200_SMEM, FREE, true, "deepxb");
+    assertEquals("deepw", x.family());
+    assertEquals("deepxb_o", x.main());
+    assertEquals(32 * (1 + 6 + 8), x.block()); // chain, loaders, gradient warps
+    assertEquals(16 * 2048 + 4 * 32 * 64 * 6, x.smem());
+    assertEquals(8190, x.sliceFeatures());
+    assertEquals(
+        32 * (1 + 6 + 4), CudaPlan.choose(1025, 1000, H200_SMEM, FREE, true, "deepx").block());
+    assertEquals(
+        32 * (1 + 6 + 2), CudaPlan.choose(1025, 1000, H200_SMEM, FREE, true, "deepxc").block());
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> CudaPlan.choose(1024, 1000, H200_SMEM, FREE, true, "deepxb"));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> CudaPlan.choose(2048, 1000, H200_SMEM, FREE, false, "deepw"));
+  }
 }

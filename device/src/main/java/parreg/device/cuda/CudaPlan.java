@@ -275,6 +275,51 @@ record CudaPlan(
         }
         return new CudaPlan("deep", "deep", "deepr_o", null, "deepg_o", 256, 4 * d, d, false);
       }
+      case "deepx", "deepxb", "deepxc", "deepxd" -> {
+        // one chain warp an SM fed by 6 loader warps through a shared-memory ring (issue 15,
+        // fifth session); one block an SM, launched as deepw
+        if (d <= 1024 || !ordered) {
+          throw new IllegalArgumentException(
+              "plan "
+                  + want
+                  + " does not fit d="
+                  + d
+                  + (ordered ? " (needs d > 1024)" : " (it has no unordered variant)"));
+        }
+        return new CudaPlan(
+            want,
+            "deepw",
+            want + "_o",
+            null,
+            null,
+            32 * (1 + DEEPX_SLOTS + DEEPX_GRAD_WARPS.get(want)),
+            16 * ((d + 3) / 4) + 4 * 32 * DEEPX_ROWS * DEEPX_SLOTS, // the weights, the ring
+            d,
+            false);
+      }
+      case "deepw", "deepwb", "deepwc", "deepwd", "deepwe" -> {
+        // deepf with whole-slice chains on all 32 lanes and few chain warps an SM (a tight window
+        // between the read and the L2 re-read; issue 15, fifth session); one block an SM
+        if (d <= 1024 || !ordered) {
+          throw new IllegalArgumentException(
+              "plan "
+                  + want
+                  + " does not fit d="
+                  + d
+                  + (ordered ? " (needs d > 1024)" : " (it has no unordered variant)"));
+        }
+        int[] shape = DEEPW_SHAPES.get(want);
+        return new CudaPlan(
+            want,
+            "deepw",
+            want + "_o",
+            null,
+            null,
+            32 * (shape[0] + shape[1]),
+            16 * ((d + 3) / 4), // the weights
+            d,
+            false);
+      }
       case "deepf", "deepfb", "deepfc", "deepfd" -> {
         // deep's two passes fused (x re-read from L2): comparison module only, no faster than
         // deep on an H200 (issue 15, fourth session, s4w2); deepfb, deepfc, deepfd: other shapes
@@ -432,6 +477,27 @@ record CudaPlan(
           "deepfb", new int[] {4, 6},
           "deepfc", new int[] {4, 4},
           "deepfd", new int[] {4, 8});
+
+  /**
+   * The deepw kernels' warps (DEEPW_KERNEL): {chain warps C, gradient warps A}; forced plans only
+   * until measured.
+   */
+  static final java.util.Map<String, int[]> DEEPW_SHAPES =
+      java.util.Map.of(
+          "deepw", new int[] {1, 7},
+          "deepwb", new int[] {2, 6},
+          "deepwc", new int[] {1, 7},
+          "deepwd", new int[] {1, 7},
+          "deepwe", new int[] {1, 7});
+
+  /** The deepx kernels' loader warps and ring (local_sums.cuh, DEEPX_SLOTS, DEEPX_ROWS). */
+  static final int DEEPX_SLOTS = 6;
+
+  static final int DEEPX_ROWS = 64;
+
+  /** The deepx kernels' gradient warps (DEEPX_KERNEL). */
+  static final java.util.Map<String, Integer> DEEPX_GRAD_WARPS =
+      java.util.Map.of("deepx", 4, "deepxb", 8, "deepxc", 2, "deepxd", 4);
 
   /** The narrow kernels' accumulators a lane (24, 32 or 48): the fewest that hold d. */
   static int narrowWidth(int d) {
