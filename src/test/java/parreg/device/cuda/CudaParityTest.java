@@ -354,6 +354,12 @@ class CudaParityTest {
         Arguments.of(4099, 9_000, "deepx"),
         Arguments.of(8190, 2_049, "deepx"),
         Arguments.of(1027, 5_003, "deepxb"),
+        Arguments.of(1500, 5_003, "deepxb"),
+        Arguments.of(2051, 40_000, "deepxb"),
+        Arguments.of(2048, 200_003, "deepxb"),
+        Arguments.of(4099, 9_000, "deepxb"),
+        Arguments.of(8190, 2_049, "deepxb"),
+        Arguments.of(8189, 40_000, "deepxb"),
         Arguments.of(4094, 9_000, "deepxc"),
         Arguments.of(3001, 3_073, "deepxd"));
   }
