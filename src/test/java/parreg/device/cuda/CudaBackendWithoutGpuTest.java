@@ -205,7 +205,10 @@ class CudaBackendWithoutGpuTest {
     assertTrue(!ptx.contains(".ftz."), "no flush-to-zero instruction in the PTX");
   }
 
-  /** deepf (issue 15, fourth session) is a comparison kernel: in the bench module only. */
+  /**
+   * deepf (issue 15, fourth session), deepw and deepx (fifth session) are comparison kernels: in
+   * the bench module only.
+   */
   @Test
   void deepfKernelsAreComparisonKernels() throws Exception {
     String product;
@@ -218,7 +221,23 @@ class CudaBackendWithoutGpuTest {
       assertTrue(in != null, "comparison PTX resource present");
       bench = new String(in.readAllBytes(), StandardCharsets.US_ASCII);
     }
-    for (String k : new String[] {"deepf_o", "deepfb_o", "deepfc_o", "deepfd_o"}) {
+    for (String k :
+        new String[] {
+          "deepf_o",
+          "deepfb_o",
+          "deepfc_o",
+          "deepfd_o",
+          // issue 15, fifth session
+          "deepw_o",
+          "deepwb_o",
+          "deepwc_o",
+          "deepwd_o",
+          "deepwe_o",
+          "deepx_o",
+          "deepxb_o",
+          "deepxc_o",
+          "deepxd_o"
+        }) {
       assertTrue(!product.contains(".entry " + k + "("), k + " not in the product's PTX");
       assertTrue(bench.contains(".entry " + k + "("), k + " in the comparison PTX");
     }
