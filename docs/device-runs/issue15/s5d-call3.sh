@@ -2,7 +2,8 @@
 # issue 15, fifth session (deep helper), call 3 (prepared, not run: the helper's device time was
 # spent): parity of every deepRingPlans case (deepxb up to 8,190, batches at offsets), then deepxb
 # vs deep in the same call. Bundle: scripts/device-bundle.sh /work/main/.kb-deep5 from
-# kernels-deep5 (lib/ cut as in README), carry [".kb-deep5"]; about 150 s of command.
+# kernels-deep5-default (deepxb from the product's PTX and cubin, the ladder's default above 1,024;
+# lib/ cut as in README), carry [".kb-deep5"]; about 150 s of command.
 export DIST_DIR=/tmp/parreg-dist-deep5
 B=.kb-deep5/scripts/run-gpu.sh
 R=$OUT
