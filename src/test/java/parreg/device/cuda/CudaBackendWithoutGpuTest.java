@@ -206,8 +206,26 @@ class CudaBackendWithoutGpuTest {
   }
 
   /**
-   * deepf (issue 15, fourth session), deepw and deepx (fifth session) are comparison kernels: in
-   * the bench module only.
+   * deepxb (issue 15, fifth session) is the ladder's plan above 1,024: in the product's PTX only.
+   */
+  @Test
+  void deepxbIsAProductKernel() throws Exception {
+    String product;
+    try (InputStream in = CudaBackend.class.getResourceAsStream(CudaCard.PTX_RESOURCE)) {
+      product = new String(in.readAllBytes(), StandardCharsets.US_ASCII);
+    }
+    String bench;
+    try (InputStream in =
+        CudaBackend.class.getResourceAsStream(parreg.bench.GpuGradientBench.COMPARISON_PTX)) {
+      bench = new String(in.readAllBytes(), StandardCharsets.US_ASCII);
+    }
+    assertTrue(product.contains(".entry deepxb_o("), "deepxb_o in the product's PTX");
+    assertTrue(!bench.contains(".entry deepxb_o("), "deepxb_o not in the comparison PTX");
+  }
+
+  /**
+   * deepf (issue 15, fourth session), deepw and deepx (fifth session; deepxb, the ladder's, aside)
+   * are comparison kernels: in the bench module only.
    */
   @Test
   void deepfKernelsAreComparisonKernels() throws Exception {
@@ -234,7 +252,6 @@ class CudaBackendWithoutGpuTest {
           "deepwd_o",
           "deepwe_o",
           "deepx_o",
-          "deepxb_o",
           "deepxc_o",
           "deepxd_o"
         }) {

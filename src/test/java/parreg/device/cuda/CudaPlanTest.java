@@ -48,8 +48,12 @@ class CudaPlanTest {
     assertEquals("wide2-896", plan(896, 1000, H200_SMEM, FREE));
     assertEquals("widea-1024", plan(897, 1000, H200_SMEM, FREE));
     assertEquals("widea-1024", plan(1024, 1000, H200_SMEM, FREE));
-    assertEquals("deep", plan(1025, 1000, H200_SMEM, FREE));
-    assertEquals("deep", plan(4096, 1000, H200_SMEM, FREE));
+    assertEquals("deepxb", plan(1025, 1000, H200_SMEM, FREE));
+    assertEquals("deepxb", plan(4096, 1000, H200_SMEM, FREE));
+    assertEquals("deepxb", plan(8190, 1000, H200_SMEM, FREE));
+    // deepxb's ring and weights (80 KB at 8,190) past a card's shared memory: deep
+    assertEquals("deepxb", plan(4096, 1000, 65_536, FREE));
+    assertEquals("deep", plan(4097, 1000, 65_536, FREE));
   }
 
   @Test
@@ -138,7 +142,11 @@ class CudaPlanTest {
         "narrow_o_64", CudaPlan.choose(50, 1000, H200_SMEM, FREE, true, "narrow64").main());
     assertEquals(
         "narrow_o_24_1", CudaPlan.choose(20, 1000, H200_SMEM, FREE, true, "narrow1").main());
-    CudaPlan deep = CudaPlan.choose(2048, 1000, H200_SMEM, FREE, true, null);
+    CudaPlan deepxb = CudaPlan.choose(2048, 1000, H200_SMEM, FREE, true, null);
+    assertEquals("deepxb_o", deepxb.main());
+    assertEquals("deepw", deepxb.family()); // one persistent block an SM
+    assertEquals(2048, deepxb.sliceFeatures()); // the plain slice layout (any batch start)
+    CudaPlan deep = CudaPlan.choose(2048, 1000, H200_SMEM, FREE, true, "deep");
     assertEquals("deepr_o", deep.main());
     assertEquals("deepg_o", deep.grad());
     assertEquals(2048, deep.sliceFeatures());

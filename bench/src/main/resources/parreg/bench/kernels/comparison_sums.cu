@@ -154,9 +154,8 @@ DEEPW_KERNEL(deepwc_o, 1, 7, 32, 0, 16, 4, true)
 DEEPW_KERNEL(deepwd_o, 1, 7, 32, 128, 8, 4, true)
 DEEPW_KERNEL(deepwe_o, 1, 7, 32, 128, 16, 4, false)
 // deepx (d > 1,024): one chain warp an SM fed by 6 loader warps through a shared-memory ring (issue
-// 15, fifth session). Shapes (A, F, US, CS; CudaPlan.DEEPX_SHAPES): deepx 4 gradient warps;
-// deepxb 8 of 8 features; deepxc 2; deepxd 4 without the evict-first re-read
+// 15, fifth session). Shapes (A, F, US, CS; CudaPlan.DEEPX_GRAD_WARPS): deepx 4 gradient warps;
+// deepxc 2; deepxd 4 without the evict-first re-read (deepxb, the ladder's, is in local_sums.cu)
 DEEPX_KERNEL(deepx_o, 4, 16, 4, true)
-DEEPX_KERNEL(deepxb_o, 8, 8, 4, true)
 DEEPX_KERNEL(deepxc_o, 2, 16, 4, true)
 DEEPX_KERNEL(deepxd_o, 4, 16, 4, false)

@@ -13,11 +13,12 @@ package parreg.device.cuda;
  * {@code flow2}, {@code flow1}, {@code pipe2}, {@code pipe1}, {@code large1} (d &le; 256, by shared
  * memory), {@code wide2} (256 &lt; d &le; 896), {@code widea} (896 &lt; d &le; 1,024) or {@code
  * wide} (256 &lt; d &le; 1,024; ordered, where their slots fit and x padded to the slice width fits
- * in free memory), {@code deep} (d &gt; 1,024, ordered), {@code twopass} (any d). docs/GPU.md
- * describes each; local_sums.cu holds their kernels. The benchmark and the parity tests may force a
- * plan by name, including {@code large2}, {@code widep}, {@code narrow} at 32 &lt; d &le; 48,
- * {@code narrow64}, {@code narrow1} and {@code deepf}, whose kernels only the comparison module
- * has.
+ * in free memory), {@code deepxb} (d &gt; 1,024, ordered, where its ring fits), {@code deep} (d
+ * &gt; 1,024, ordered), {@code twopass} (any d). docs/GPU.md describes each; local_sums.cu holds
+ * their kernels. The benchmark and the parity tests may force a plan by name, including {@code
+ * large2}, {@code widep}, {@code narrow} at 32 &lt; d &le; 48, {@code narrow64}, {@code narrow1},
+ * {@code deepf}, {@code deepw} and the other {@code deepx} shapes, whose kernels only the
+ * comparison module has.
  *
  * @param name the plan as reported ("spec-64", "quad-8x2", "small-16", "twopass", ...)
  * @param family small, narrow, large, pipe, flow, quad, spec, wide, deep or twopass: how the
@@ -293,7 +294,7 @@ record CudaPlan(
             null,
             null,
             32 * (1 + DEEPX_SLOTS + DEEPX_GRAD_WARPS.get(want)),
-            16 * ((d + 3) / 4) + 4 * 32 * DEEPX_ROWS * DEEPX_SLOTS, // the weights, the ring
+            deepxSmem(d), // the weights, the ring
             d,
             false);
       }
@@ -400,6 +401,11 @@ record CudaPlan(
       return width <= 896 && wideSmem(width, wide2Slots(width)) <= smemOptin
           ? "wide2"
           : width == 1024 ? "widea" : "wide";
+    } else if (d > 1024 && ordered && deepxSmem(d) <= smemOptin) {
+      // by measured speed (H200, issue 15 fifth session, s5d2; TB/s, every row bits=ref): deepxb
+      // 2.14 / 2.08 / 2.06 / 1.98 at d = 1,025 / 1,500 / 2,048 / 4,096 where deep read 1.58 /
+      // 1.59 / 1.54 / 1.53
+      return "deepxb";
     } else if (d > 1024 && ordered) {
       return "deep";
     }
@@ -494,6 +500,11 @@ record CudaPlan(
   static final int DEEPX_SLOTS = 6;
 
   static final int DEEPX_ROWS = 64;
+
+  /** Dynamic shared memory of the deepx kernels: the weights in whole chunks of 4, the ring. */
+  static int deepxSmem(int d) {
+    return 16 * ((d + 3) / 4) + 4 * 32 * DEEPX_ROWS * DEEPX_SLOTS;
+  }
 
   /** The deepx kernels' gradient warps (DEEPX_KERNEL). */
   static final java.util.Map<String, Integer> DEEPX_GRAD_WARPS =
