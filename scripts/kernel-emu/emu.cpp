@@ -118,10 +118,10 @@ int main(int argc, char** argv) {
         for (int i = 0; i < len; ++i)
           if (memcmp(&rbuf[i], &rb[i], 4)) { printf("MISMATCH r[%d] %g %g\n", i, rbuf[i], rb[i]); ++fails; break; }
       } else if (w.rfind("deepx", 0) == 0) {
-        // grid 1 and 2 (the chain streams of two blocks; the second block's tiles wait for
-        // the first's chains only where blocks run at once: here one after the other, so grid 1)
+        // grid 2: the blocks run one after the other here, so the first takes every slice by
+        // ticket and the second finds none (the kernel ends whatever number of blocks is resident)
         std::vector<float> rb(n + 2 + tiles, 0.0f);
-        if (w == "deepx") launch(1, 1, 32 * (1 + DEEPX_SLOTS + 3), [&] { deepx_body<16, 4, true>(X, Y, n, d, start, len, P, bias, G, tiles, rb.data()); });
+        if (w == "deepx") launch(2, 1, 32 * (1 + DEEPX_SLOTS + 3), [&] { deepx_body<16, 4, true>(X, Y, n, d, start, len, P, bias, G, tiles, rb.data()); });
         if (w == "deepxb") launch(1, 1, 32 * (1 + DEEPX_SLOTS + 2), [&] { deepx_body<8, 2, false>(X, Y, n, d, start, len, P, bias, G, tiles, rb.data()); });
         for (int i = 0; i < len; ++i)
           if (memcmp(&rbuf[i], &rb[i], 4)) { printf("MISMATCH r[%d] %g %g\n", i, rbuf[i], rb[i]); ++fails; break; }

@@ -2109,14 +2109,13 @@ __device__ __forceinline__ void deepw_body(const float* __restrict__ x, const fl
 // hold the ~300 features a chain must have in flight. Here 6 loader warps feed the block's one
 // chain warp through a ring of 6 slots of 64 rows (a row: feature j of the slice's 32 samples,
 // 128 bytes; 48 KB): loader p owns slot p and loads chunks p, p + 6, ... of the chain's stream
-// (its slices blockIdx.x, blockIdx.x + gridDim.x, ..., each as ceil(d / 64) chunks of 64
-// features) into registers, waits until the slot is free (EMPTY, a named barrier of 64 threads),
+// (its slices, taken by ticket, each as ceil(d / 64) chunks of 64 features) into registers, waits until the slot is free (EMPTY, a named barrier of 64 threads),
 // stores, and arrives on FULL; the chain warp waits on FULL, runs its 32 chains over the 64 rows
 // from shared memory and arrives on EMPTY (only where a later chunk will fill the slot). So 384
 // rows (48 KB) are in flight an SM and a chain runs near the binary32 addition's latency; the
 // window between the read and the re-read stays deepw's (one chain warp an SM). A gradient warps
 // as deepw's (fused_grad_tasks). Same operations in the same order as deep: the same bits.
-// Dynamic shared memory: the weights, 4 ceil(d / 4) floats (zeros past d), then the ring.
+// Dynamic shared memory: the weights, 4 ceil(d / 4) floats (zeros past d), the ring, 4 ints.
 // ---------------------------------------------------------------------------------------------
 #define DEEPX_SLOTS 6
 #define DEEPX_ROWS 64
@@ -2131,8 +2130,16 @@ __device__ __forceinline__ void deepx_body(const float* __restrict__ x, const fl
   unsigned* tick = reinterpret_cast<unsigned*>(rbuf + n);
   const int dq = (d + 3) >> 2;
   float* ring = wsf + 4 * dq;  // [DEEPX_SLOTS][DEEPX_ROWS][32]
+  // the slices of this block's stream, by ticket (4 entries: slice k in sl[k % 4], taken two
+  // slices ahead by the loader of the first chunk of slice k - 2), so that slices go only to
+  // running blocks and the kernel ends whatever number of blocks is resident
+  volatile int* sl = reinterpret_cast<volatile int*>(ring + DEEPX_SLOTS * DEEPX_ROWS * 32);
   for (int j = threadIdx.x; j < 4 * dq; j += blockDim.x) wsf[j] = j < d ? params[j] : 0.0f;
   const float b = bias ? params[d] : 0.0f;
+  if (threadIdx.x == 0) {
+    sl[0] = (int)atomicAdd(tick, 1u);
+    sl[1] = (int)atomicAdd(tick, 1u);
+  }
   __syncthreads();
   const int w = threadIdx.x >> 5;
   const int lane = threadIdx.x & 31;
@@ -2142,16 +2149,18 @@ __device__ __forceinline__ void deepx_body(const float* __restrict__ x, const fl
   }
   const int slices = (len + LANES - 1) / LANES;
   const int cps = (d + DEEPX_ROWS - 1) / DEEPX_ROWS;  // chunks a slice
-  const int mine = (int)blockIdx.x < slices ? (slices - 1 - (int)blockIdx.x) / (int)gridDim.x + 1 : 0;
-  const int total = mine * cps;  // chunks of this block's stream
+  // (a loader reads sl[k % 4] at least 2 cps - 12 > 0 chunks after it was written, the chain
+  // arrives on EMPTY between the two: cps >= 17 at d > 1,024)
   if (w > 0) {
     // loader p = w - 1: slot p, chunks p, p + 6, ...
     const int p = w - 1;
     float* slot = ring + p * DEEPX_ROWS * 32 + lane;
-    for (int q = p; q < total; q += DEEPX_SLOTS) {
+    for (int q = p;; q += DEEPX_SLOTS) {
       const int ii = q / cps;
       const int m = q - ii * cps;
-      const int s = (int)blockIdx.x + ii * (int)gridDim.x;
+      const int s = sl[ii & 3];
+      if (s >= slices) break;
+      if (m == 0 && lane == 0) sl[(ii + 2) & 3] = (int)atomicAdd(tick, 1u);
       const int i = s * LANES + lane;
       const float* xp = sample_row(x, start + (i < len ? i : 0), d);  // past the batch: sample 0
       float v[DEEPX_ROWS];
@@ -2164,8 +2173,9 @@ __device__ __forceinline__ void deepx_body(const float* __restrict__ x, const fl
     }
     return;
   }
-  for (int ii = 0; ii < mine; ++ii) {
-    const int s = (int)blockIdx.x + ii * (int)gridDim.x;
+  for (int ii = 0;; ++ii) {
+    const int s = sl[ii & 3];
+    if (s >= slices) return;
     float r = 0.0f;
     for (int m = 0; m < cps; ++m) {
       const int q = ii * cps + m;
@@ -2185,7 +2195,7 @@ __device__ __forceinline__ void deepx_body(const float* __restrict__ x, const fl
       } else {
         for (int u = 0; u < d - j0; ++u) r = __fadd_rn(r, __fmul_rn(wsf[j0 + u], slot[32 * u]));
       }
-      if (q + DEEPX_SLOTS < total) named_bar_arrive(2 + 2 * p, 64);  // EMPTY
+      if (sl[((q + DEEPX_SLOTS) / cps) & 3] < slices) named_bar_arrive(2 + 2 * p, 64);  // EMPTY, if refilled
     }
     const int i = s * LANES + lane;
     if (bias) r = __fadd_rn(r, b);

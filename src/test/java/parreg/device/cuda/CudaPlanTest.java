@@ -52,8 +52,8 @@ class CudaPlanTest {
     assertEquals("deepxb", plan(4096, 1000, H200_SMEM, FREE));
     assertEquals("deepxb", plan(8190, 1000, H200_SMEM, FREE));
     // deepxb's ring and weights (80 KB at 8,190) past a card's shared memory: deep
-    assertEquals("deepxb", plan(4096, 1000, 65_536, FREE));
-    assertEquals("deep", plan(4097, 1000, 65_536, FREE));
+    assertEquals("deepxb", plan(4092, 1000, 65_536, FREE));
+    assertEquals("deep", plan(4093, 1000, 65_536, FREE));
   }
 
   @Test
@@ -256,7 +256,7 @@ class CudaPlanTest {
     assertEquals("deepw", x.family());
     assertEquals("deepxb_o", x.main());
     assertEquals(32 * (1 + 6 + 8), x.block()); // chain, loaders, gradient warps
-    assertEquals(16 * 2048 + 4 * 32 * 64 * 6, x.smem());
+    assertEquals(16 * 2048 + 4 * 32 * 64 * 6 + 16, x.smem());
     assertEquals(8190, x.sliceFeatures());
     assertEquals(
         32 * (1 + 6 + 4), CudaPlan.choose(1025, 1000, H200_SMEM, FREE, true, "deepx").block());

@@ -501,9 +501,12 @@ record CudaPlan(
 
   static final int DEEPX_ROWS = 64;
 
-  /** Dynamic shared memory of the deepx kernels: the weights in whole chunks of 4, the ring. */
+  /**
+   * Dynamic shared memory of the deepx kernels: the weights in whole chunks of 4, the ring, the
+   * slice tickets.
+   */
   static int deepxSmem(int d) {
-    return 16 * ((d + 3) / 4) + 4 * 32 * DEEPX_ROWS * DEEPX_SLOTS;
+    return 16 * ((d + 3) / 4) + 4 * 32 * DEEPX_ROWS * DEEPX_SLOTS + 16; // + the slice tickets
   }
 
   /** The deepx kernels' gradient warps (DEEPX_KERNEL). */
