@@ -122,6 +122,22 @@ int main(int argc, char** argv) {
         if (w == "deepfd") launch(1, 1, 32 * (4 + 8), [&] { deepf_body<4, 32, 16, 2>(X, Y, n, d, start, len, P, bias, G, tiles, rb.data()); });
         for (int i = 0; i < len; ++i)
           if (memcmp(&rbuf[i], &rb[i], 4)) { printf("MISMATCH r[%d] %g %g\n", i, rbuf[i], rb[i]); ++fails; break; }
+      } else if (w.rfind("deepx", 0) == 0) {
+        // grid 2: the blocks run one after the other here, so the first takes every slice by
+        // ticket and the second finds none (the kernel ends whatever number of blocks is resident)
+        std::vector<float> rb(n + 2 + tiles, 0.0f);
+        if (w == "deepx") launch(2, 1, 32 * (1 + DEEPX_SLOTS + 3), [&] { deepx_body<16, 4, true>(X, Y, n, d, start, len, P, bias, G, tiles, rb.data()); });
+        if (w == "deepxb") launch(1, 1, 32 * (1 + DEEPX_SLOTS + 2), [&] { deepx_body<8, 2, false>(X, Y, n, d, start, len, P, bias, G, tiles, rb.data()); });
+        for (int i = 0; i < len; ++i)
+          if (memcmp(&rbuf[i], &rb[i], 4)) { printf("MISMATCH r[%d] %g %g\n", i, rbuf[i], rb[i]); ++fails; break; }
+      } else if (w.rfind("deepw", 0) == 0) {
+        // one block: its gradient warps wait for its own chain warps (the tickets hand out all)
+        std::vector<float> rb(n + 2 + tiles, 0.0f);
+        if (w == "deepw") launch(1, 1, 32 * (1 + 3), [&] { deepw_body<1, 32, 128, 16, 4, true>(X, Y, n, d, start, len, P, bias, G, tiles, rb.data()); });
+        if (w == "deepwb") launch(1, 1, 32 * (2 + 3), [&] { deepw_body<2, 32, 64, 16, 4, true>(X, Y, n, d, start, len, P, bias, G, tiles, rb.data()); });
+        if (w == "deepwd") launch(1, 1, 32 * (1 + 2), [&] { deepw_body<1, 32, 128, 8, 4, false>(X, Y, n, d, start, len, P, bias, G, tiles, rb.data()); });
+        for (int i = 0; i < len; ++i)
+          if (memcmp(&rbuf[i], &rb[i], 4)) { printf("MISMATCH r[%d] %g %g\n", i, rbuf[i], rb[i]); ++fails; break; }
       } else if (w == "narrow24") {
         launch(3, 1, 64, [&] { small_body<24, 2, true>(X, Y, d, start, len, wp, wp.b, bias, G, tiles); });
       } else if (w == "narrow32") {

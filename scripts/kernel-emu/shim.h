@@ -102,6 +102,8 @@ inline void launch(int gx, int gy, int bs, const std::function<void()>& f) {
 inline unsigned atomicAdd(unsigned* p, unsigned v) { return std::atomic_ref<unsigned>(*p).fetch_add(v); }
 inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
 inline void __nanosleep(unsigned) { std::this_thread::yield(); }
+inline float __ldcs(const float* p) { return *(volatile const float*)p; }
+inline void prefetch_l2(const float*) {}
 inline float __ldcg(const float* p) { std::atomic_thread_fence(std::memory_order_seq_cst); return *(volatile const float*)p; }
 template <class T>
 inline T __shfl_sync(unsigned, T v, int src) {

@@ -87,6 +87,11 @@ WIDE2_KERNEL(wide2_o_1024, 256, 3, 8, 2)
 WIDEA_KERNEL(widea_o_1024, 256, 16)
 // d > 1,024: the two passes of the deep plan (U = 16 features ahead, F = 16 features a warp)
 DEEP_KERNELS(deepr_o, deepg_o, 16, 16)
+// d > 1,024 where its ring fits (the default since issue 15's fifth session): one chain warp an SM
+// fed by 6 loader warps through a shared-memory ring, 8 gradient warps of 8 features, 4 slices
+// ahead, the re-read evict-first (2.06 / 1.98 TB/s at d = 2,048 / 4,096 on an H200 where deep read
+// 1.54 / 1.53; s5d2)
+DEEPX_KERNEL(deepxb_o, 8, 8, 4, true)
 extern "C" __global__ void __launch_bounds__(256) resid_o(SMALL_ARGS, float* __restrict__ rbuf) {
   resid_body<true>(SMALL_PASS, rbuf);
 }

@@ -242,7 +242,28 @@ class CudaBackendWithoutGpuTest {
     assertTrue(!ptx.contains(".ftz."), "no flush-to-zero instruction in the PTX");
   }
 
-  /** deepf (issue 15, fourth session) is a comparison kernel: in the bench module only. */
+  /**
+   * deepxb (issue 15, fifth session) is the ladder's plan above 1,024: in the product's PTX only.
+   */
+  @Test
+  void deepxbIsAProductKernel() throws Exception {
+    String product;
+    try (InputStream in = CudaBackend.class.getResourceAsStream(CudaCard.PTX_RESOURCE)) {
+      product = new String(in.readAllBytes(), StandardCharsets.US_ASCII);
+    }
+    String bench;
+    try (InputStream in =
+        CudaBackend.class.getResourceAsStream(parreg.bench.GpuGradientBench.COMPARISON_PTX)) {
+      bench = new String(in.readAllBytes(), StandardCharsets.US_ASCII);
+    }
+    assertTrue(product.contains(".entry deepxb_o("), "deepxb_o in the product's PTX");
+    assertTrue(!bench.contains(".entry deepxb_o("), "deepxb_o not in the comparison PTX");
+  }
+
+  /**
+   * deepf (issue 15, fourth session), deepw and deepx (fifth session; deepxb, the ladder's, aside)
+   * are comparison kernels: in the bench module only.
+   */
   @Test
   void deepfKernelsAreComparisonKernels() throws Exception {
     String product;
@@ -255,7 +276,22 @@ class CudaBackendWithoutGpuTest {
       assertTrue(in != null, "comparison PTX resource present");
       bench = new String(in.readAllBytes(), StandardCharsets.US_ASCII);
     }
-    for (String k : new String[] {"deepf_o", "deepfb_o", "deepfc_o", "deepfd_o"}) {
+    for (String k :
+        new String[] {
+          "deepf_o",
+          "deepfb_o",
+          "deepfc_o",
+          "deepfd_o",
+          // issue 15, fifth session
+          "deepw_o",
+          "deepwb_o",
+          "deepwc_o",
+          "deepwd_o",
+          "deepwe_o",
+          "deepx_o",
+          "deepxc_o",
+          "deepxd_o"
+        }) {
       assertTrue(!product.contains(".entry " + k + "("), k + " not in the product's PTX");
       assertTrue(bench.contains(".entry " + k + "("), k + " in the comparison PTX");
     }

@@ -390,6 +390,60 @@ class CudaParityTest {
         Arguments.of(3001, 3_073, "deepfd"));
   }
 
+  static Stream<Arguments> deepWindowPlans() {
+    return Stream.of(
+        // issue 15, fifth session: deepw (whole-slice chains, one block an SM, tickets): d just
+        // above 1,024, not a multiple of 4 nor of the chain's 32-feature groups, many tiles and
+        // rounds of the persistent blocks, a partial last tile and slice, batches at offsets (the
+        // same kernel reads any start), up to 8,190; the other shapes deepwb..deepwe
+        Arguments.of(1025, 3_001, "deepw"),
+        Arguments.of(1500, 5_003, "deepw"),
+        Arguments.of(2051, 40_000, "deepw"),
+        Arguments.of(2048, 200_003, "deepw"),
+        Arguments.of(4096, 1_100, "deepw"),
+        Arguments.of(4099, 9_000, "deepw"),
+        Arguments.of(8190, 2_049, "deepw"),
+        Arguments.of(1027, 5_003, "deepwb"),
+        Arguments.of(4094, 9_000, "deepwb"),
+        Arguments.of(2050, 9_000, "deepwc"),
+        Arguments.of(3001, 3_073, "deepwd"),
+        Arguments.of(1030, 40_000, "deepwe"));
+  }
+
+  static Stream<Arguments> deepRingPlans() {
+    return Stream.of(
+        // issue 15, fifth session: deepx (one chain warp an SM fed by loader warps through a
+        // shared-memory ring): d not a multiple of 4 nor of the 64-row chunk, many tiles and
+        // rounds of the persistent blocks, batches at offsets, up to 8,190; shapes deepxb..deepxd
+        Arguments.of(1025, 3_001, "deepx"),
+        Arguments.of(1500, 5_003, "deepx"),
+        Arguments.of(2051, 40_000, "deepx"),
+        Arguments.of(2048, 200_003, "deepx"),
+        Arguments.of(4099, 9_000, "deepx"),
+        Arguments.of(8190, 2_049, "deepx"),
+        Arguments.of(1027, 5_003, "deepxb"),
+        Arguments.of(1500, 5_003, "deepxb"),
+        Arguments.of(2051, 40_000, "deepxb"),
+        Arguments.of(2048, 200_003, "deepxb"),
+        Arguments.of(4099, 9_000, "deepxb"),
+        Arguments.of(8190, 2_049, "deepxb"),
+        Arguments.of(8189, 40_000, "deepxb"),
+        Arguments.of(4094, 9_000, "deepxc"),
+        Arguments.of(3001, 3_073, "deepxd"));
+  }
+
+  @ParameterizedTest(name = "d={0} N={1} plan={2}")
+  @MethodSource("deepRingPlans")
+  void deepRingPlansMatchTheReference(int d, int n, String plan) {
+    everyPlanMatchesTheReference(d, n, plan);
+  }
+
+  @ParameterizedTest(name = "d={0} N={1} plan={2}")
+  @MethodSource("deepWindowPlans")
+  void deepWindowPlansMatchTheReference(int d, int n, String plan) {
+    everyPlanMatchesTheReference(d, n, plan);
+  }
+
   @ParameterizedTest(name = "d={0} N={1} plan={2}")
   @MethodSource("deepFusedPlans")
   void deepFusedPlansMatchTheReference(int d, int n, String plan) {

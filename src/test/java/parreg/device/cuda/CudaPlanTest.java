@@ -56,8 +56,12 @@ class CudaPlanTest {
     assertEquals("wide2-896", plan(896, 1000, H200_SMEM, FREE));
     assertEquals("widea-1024", plan(897, 1000, H200_SMEM, FREE));
     assertEquals("widea-1024", plan(1024, 1000, H200_SMEM, FREE));
-    assertEquals("deep", plan(1025, 1000, H200_SMEM, FREE));
-    assertEquals("deep", plan(4096, 1000, H200_SMEM, FREE));
+    assertEquals("deepxb", plan(1025, 1000, H200_SMEM, FREE));
+    assertEquals("deepxb", plan(4096, 1000, H200_SMEM, FREE));
+    assertEquals("deepxb", plan(8190, 1000, H200_SMEM, FREE));
+    // deepxb's ring and weights (80 KB at 8,190) past a card's shared memory: deep
+    assertEquals("deepxb", plan(4092, 1000, 65_536, FREE));
+    assertEquals("deep", plan(4093, 1000, 65_536, FREE));
   }
 
   /** On a card of compute capability 9.0 the widet kernels (local_sums_sm90.cu) take 257..1,024. */
@@ -209,7 +213,11 @@ class CudaPlanTest {
         "narrow_o_64", CudaPlan.choose(50, 1000, H200_SMEM, FREE, true, "narrow64").main());
     assertEquals(
         "narrow_o_24_1", CudaPlan.choose(20, 1000, H200_SMEM, FREE, true, "narrow1").main());
-    CudaPlan deep = CudaPlan.choose(2048, 1000, H200_SMEM, FREE, true, null);
+    CudaPlan deepxb = CudaPlan.choose(2048, 1000, H200_SMEM, FREE, true, null);
+    assertEquals("deepxb_o", deepxb.main());
+    assertEquals("deepw", deepxb.family()); // one persistent block an SM
+    assertEquals(2048, deepxb.sliceFeatures()); // the plain slice layout (any batch start)
+    CudaPlan deep = CudaPlan.choose(2048, 1000, H200_SMEM, FREE, true, "deep");
     assertEquals("deepr_o", deep.main());
     assertEquals("deepg_o", deep.grad());
     assertEquals(2048, deep.sliceFeatures());
@@ -312,5 +320,37 @@ class CudaPlanTest {
     assertThrows(
         IllegalArgumentException.class,
         () -> CudaPlan.choose(2048, 1000, H200_SMEM, FREE, false, "deepf"));
+  }
+
+  /**
+   * deepw and deepx (issue 15, fifth session): kernels, warps, shared memory (deepx: the weights
+   * and the loader warps' ring of 6 x 64 rows); one block an SM (family deepw); refused at d <=
+   * 1024 and unordered.
+   */
+  @Test
+  void deepwAndDeepxPlanShapes() {
+    CudaPlan w = CudaPlan.choose(2051, 1000, H200_SMEM, FREE, true, "deepw");
+    assertEquals("deepw", w.family());
+    assertEquals("deepw_o", w.main());
+    assertEquals(null, w.grad());
+    assertEquals(32 * 8, w.block()); // 1 chain warp, 7 gradient warps
+    assertEquals(16 * 513, w.smem());
+    assertEquals(32 * 8, CudaPlan.choose(4096, 1000, H200_SMEM, FREE, true, "deepwb").block());
+    CudaPlan x = CudaPlan.choose(8190, 1000, H200_SMEM, FREE, true, "deepxb");
+    assertEquals("deepw", x.family());
+    assertEquals("deepxb_o", x.main());
+    assertEquals(32 * (1 + 6 + 8), x.block()); // chain, loaders, gradient warps
+    assertEquals(16 * 2048 + 4 * 32 * 64 * 6 + 16, x.smem());
+    assertEquals(8190, x.sliceFeatures());
+    assertEquals(
+        32 * (1 + 6 + 4), CudaPlan.choose(1025, 1000, H200_SMEM, FREE, true, "deepx").block());
+    assertEquals(
+        32 * (1 + 6 + 2), CudaPlan.choose(1025, 1000, H200_SMEM, FREE, true, "deepxc").block());
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> CudaPlan.choose(1024, 1000, H200_SMEM, FREE, true, "deepxb"));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> CudaPlan.choose(2048, 1000, H200_SMEM, FREE, false, "deepw"));
   }
 }

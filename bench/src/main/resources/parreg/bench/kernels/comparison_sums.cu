@@ -175,3 +175,19 @@ SPEC_KERNEL(spec_o_128_c7, 32, 7, 8, 8, 7, true)
 SPEC_KERNEL_MB(spec_o_64_m8, 16, 6, 8, 8, 6, 2)
 SPEC_KERNEL_MB(spec_o_128_m8, 32, 6, 8, 8, 6, 2)
 SPEC_KERNEL_MB(spec_o_128_m4, 32, 6, 8, 4, 6, 2)
+// deepw (d > 1,024): deepf with whole-slice chains on all 32 lanes, one or two chain warps an SM,
+// an L2 prefetch ahead of the chains' loads and an evict-first re-read (issue 15, fifth session).
+// Shapes (C, A, U, PF, F, US, CS; CudaPlan.DEEPW_SHAPES): deepw 1 chain warp, prefetch 128
+// features ahead; deepwb 2 chain warps, 64 ahead; deepwc no prefetch; deepwd 8 features a
+// gradient task; deepwe the re-read without the evict-first hint
+DEEPW_KERNEL(deepw_o, 1, 7, 32, 128, 16, 4, true)
+DEEPW_KERNEL(deepwb_o, 2, 6, 32, 64, 16, 4, true)
+DEEPW_KERNEL(deepwc_o, 1, 7, 32, 0, 16, 4, true)
+DEEPW_KERNEL(deepwd_o, 1, 7, 32, 128, 8, 4, true)
+DEEPW_KERNEL(deepwe_o, 1, 7, 32, 128, 16, 4, false)
+// deepx (d > 1,024): one chain warp an SM fed by 6 loader warps through a shared-memory ring (issue
+// 15, fifth session). Shapes (A, F, US, CS; CudaPlan.DEEPX_GRAD_WARPS): deepx 4 gradient warps;
+// deepxc 2; deepxd 4 without the evict-first re-read (deepxb, the ladder's, is in local_sums.cu)
+DEEPX_KERNEL(deepx_o, 4, 16, 4, true)
+DEEPX_KERNEL(deepxc_o, 2, 16, 4, true)
+DEEPX_KERNEL(deepxd_o, 4, 16, 4, false)

@@ -251,7 +251,7 @@ public final class CudaBackend implements KernelBackend {
     dPartB = alloc(8L * coords * Math.max(1, (maxTiles + TREE_GROUP - 1) / TREE_GROUP));
     if (plan.grad() != null) {
       dR = alloc(4L * n);
-    } else if (plan.family().equals("deepf")) {
+    } else if (plan.family().equals("deepf") || plan.family().equals("deepw")) {
       dR = alloc(4L * n + 4L * (2 + maxTiles)); // the residuals, then deepf's counters
     }
     hParamsView =
@@ -463,13 +463,15 @@ public final class CudaBackend implements KernelBackend {
         long tasks = (long) tiles * ((d + 15) / 16 + 1);
         launchKernel(gradFn, balancedGrid(tasks, 8, gradFull), 1, 256, 0, common);
       }
-      case "deepf" -> {
-        // one persistent block an SM; the tickets (chain, gradient) and the tiles' done counts
-        // after the residuals start at zero
+      case "deepf", "deepw" -> {
+        // persistent blocks (deepw: exactly one an SM, its chain warps a fixed share of the card);
+        // the tickets (chain, gradient) and the tiles' done counts after the residuals start at
+        // zero
         run(
             cuMemsetD32Async(dR.withByteOffset(4L * partition.samples()), 0, 2L + tiles, stream),
             "cuMemsetD32Async(tickets)");
-        launchKernel(mainFn, full, 1, plan.block(), plan.smem(), common);
+        int grid = plan.family().equals("deepw") ? card.smCount : full;
+        launchKernel(mainFn, grid, 1, plan.block(), plan.smem(), common);
       }
       case "large", "pipe" -> {
         int grid = Math.min(tiles, full);

@@ -16,11 +16,12 @@ package parreg.device.cuda;
  * cards of compute capability 9.0 and newer {@code widet} / {@code widel2x4} (256 &lt; d &le;
  * 1,024, ordered; their kernels are local_sums_sm90.cu's), else {@code wide2} (256 &lt; d &le;
  * 896), {@code widea} (896 &lt; d &le; 1,024) or {@code wide} (256 &lt; d &le; 1,024; ordered,
- * where their slots fit and x padded to the slice width fits in free memory), {@code deep} (d &gt;
- * 1,024, ordered), {@code twopass} (any d). docs/GPU.md describes each; local_sums.cu holds their
+ * where their slots fit and x padded to the slice width fits in free memory), {@code deepxb} (d &gt;
+ * 1,024, ordered, where its ring fits), {@code deep} (d &gt; 1,024, ordered), {@code twopass} (any d). docs/GPU.md describes each; local_sums.cu holds their
  * kernels. The benchmark and the parity tests may force a plan by name, including {@code large2},
- * {@code widep}, {@code narrow} at 32 &lt; d &le; 48, {@code narrow64}, {@code narrow1} and {@code
- * deepf}, whose kernels only the comparison module has.
+ * {@code widep}, {@code narrow} at 32 &lt; d &le; 48, {@code narrow64}, {@code narrow1}, {@code
+ * deepf}, {@code deepw} and the other {@code deepx} shapes, whose kernels only the comparison
+ * module has.
  *
  * @param name the plan as reported ("spec-64", "quad-8x2", "small-16", "twopass", ...)
  * @param family small, narrow, large, pipe, flow, quad, spec, wide, deep or twopass: how the
@@ -368,6 +369,51 @@ record CudaPlan(
         }
         return new CudaPlan("deep", "deep", "deepr_o", null, "deepg_o", 256, 4 * d, d, false);
       }
+      case "deepx", "deepxb", "deepxc", "deepxd" -> {
+        // one chain warp an SM fed by 6 loader warps through a shared-memory ring (issue 15,
+        // fifth session); one block an SM, launched as deepw
+        if (d <= 1024 || !ordered) {
+          throw new IllegalArgumentException(
+              "plan "
+                  + want
+                  + " does not fit d="
+                  + d
+                  + (ordered ? " (needs d > 1024)" : " (it has no unordered variant)"));
+        }
+        return new CudaPlan(
+            want,
+            "deepw",
+            want + "_o",
+            null,
+            null,
+            32 * (1 + DEEPX_SLOTS + DEEPX_GRAD_WARPS.get(want)),
+            deepxSmem(d), // the weights, the ring
+            d,
+            false);
+      }
+      case "deepw", "deepwb", "deepwc", "deepwd", "deepwe" -> {
+        // deepf with whole-slice chains on all 32 lanes and few chain warps an SM (a tight window
+        // between the read and the L2 re-read; issue 15, fifth session); one block an SM
+        if (d <= 1024 || !ordered) {
+          throw new IllegalArgumentException(
+              "plan "
+                  + want
+                  + " does not fit d="
+                  + d
+                  + (ordered ? " (needs d > 1024)" : " (it has no unordered variant)"));
+        }
+        int[] shape = DEEPW_SHAPES.get(want);
+        return new CudaPlan(
+            want,
+            "deepw",
+            want + "_o",
+            null,
+            null,
+            32 * (shape[0] + shape[1]),
+            16 * ((d + 3) / 4), // the weights
+            d,
+            false);
+      }
       case "deepf", "deepfb", "deepfc", "deepfd" -> {
         // deep's two passes fused (x re-read from L2): comparison module only, no faster than
         // deep on an H200 (issue 15, fourth session, s4w2); deepfb, deepfc, deepfd: other shapes
@@ -477,6 +523,11 @@ record CudaPlan(
       return width <= 896 && wideSmem(width, wide2Slots(width)) <= smemOptin
           ? "wide2"
           : width == 1024 ? "widea" : "wide";
+    } else if (d > 1024 && ordered && deepxSmem(d) <= smemOptin) {
+      // by measured speed (H200, issue 15 fifth session, s5d2; TB/s, every row bits=ref): deepxb
+      // 2.14 / 2.08 / 2.06 / 1.98 at d = 1,025 / 1,500 / 2,048 / 4,096 where deep read 1.58 /
+      // 1.59 / 1.54 / 1.53
+      return "deepxb";
     } else if (d > 1024 && ordered) {
       return "deep";
     }
@@ -563,6 +614,35 @@ record CudaPlan(
           "deepfb", new int[] {4, 6},
           "deepfc", new int[] {4, 4},
           "deepfd", new int[] {4, 8});
+
+  /**
+   * The deepw kernels' warps (DEEPW_KERNEL): {chain warps C, gradient warps A}; forced plans only
+   * until measured.
+   */
+  static final java.util.Map<String, int[]> DEEPW_SHAPES =
+      java.util.Map.of(
+          "deepw", new int[] {1, 7},
+          "deepwb", new int[] {2, 6},
+          "deepwc", new int[] {1, 7},
+          "deepwd", new int[] {1, 7},
+          "deepwe", new int[] {1, 7});
+
+  /** The deepx kernels' loader warps and ring (local_sums.cuh, DEEPX_SLOTS, DEEPX_ROWS). */
+  static final int DEEPX_SLOTS = 6;
+
+  static final int DEEPX_ROWS = 64;
+
+  /**
+   * Dynamic shared memory of the deepx kernels: the weights in whole chunks of 4, the ring, the
+   * slice tickets.
+   */
+  static int deepxSmem(int d) {
+    return 16 * ((d + 3) / 4) + 4 * 32 * DEEPX_ROWS * DEEPX_SLOTS + 16; // + the slice tickets
+  }
+
+  /** The deepx kernels' gradient warps (DEEPX_KERNEL). */
+  static final java.util.Map<String, Integer> DEEPX_GRAD_WARPS =
+      java.util.Map.of("deepx", 4, "deepxb", 8, "deepxc", 2, "deepxd", 4);
 
   /** The narrow kernels' accumulators a lane (24, 32 or 48): the fewest that hold d. */
   static int narrowWidth(int d) {
