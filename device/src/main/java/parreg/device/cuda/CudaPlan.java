@@ -16,12 +16,12 @@ package parreg.device.cuda;
  * cards of compute capability 9.0 and newer {@code widet} / {@code widel2x4} (256 &lt; d &le;
  * 1,024, ordered; their kernels are local_sums_sm90.cu's), else {@code wide2} (256 &lt; d &le;
  * 896), {@code widea} (896 &lt; d &le; 1,024) or {@code wide} (256 &lt; d &le; 1,024; ordered,
- * where their slots fit and x padded to the slice width fits in free memory), {@code deepxb} (d &gt;
- * 1,024, ordered, where its ring fits), {@code deep} (d &gt; 1,024, ordered), {@code twopass} (any d). docs/GPU.md describes each; local_sums.cu holds their
- * kernels. The benchmark and the parity tests may force a plan by name, including {@code large2},
- * {@code widep}, {@code narrow} at 32 &lt; d &le; 48, {@code narrow64}, {@code narrow1}, {@code
- * deepf}, {@code deepw} and the other {@code deepx} shapes, whose kernels only the comparison
- * module has.
+ * where their slots fit and x padded to the slice width fits in free memory), {@code deepxb} (d
+ * &gt; 1,024, ordered, where its ring fits), {@code deep} (d &gt; 1,024, ordered), {@code twopass}
+ * (any d). docs/GPU.md describes each; local_sums.cu holds their kernels. The benchmark and the
+ * parity tests may force a plan by name, including {@code large2}, {@code widep}, {@code narrow} at
+ * 32 &lt; d &le; 48, {@code narrow64}, {@code narrow1}, {@code deepf}, {@code deepw} and the other
+ * {@code deepx} shapes, whose kernels only the comparison module has.
  *
  * @param name the plan as reported ("spec-64", "quad-8x2", "small-16", "twopass", ...)
  * @param family small, narrow, large, pipe, flow, quad, spec, wide, deep or twopass: how the
