@@ -425,19 +425,7 @@ public final class CudaBackend implements KernelBackend {
     if (!ordered) {
       run(cuMemsetD32Async(dPartA, 0, 2L * coords, stream), "cuMemsetD32Async");
     }
-    Pointer common =
-        Pointer.to(
-            Pointer.to(dX),
-            Pointer.to(dY),
-            Pointer.to(new long[] {partition.samples()}),
-            Pointer.to(new int[] {d}),
-            Pointer.to(new long[] {start}),
-            Pointer.to(new int[] {length}),
-            Pointer.to(dParams),
-            Pointer.to(new int[] {bias ? 1 : 0}),
-            Pointer.to(out),
-            Pointer.to(new int[] {tiles}),
-            Pointer.to(dR == null ? dParams : dR));
+    Pointer common = kernelArgs(start, length, out, tiles, Pointer.to(dR == null ? dParams : dR));
     int full = card.smCount * mainOccupancy;
     int gradFull = card.smCount * gradOccupancy;
     switch (plan.family()) {
@@ -496,19 +484,7 @@ public final class CudaBackend implements KernelBackend {
       case "wide" -> {
         if (start % 32 == 0 && dWeights != null) {
           // widel: the last parameter is the zero-padded weights
-          Pointer lean =
-              Pointer.to(
-                  Pointer.to(dX),
-                  Pointer.to(dY),
-                  Pointer.to(new long[] {partition.samples()}),
-                  Pointer.to(new int[] {d}),
-                  Pointer.to(new long[] {start}),
-                  Pointer.to(new int[] {length}),
-                  Pointer.to(dParams),
-                  Pointer.to(new int[] {bias ? 1 : 0}),
-                  Pointer.to(out),
-                  Pointer.to(new int[] {tiles}),
-                  Pointer.to(dWeights));
+          Pointer lean = kernelArgs(start, length, out, tiles, Pointer.to(dWeights));
           launchKernel(mainFn, Math.min(tiles, full), 1, plan.block(), plan.smem(), lean);
         } else if (start % 32 == 0) {
           launchKernel(mainFn, Math.min(tiles, full), 1, plan.block(), plan.smem(), common);
@@ -543,19 +519,27 @@ public final class CudaBackend implements KernelBackend {
 
   /** The arguments of the kernels that take the weights by value (flow, quad, spec, narrow). */
   private Pointer weightArgs(int start, int length, int tiles, CUdeviceptr out) {
-    return Pointer.to(
-        Pointer.to(dX),
-        Pointer.to(dY),
-        Pointer.to(new long[] {partition.samples()}),
-        Pointer.to(new int[] {d}),
-        Pointer.to(new long[] {start}),
-        Pointer.to(new int[] {length}),
-        Pointer.to(dParams),
-        Pointer.to(new int[] {bias ? 1 : 0}),
-        Pointer.to(out),
-        Pointer.to(new int[] {tiles}),
-        Pointer.to(dParams),
-        Pointer.to(hWeights));
+    return kernelArgs(start, length, out, tiles, Pointer.to(dParams), Pointer.to(hWeights));
+  }
+
+  /**
+   * The arguments every kernel takes first, in local_sums.cuh's order (x, y, samples, d, batch
+   * start and length, parameters, bias, out, tiles), then {@code last}, the kernel's own.
+   */
+  private Pointer kernelArgs(int start, int length, CUdeviceptr out, int tiles, Pointer... last) {
+    Pointer[] args = new Pointer[10 + last.length];
+    args[0] = Pointer.to(dX);
+    args[1] = Pointer.to(dY);
+    args[2] = Pointer.to(new long[] {partition.samples()});
+    args[3] = Pointer.to(new int[] {d});
+    args[4] = Pointer.to(new long[] {start});
+    args[5] = Pointer.to(new int[] {length});
+    args[6] = Pointer.to(dParams);
+    args[7] = Pointer.to(new int[] {bias ? 1 : 0});
+    args[8] = Pointer.to(out);
+    args[9] = Pointer.to(new int[] {tiles});
+    System.arraycopy(last, 0, args, 10, last.length);
+    return Pointer.to(args);
   }
 
   /** The residual pass ({@code resid}, {@code grid} blocks), then the gradient pass. */
