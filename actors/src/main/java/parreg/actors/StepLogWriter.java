@@ -90,13 +90,7 @@ final class StepLogWriter implements AutoCloseable {
    *     chain's head is unchanged
    */
   Chained seal(TrainingActor.Event event) throws IOException {
-    Chained c = JournalEnvelope.seal(codec, event, head);
-    if (event instanceof TrainingActor.StepCommitted) {
-      log.append(lastSeq + 1, System.currentTimeMillis(), c.payload());
-    }
-    head = c.hash();
-    lastSeq++;
-    return c;
+    return sealAll(List.of(event))[0];
   }
 
   /**

@@ -193,14 +193,14 @@ final class WriteBehind {
       return;
     }
     journal.cancelGroupDue();
-    if (log != null && !log.acknowledges() && !guard()) {
-      return;
-    }
+    boolean guarding = log != null && !log.acknowledges();
     // A guarding log's steps follow a RunStarted the journal holds: a RunStarted not yet journaled
     // (the opening write, or that write again after a failure) goes alone, so that the first step
     // need not wait for it (lagsTooFar) and the log never holds a step of a run the journal lacks.
-    int n =
-        log != null && !log.acknowledges() && pendingSteps() < pending.size() ? 1 : pending.size();
+    int n = guarding && pendingSteps() < pending.size() ? 1 : pending.size();
+    if (guarding && !guard(n)) {
+      return;
+    }
     TrainingActor.Event[] events = new TrainingActor.Event[n];
     // With a step log every event is sealed by now, and the journal child stores those bytes.
     Chained[] sealed = pending.peekFirst().sealed() == null ? null : new Chained[n];
@@ -220,25 +220,23 @@ final class WriteBehind {
   }
 
   /**
-   * Guarding step log: seals the waiting events that are not sealed yet (those of a write that
-   * failed and goes again are) and appends them to the log before the journal is handed them. False
-   * when the log could not be appended to (a full disk): nothing is handed to the journal, which
-   * then ends at {@link #durable}, and the owner is told ({@link Journal#stepLogFailed}). What the
-   * log holds ends at a whole record, or at one cut short that readers ignore.
+   * Guarding step log: seals the first {@code n} waiting events that are not sealed yet (those of a
+   * write that failed and goes again are) and appends them to the log before the journal is handed
+   * them. False when the log could not be appended to (a full disk): nothing is handed to the
+   * journal, which then ends at {@link #durable}, and the owner is told ({@link
+   * Journal#stepLogFailed}). What the log holds ends at a whole record, or at one cut short that
+   * readers ignore.
    */
-  private boolean guard() {
-    // events of a write that failed and goes again are sealed already: they lead the queue; a
-    // RunStarted not yet journaled goes alone (write), so its steps are not sealed yet
-    List<TrainingActor.Event> fresh = new ArrayList<>(pending.size());
-    if (pendingSteps() < pending.size()) {
-      if (pending.peekFirst().sealed() == null) {
-        fresh.add(pending.peekFirst().event());
+  private boolean guard(int n) {
+    // events of a write that failed and goes again are sealed already: they lead the queue
+    List<TrainingActor.Event> fresh = new ArrayList<>(n);
+    int i = 0;
+    for (Pending p : pending) {
+      if (i++ == n) {
+        break;
       }
-    } else {
-      for (Pending p : pending) {
-        if (p.sealed() == null) {
-          fresh.add(p.event());
-        }
+      if (p.sealed() == null) {
+        fresh.add(p.event());
       }
     }
     Chained[] sealed;

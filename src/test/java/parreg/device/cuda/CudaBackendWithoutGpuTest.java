@@ -83,17 +83,21 @@ class CudaBackendWithoutGpuTest {
     assertEquals(256, CudaPlan.specWidth(256));
   }
 
+  /** A PTX module shipped in the jar, as text; {@code present}: the assertion's message. */
+  static String resource(String name, String present) throws Exception {
+    try (InputStream in = CudaBackend.class.getResourceAsStream(name)) {
+      assertTrue(in != null, present);
+      return new String(in.readAllBytes(), StandardCharsets.US_ASCII);
+    }
+  }
+
   /**
    * The kernels of compute capability 9.0 (local_sums_sm90.cu): the lowered ISA stamp, a compute_90
    * target, every widet shape the plan names, no fused multiply-add, no flush to zero.
    */
   @Test
   void shippedSm90PtxHoldsEveryWidetShape() throws Exception {
-    String ptx;
-    try (InputStream in = CudaBackend.class.getResourceAsStream(CudaCard.SM90_PTX_RESOURCE)) {
-      assertTrue(in != null, "sm90 PTX resource present");
-      ptx = new String(in.readAllBytes(), StandardCharsets.US_ASCII);
-    }
+    String ptx = resource(CudaCard.SM90_PTX_RESOURCE, "sm90 PTX resource present");
     assertTrue(ptx.contains("\n.version 8.0\n"), "PTX ISA 8.0 stamp");
     assertTrue(ptx.contains("\n.target sm_90\n"), "compute_90 target");
     for (int width = 384; width <= 1024; width += 128) {
@@ -121,11 +125,7 @@ class CudaBackendWithoutGpuTest {
    */
   @Test
   void shippedPtxLoadsOnCuda12Drivers() throws Exception {
-    String ptx;
-    try (InputStream in = CudaBackend.class.getResourceAsStream(CudaCard.PTX_RESOURCE)) {
-      assertTrue(in != null, "PTX resource present");
-      ptx = new String(in.readAllBytes(), StandardCharsets.US_ASCII);
-    }
+    String ptx = resource(CudaCard.PTX_RESOURCE, "PTX resource present");
     assertTrue(ptx.contains("\n.version 8.0\n"), "PTX ISA 8.0 stamp");
     assertTrue(ptx.contains("\n.target sm_75\n"), "compute_75 target");
     for (String k :
