@@ -167,12 +167,14 @@ int main(int argc, char** argv) {
         SPEC_EMU(208, 52, 6, 13, 13, 6)
         SPEC_EMU(64, 16, 6, 8, 8, 6)
         SPEC_EMU(128, 32, 6, 8, 8, 6)
+        SPEC_EMU(100, 25, 6, 25, 5, 6)
 #define SPEC_EMU_C(WW, Q, C, A, D, S) \
   if (W == WW && !oct && pk == 'c' && pd == C) launch(grid, 1, 32 * (C + A), [&] { spec_body<Q, C, A, D, S, true>(XP, Y, d, start, len, wp, bias, G, tiles); });
         SPEC_EMU_C(48, 12, 7, 6, 6, 7)
         SPEC_EMU_C(64, 16, 7, 8, 8, 7)
         SPEC_EMU_C(128, 32, 7, 8, 8, 7)
         SPEC_EMU_C(104, 26, 7, 13, 13, 7)
+        SPEC_EMU_C(100, 25, 7, 25, 5, 7)
 #define SPEC_EMU_M(WW, Q, C, A, D, S) \
   if (W == WW && !oct && pk == 'm' && pd == D) launch(grid, 1, 32 * (C + A), [&] { spec_body<Q, C, A, D, S, true>(XP, Y, d, start, len, wp, bias, G, tiles); });
         SPEC_EMU_M(48, 12, 6, 6, 6, 6)
@@ -218,6 +220,23 @@ int main(int argc, char** argv) {
         WIDEL_EMU(640, 160, 2, 4, 11)
         if (W == 384 && oct && w == "wide384") launch(grid, 1, 32 * 14, [&] { wide_body<96, 6, 8, 12, false>(XP, Y, d, start, len, P, bias, G, tiles); });
         if (W == 384 && oct && w == "widea384") launch(grid, 1, 32 * 14, [&] { wide_body<96, 6, 8, 12, false, true>(XP, Y, d, start, len, P, bias, G, tiles); });
+      } else if (w.rfind("specp", 0) == 0) {
+        // the plain-layout spec (sixth session): specpDM_CxAmMB, whole batches that start on a
+        // slice boundary (the others run the split kernel)
+        if (start % 32 == 0) {
+          int DMv = 0, Cv = 0, Av = 0;
+          sscanf(w.c_str() + 5, "%d_%dx%d", &DMv, &Cv, &Av);
+          const int grid = std::min(tiles, 3);
+#define SPECP_EMU(DD, CC, AA) \
+  if (DMv == DD && Cv == CC && Av == AA) launch(grid, 1, 32 * (CC + AA), [&] { specp_body<DD, CC, AA>(X, Y, d, start, len, wp, bias, G, tiles); });
+          SPECP_EMU(20, 6, 5)
+          SPECP_EMU(24, 6, 6)
+          SPECP_EMU(24, 4, 6)
+          SPECP_EMU(24, 6, 3)
+          SPECP_EMU(32, 6, 8)
+        } else {
+          continue;
+        }
       } else if (w.rfind("split", 0) == 0) {
         // split chain: splitK_F_U_T[p] (the shapes of local_sums.cu / comparison_sums.cu)
         int K = 0, F = 0, U = 0, T = 0, used = 0;

@@ -360,6 +360,35 @@ class CudaParityTest {
         Arguments.of(103, 5_003, null));
   }
 
+  static Stream<Arguments> narrow6Plans() {
+    return Stream.of(
+        // issue 15, sixth session: spec's block on the plain slice layout (specpDM_CxAmMB): d not a
+        // multiple of 4 (a partial last row of 16-byte vectors), several tiles a block, N small,
+        // partial last tiles and slices, batches at offsets (the split kernel of d), with and
+        // without bias; spec-24 at two blocks an SM; spec at slice width 100
+        Arguments.of(17, 150_001, "specp20_6x5m2"),
+        Arguments.of(18, 9_000, "specp20_6x5m3"),
+        Arguments.of(19, 40_000, "specp20_6x5m4"),
+        Arguments.of(20, 5_003, "specp20_6x5m3"),
+        Arguments.of(17, 31, "specp20_6x5m3"),
+        Arguments.of(21, 70_001, "specp24_6x6m2"),
+        Arguments.of(24, 150_001, "specp24_6x6m3"),
+        Arguments.of(23, 9_000, "specp24_4x6m3"),
+        Arguments.of(17, 40_000, "specp24_6x3m3"),
+        Arguments.of(30, 40_000, "specp32_6x8m2"),
+        Arguments.of(24, 40_000, "spec24_m6"),
+        Arguments.of(21, 9_000, "spec24_m6"),
+        Arguments.of(100, 40_000, "spec100"),
+        Arguments.of(97, 9_000, "spec100_c7"),
+        Arguments.of(100, 70_001, "spec100_c7"));
+  }
+
+  @ParameterizedTest(name = "d={0} N={1} plan={2}")
+  @MethodSource("narrow6Plans")
+  void narrow6PlansMatchTheReference(int d, int n, String plan) {
+    everyPlanMatchesTheReference(d, n, plan);
+  }
+
   @ParameterizedTest(name = "d={0} N={1} plan={2}")
   @MethodSource("midPlans")
   void midPlansMatchTheReference(int d, int n, String plan) {

@@ -125,6 +125,9 @@ public final class CudaBackend implements KernelBackend {
   /** Blocks of the deep plan's gradient pass that fit on one SM. */
   private int gradOccupancy;
 
+  /** specp: blocks an SM of its fallback (the split kernel of d, for batches at offsets). */
+  private int fallbackOccupancy;
+
   private final float[] hWeights =
       new float[FLOW_WEIGHTS]; // flow, quad, spec: w32 and b32, passed by value
   private CUdeviceptr dX;
@@ -237,6 +240,10 @@ public final class CudaBackend implements KernelBackend {
     }
     mainOccupancy = CudaCard.occupancy(mainFn, plan.block(), plan.smem());
     gradOccupancy = gradFn == null ? 0 : CudaCard.occupancy(gradFn, 256, 0);
+    if (plan.family().equals("specp")) {
+      CudaPlan fb = CudaPlan.specpFallback(d);
+      fallbackOccupancy = CudaCard.occupancy(fallbackFn, fb.block(), fb.smem());
+    }
     ResidentLayout layout = ResidentLayout.of(plan, d);
     dX = alloc(4L * layout.sliceFloats() * slices);
     dY = alloc(4L * n);
@@ -400,7 +407,7 @@ public final class CudaBackend implements KernelBackend {
   /** Whether the plan's main kernel takes the weights by value (WParam; flowArgs). */
   private boolean weightsByValue() {
     return switch (plan.family()) {
-      case "flow", "quad", "spec", "narrow" -> true;
+      case "flow", "quad", "spec", "specp", "narrow" -> true;
       default -> false;
     };
   }
@@ -441,6 +448,24 @@ public final class CudaBackend implements KernelBackend {
         // a team of warps a tile, round robin
         int grid = balancedGrid(tiles, CudaPlan.splitTeams(plan), full);
         launchKernel(mainFn, grid, 1, plan.block(), plan.smem(), common);
+      }
+      case "specp" -> {
+        if (start % 32 == 0) {
+          // spec's block on the plain layout: whole 16-byte rows of a slice, weights by value
+          launchKernel(
+              mainFn,
+              Math.min(tiles, full),
+              1,
+              plan.block(),
+              plan.smem(),
+              weightArgs(start, length, tiles, out));
+        } else {
+          // the split kernel of d reads the same layout at any start
+          CudaPlan fb = CudaPlan.specpFallback(d);
+          int grid =
+              balancedGrid(tiles, CudaPlan.splitTeams(fb), card.smCount * fallbackOccupancy);
+          launchKernel(fallbackFn, grid, 1, fb.block(), fb.smem(), common);
+        }
       }
       case "deep" -> {
         // the residual pass (a warp a slice), then the gradient pass (a warp a tile and 16

@@ -163,6 +163,9 @@ record CudaPlan(
           width,
           true);
     }
+    if (want.startsWith("specp")) {
+      return specpPlan(d, want, ordered);
+    }
     if (want.startsWith("split")) {
       return splitPlan(d, want, ordered);
     }
@@ -300,6 +303,7 @@ record CudaPlan(
           "spec32",
           "spec48",
           "spec64",
+          "spec100",
           "spec104",
           "spec128",
           "spec192",
@@ -573,6 +577,49 @@ record CudaPlan(
   }
 
   /**
+   * A plan of spec's block on the plain slice layout (local_sums.cuh, specp_body; issue 15, sixth
+   * session): "specpDM_CxAmMB", at most DM features, C chain warps (a slot each), A accumulating
+   * warps, MB blocks an SM; x stays in the plain slice layout (as split reads it), and batches
+   * that do not start on a slice boundary run the split kernel of d ({@link #splitShape}), the
+   * fallback, whose block and shared memory {@link #specpFallback} gives.
+   */
+  static CudaPlan specpPlan(int d, String want, boolean ordered) {
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("specp(\\d+)_(\\d+)x(\\d+)m(\\d+)").matcher(want);
+    if (!m.matches()) {
+      throw new IllegalArgumentException("unknown plan " + want);
+    }
+    int dm = Integer.parseInt(m.group(1));
+    int c = Integer.parseInt(m.group(2));
+    int a = Integer.parseInt(m.group(3));
+    if (!ordered || d <= 16 || d > dm || d > 48) {
+      throw new IllegalArgumentException(
+          "plan "
+              + want
+              + " does not fit d="
+              + d
+              + (ordered ? " (needs 16 < d <= " + dm + ")" : " (ordered only)"));
+    }
+    CudaPlan fallback = specpFallback(d);
+    int rows = (8 * dm + 31) / 32; // 16-byte rows of 32 lanes a slice holds at most
+    return new CudaPlan(
+        "specp-" + want.substring(5),
+        "specp",
+        "specp_o_" + want.substring(5),
+        fallback.main(),
+        null,
+        32 * (c + a),
+        Math.max(c * (512 * rows + 128), fallback.smem()),
+        d,
+        false);
+  }
+
+  /** The split plan that runs a specp plan's batches at offsets (same layout, same d). */
+  static CudaPlan specpFallback(int d) {
+    return splitPlan(d, "split", true);
+  }
+
+  /**
    * The narrowest d at which the ladder runs {@code spec48_m6} rather than the split chain: it
    * reads x padded to 48 features, so at d its speed in bytes of x is about 3.83 (d + 1) / 49 TB/s
    * (3.83 measured at d = 48, issue 15 fifth session, call 2), above split-4x12's 3.15 of the same
@@ -679,6 +726,7 @@ record CudaPlan(
     return switch (width) {
       case 24, 48 -> 6;
       case 104, 208 -> 13;
+      case 100 -> 25; // one quad each (comparison width, issue 15 sixth session)
       case 192 -> 12;
       default -> 8;
     };
