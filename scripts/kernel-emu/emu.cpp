@@ -233,6 +233,8 @@ int main(int argc, char** argv) {
           SPECP_EMU(24, 6, 6)
           SPECP_EMU(24, 4, 6)
           SPECP_EMU(24, 6, 3)
+          SPECP_EMU(24, 7, 3)
+          SPECP_EMU(20, 7, 5)
           SPECP_EMU(32, 6, 8)
         } else {
           continue;

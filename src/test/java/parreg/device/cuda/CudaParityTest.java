@@ -383,6 +383,34 @@ class CudaParityTest {
         Arguments.of(100, 70_001, "spec100_c7"));
   }
 
+  static Stream<Arguments> narrow6Ladder() {
+    return Stream.of(
+        // the ladder since issue 15's sixth session (product module): specp-24_6x3m3 at 19..24
+        // (batches at offsets: split-2x12_u2t4p), spec-100_c7 at 65..100 (pipes_o_w100),
+        // spec-104_c7 at 101..104; the neighbours 18 and 25 unchanged; then the comparison shapes
+        // added after call 1
+        Arguments.of(18, 9_000, null),
+        Arguments.of(19, 40_000, null),
+        Arguments.of(21, 5_003, null),
+        Arguments.of(24, 150_001, null),
+        Arguments.of(22, 31, null),
+        Arguments.of(25, 9_000, null),
+        Arguments.of(65, 9_000, null),
+        Arguments.of(97, 40_000, null),
+        Arguments.of(100, 150_001, null),
+        Arguments.of(101, 5_003, null),
+        Arguments.of(17, 40_000, "specp24_6x3m4"),
+        Arguments.of(23, 9_000, "specp24_7x3m3"),
+        Arguments.of(19, 70_001, "specp24_7x3m4"),
+        Arguments.of(18, 40_000, "specp20_7x5m4"));
+  }
+
+  @ParameterizedTest(name = "d={0} N={1} plan={2}")
+  @MethodSource("narrow6Ladder")
+  void narrow6LadderMatchesTheReference(int d, int n, String plan) {
+    everyPlanMatchesTheReference(d, n, plan);
+  }
+
   @ParameterizedTest(name = "d={0} N={1} plan={2}")
   @MethodSource("narrow6Plans")
   void narrow6PlansMatchTheReference(int d, int n, String plan) {

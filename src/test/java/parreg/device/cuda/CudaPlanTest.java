@@ -26,8 +26,13 @@ class CudaPlanTest {
     // 17..48: the split chain, whatever the memory (no padding, a few KB of shared memory)
     assertEquals("split-2x9_u8t4", plan(17, 1000, H200_SMEM, FREE));
     assertEquals("split-2x9_u8t4", plan(18, 1000, H200_SMEM, FREE));
-    assertEquals("split-2x12_u2t4p", plan(19, 1000, H200_SMEM, FREE));
-    assertEquals("split-2x12_u2t4p", plan(24, 1000, H200_SMEM, FREE));
+    // 19..24: spec's block on the plain slice layout (issue 15, sixth session), whatever the
+    // memory (no padding); batches at offsets run the split shape it replaced
+    assertEquals("specp-24_6x3m3", plan(19, 1000, H200_SMEM, FREE));
+    assertEquals("specp-24_6x3m3", plan(24, 1000, H200_SMEM, FREE));
+    assertEquals("specp-24_6x3m3", plan(24, 100_000_000, 48 * 1024, 1L << 30));
+    assertEquals(
+        "split_o_2x12_u2t4p", CudaPlan.choose(21, 1000, H200_SMEM, FREE, true, null).fallback());
     assertEquals("split-2x9_u8t4", plan(17, 100_000_000, 48 * 1024, 1L << 30));
     assertEquals("split-2x16_u2t4p", plan(25, 1000, H200_SMEM, FREE));
     assertEquals("split-2x16_u2t4p", plan(32, 1000, H200_SMEM, FREE));
@@ -42,9 +47,12 @@ class CudaPlanTest {
     // 49..64 and 65..104: spec's fifth-session shapes (two blocks an SM; seven chain warps)
     assertEquals("spec-64_m4", plan(49, 1000, H200_SMEM, FREE));
     assertEquals("spec-64_m4", plan(64, 625_000, H200_SMEM, FREE));
-    assertEquals("spec-104_c7", plan(65, 1000, H200_SMEM, FREE));
-    assertEquals("spec-104_c7", plan(100, 1000, H200_SMEM, FREE));
-    assertEquals("spec-104", plan(100, 1000, 80 * 1024, FREE)); // 7 slots need 94 KB
+    // 65..100: width 100, seven chain warps (issue 15, sixth session); 101..104 width 104
+    assertEquals("spec-100_c7", plan(65, 1000, H200_SMEM, FREE));
+    assertEquals("spec-100_c7", plan(100, 1000, H200_SMEM, FREE));
+    assertEquals("spec-104_c7", plan(101, 1000, H200_SMEM, FREE));
+    assertEquals("spec-104_c7", plan(104, 1000, H200_SMEM, FREE));
+    assertEquals("spec-104", plan(100, 1000, 80 * 1024, FREE)); // 7 slots need 91 / 94 KB
     assertEquals("spec-128", plan(105, 1000, H200_SMEM, FREE));
     assertEquals("spec-192", plan(161, 1000, H200_SMEM, FREE));
     assertEquals("spec-208", plan(200, 1000, H200_SMEM, FREE));
@@ -157,13 +165,26 @@ class CudaPlanTest {
 
   @Test
   void namesKernelsAndLayouts() {
-    CudaPlan spec = CudaPlan.choose(66, 1000, H200_SMEM, FREE, true, null);
+    CudaPlan spec = CudaPlan.choose(102, 1000, H200_SMEM, FREE, true, null);
     assertEquals("spec_o_104_c7", spec.main());
     assertEquals("pipes_o_w104", spec.fallback());
     assertEquals(104, spec.sliceFeatures());
     assertEquals(true, spec.quads());
     assertEquals(32 * 20, spec.block()); // 7 chain warps, 13 accumulating
     assertEquals(7 * (128 * 104 + 128), spec.smem()); // 7 slots
+    CudaPlan spec100 = CudaPlan.choose(66, 1000, H200_SMEM, FREE, true, null);
+    assertEquals("spec_o_100_c7", spec100.main());
+    assertEquals("pipes_o_w100", spec100.fallback());
+    assertEquals(100, spec100.sliceFeatures());
+    assertEquals(32 * 32, spec100.block()); // 7 chain warps, 25 accumulating
+    assertEquals(7 * (128 * 100 + 128), spec100.smem());
+    CudaPlan specp = CudaPlan.choose(20, 1000, H200_SMEM, FREE, true, null);
+    assertEquals("specp_o_24_6x3m3", specp.main());
+    assertEquals("split_o_2x12_u2t4p", specp.fallback());
+    assertEquals(20, specp.sliceFeatures());
+    assertEquals(false, specp.quads());
+    assertEquals(32 * 9, specp.block());
+    assertEquals(6 * (512 * 6 + 128), specp.smem());
     CudaPlan spec48 = CudaPlan.choose(45, 1000, H200_SMEM, FREE, true, null);
     assertEquals("spec_o_48_m6", spec48.main());
     assertEquals("pipes_o_w48", spec48.fallback());
@@ -225,6 +246,40 @@ class CudaPlanTest {
     // the benchmark's unordered variants: deep has none, the ladder gives the two passes
     assertEquals("twopass", CudaPlan.choose(2048, 1000, H200_SMEM, FREE, false, null).name());
     assertEquals("narrow_a_32", CudaPlan.choose(30, 1000, H200_SMEM, FREE, false, null).main());
+  }
+
+  @Test
+  void specpAndSpec100PlansByName() {
+    // issue 15, sixth session: spec's block on the plain slice layout; batches at offsets run the
+    // split kernel of d (same layout), so the plan's shared memory covers both
+    CudaPlan p = CudaPlan.choose(17, 1000, H200_SMEM, FREE, true, "specp20_6x5m3");
+    assertEquals("specp-20_6x5m3", p.name());
+    assertEquals("specp", p.family());
+    assertEquals("specp_o_20_6x5m3", p.main());
+    assertEquals("split_o_2x9_u8t4", p.fallback());
+    assertEquals(32 * 11, p.block());
+    assertEquals(
+        Math.max(6 * (512 * 5 + 128), CudaPlan.choose(17, 1000, H200_SMEM, FREE, true, null).smem()),
+        p.smem());
+    assertEquals(17, p.sliceFeatures()); // the plain slice layout, no padding
+    assertEquals(false, p.quads());
+    assertEquals("split_o_2x12_u2t4p", CudaPlan.choose(24, 1000, H200_SMEM, FREE, true, "specp24_6x6m2").fallback());
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> CudaPlan.choose(21, 1000, H200_SMEM, FREE, true, "specp20_6x5m3"));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> CudaPlan.choose(17, 1000, H200_SMEM, FREE, false, "specp20_6x5m3"));
+    // spec at slice width 100: 25 accumulating warps of one quad; 7 chain warps: 32 warps
+    CudaPlan s = CudaPlan.choose(100, 1000, H200_SMEM, FREE, true, "spec100");
+    assertEquals("spec_o_100", s.main());
+    assertEquals("pipes_o_w100", s.fallback());
+    assertEquals(32 * (6 + 25), s.block());
+    assertEquals(100, s.sliceFeatures());
+    CudaPlan c = CudaPlan.choose(97, 1000, H200_SMEM, FREE, true, "spec100_c7");
+    assertEquals("spec_o_100_c7", c.main());
+    assertEquals(1024, c.block());
+    assertEquals(7 * (128 * 100 + 128), c.smem());
   }
 
   @Test

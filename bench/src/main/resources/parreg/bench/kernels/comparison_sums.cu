@@ -195,16 +195,20 @@ DEEPX_KERNEL(deepxd_o, 4, 16, 4, false)
 // layout (forced plans "specpDM_CxAmMB": DM features at most, C chain warps and slots, A
 // accumulating warps, MB blocks an SM; batches at offsets run the split kernel of d), spec-24 at two
 // blocks an SM, and spec at slice width 100 (25 accumulating warps of one quad, ring 5; no padding
-// at d = 97..100) with its fallback
+// at d = 97..100)
 SPECP_KERNEL(specp_o_20_6x5m2, 20, 6, 5, 2)
 SPECP_KERNEL(specp_o_20_6x5m3, 20, 6, 5, 3)
 SPECP_KERNEL(specp_o_20_6x5m4, 20, 6, 5, 4)
 SPECP_KERNEL(specp_o_24_6x6m2, 24, 6, 6, 2)
 SPECP_KERNEL(specp_o_24_6x6m3, 24, 6, 6, 3)
 SPECP_KERNEL(specp_o_24_4x6m3, 24, 4, 6, 3)
-SPECP_KERNEL(specp_o_24_6x3m3, 24, 6, 3, 3)
 SPECP_KERNEL(specp_o_32_6x8m2, 32, 6, 8, 2)
+// after call 1 (s6n1: 6x3m3 the fastest at 24, no shape above split at 17): 7 chain warps and
+// slots, four blocks an SM (specp_o_24_6x3m3 is the product's since then, spec_o_100_c7 and
+// pipes_o_w100 too)
+SPECP_KERNEL(specp_o_24_6x3m4, 24, 6, 3, 4)
+SPECP_KERNEL(specp_o_24_7x3m3, 24, 7, 3, 3)
+SPECP_KERNEL(specp_o_24_7x3m4, 24, 7, 3, 4)
+SPECP_KERNEL(specp_o_20_7x5m4, 20, 7, 5, 4)
 SPEC_KERNEL_MB(spec_o_24_m6, 6, 6, 6, 6, 6, 2)
 SPEC_KERNEL(spec_o_100, 25, 6, 25, 5, 6, true)
-SPEC_KERNEL(spec_o_100_c7, 25, 7, 25, 5, 7, true)
-PIPEQ_KERNEL(pipes_o_w100, 4, true, 100)

@@ -7,11 +7,12 @@ package parreg.device.cuda;
  * ladder is tested without a card.
  *
  * <p>The ladder, first that fits: {@code small} (d &le; 16), {@code spec48_m6} (43 &le; d &le; 48,
- * ordered, where x padded to 48 fits), {@code split} (16 &lt; d &le; 48, ordered), {@code spec24}
+ * ordered, where x padded to 48 fits), {@code specp24_6x3m3} (19 &le; d &le; 24, ordered; spec's
+ * block on the plain slice layout), {@code split} (16 &lt; d &le; 48, ordered), {@code spec24}
  * (16 &lt; d &le; 24, unordered, where its slots and x padded to 24 fit), {@code narrow} (16 &lt; d
  * &le; 32, unordered), {@code spec} (32 &lt; d &le; 256, where its slots fit and x padded to its
- * slice width fits in free memory; ordered, its shapes {@code spec64_m4} at 49..64 and {@code
- * spec104_c7} at 65..104 where their slots fit), {@code quad2} (64 &lt; d &le; 256), {@code flow2},
+ * slice width fits in free memory; ordered, its shapes {@code spec64_m4} at 49..64, {@code
+ * spec100_c7} at 65..100 and {@code spec104_c7} at 101..104 where their slots fit), {@code quad2} (64 &lt; d &le; 256), {@code flow2},
  * {@code flow1}, {@code pipe2}, {@code pipe1}, {@code large1} (d &le; 256, by shared memory), on
  * cards of compute capability 9.0 and newer {@code widet} / {@code widel2x4} (256 &lt; d &le;
  * 1,024, ordered; their kernels are local_sums_sm90.cu's), else {@code wide2} (256 &lt; d &le;
@@ -463,6 +464,10 @@ record CudaPlan(
       // spec at 48 features, two blocks an SM (issue 15, fifth session, call 2, one H200, every
       // row bits=ref): 3.83 TB/s at d = 48 where split-4x12_u2t2p read 3.15 and spec-48 2.86
       return "spec48_m6";
+    } else if (d >= SPECP24_FROM && d <= 24 && ordered) {
+      // spec's block on the plain slice layout (issue 15, sixth session, call 1, one H200, every
+      // row bits=ref): 3.74 TB/s at d = 24 where split-2x12_u2t4p read 3.36 (s6n1)
+      return "specp24_6x3m3";
     } else if (d <= 48 && ordered) {
       // the split chain (no padding, a few KB of shared memory), by measured speed on an H200
       // (issue 15, fourth session, call 2, TB/s, every row bits=ref): 3.55 / 3.63 / 3.47 / 3.17 at
@@ -479,6 +484,15 @@ record CudaPlan(
       // features a sample whatever d, so its speed grows as d/64 and it overtakes narrow between
       // 32 and 48: 33..64 run spec-64 (narrow-48 is a comparison kernel of the bench module)
       return "narrow";
+    } else if (d > 64
+        && d <= 100
+        && ordered
+        && Math.max(specSmem(d, 100), 7 * (128 * 100 + 128)) <= smemOptin
+        && paddedFits(slices, 100, freeBytes)) {
+      // slice width 100, 7 chain warps and slots (issue 15, sixth session, call 1, one H200,
+      // bits=ref): 3.55 TB/s at d = 100 where spec-104_c7 read 3.29 (s6n1); below 97 it reads
+      // 4 % fewer padding bytes than width 104
+      return "spec100_c7";
     } else if (d <= 256
         && specSmem(d, specWidth(d)) <= smemOptin
         && paddedFits(slices, specWidth(d), freeBytes)) {
@@ -626,6 +640,13 @@ record CudaPlan(
    * call from d = 43 (3.44); measured at d = 48 only, the threshold is that estimate.
    */
   static final int SPEC48_FROM = 43;
+
+  /**
+   * The narrowest d at which the ladder runs {@code specp24_6x3m3} rather than the split chain:
+   * the split shape it replaces ({@code 2x12_u2t4p}) starts there; measured at d = 24 (s6n1) and
+   * at 19, 21 (s6n2).
+   */
+  static final int SPECP24_FROM = 19;
 
   /** Teams (of {@code K} warps, one tile at a time each) a block of a split plan. */
   static int splitTeams(CudaPlan plan) {
