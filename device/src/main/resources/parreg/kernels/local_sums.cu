@@ -24,7 +24,8 @@ SPLIT_KERNEL(split_o_2x16_u2t4p, 2, 16, 2, 4, true, 2)
 SPLIT_KERNEL(split_o_4x12_u2t2p, 4, 12, 2, 2, true, 2)
 // 19..24 since issue 15's sixth session: spec's block on the plain slice layout (specp_body), 6
 // chain warps, 3 accumulating warps of 8 features, three blocks an SM: 3.74 TB/s at d = 24 where
-// split-2x12_u2t4p read 3.36 on the same H200 (s6n1); batches at offsets run split-2x12_u2t4p
+// split-2x12_u2t4p read 3.36 on the same H200 (s6n1; 3.07 / 3.26 / 3.71 at d = 19 / 21 / 24 where it
+// read 2.89 / 2.98 / 3.08 on another, s6n2); batches at offsets run split-2x12_u2t4p
 SPECP_KERNEL(specp_o_24_6x3m3, 24, 6, 3, 3)
 LARGE_KERNEL(large_o_1_1, 1, 1, true)
 LARGE_KERNEL(large_o_2_1, 2, 1, true)
@@ -71,8 +72,9 @@ PIPEQ_KERNEL(pipes_o_w48, 2, true, 48)
 SPEC_KERNEL_MB(spec_o_64_m4, 16, 6, 8, 4, 6, 2)
 SPEC_KERNEL(spec_o_104_c7, 26, 7, 13, 13, 7, true)
 // issue 15, sixth session: slice width 100 (no padding at d = 97..100, 4 % less than 104 below),
-// 7 chain warps and slots, 25 accumulating warps of one quad, a ring of 5 quads: 3.55 TB/s at
-// d = 100 where spec-104_c7 read 3.29 on the same H200 (docs/device-runs/issue15/s6n1-*); its fallback
+// 7 chain warps and slots, 25 accumulating warps of one quad, a ring of 5 quads: 3.55 / 3.42 TB/s at
+// d = 100 where spec-104_c7 read 3.29 / 3.35 on two H200s (within 3 % of it in call 3), 2.41 / 2.86
+// at d = 65 / 80 where it read 2.17 / 2.66 (docs/device-runs/issue15/s6n*); its fallback
 SPEC_KERNEL(spec_o_100_c7, 25, 7, 25, 5, 7, true)
 PIPEQ_KERNEL(pipes_o_w100, 4, true, 100)
 SPEC_KERNEL(spec_o_128, 32, 6, 8, 8, 6, true)

@@ -466,7 +466,8 @@ record CudaPlan(
       return "spec48_m6";
     } else if (d >= SPECP24_FROM && d <= 24 && ordered) {
       // spec's block on the plain slice layout (issue 15, sixth session, call 1, one H200, every
-      // row bits=ref): 3.74 TB/s at d = 24 where split-2x12_u2t4p read 3.36 (s6n1)
+      // row bits=ref): 3.74 TB/s at d = 24 where split-2x12_u2t4p read 3.36 (s6n1); call 2, another
+      // card: 3.07 / 3.26 / 3.71 at d = 19 / 21 / 24 where it read 2.89 / 2.98 / 3.08 (s6n2)
       return "specp24_6x3m3";
     } else if (d <= 48 && ordered) {
       // the split chain (no padding, a few KB of shared memory), by measured speed on an H200
@@ -490,8 +491,9 @@ record CudaPlan(
         && Math.max(specSmem(d, 100), 7 * (128 * 100 + 128)) <= smemOptin
         && paddedFits(slices, 100, freeBytes)) {
       // slice width 100, 7 chain warps and slots (issue 15, sixth session, call 1, one H200,
-      // bits=ref): 3.55 TB/s at d = 100 where spec-104_c7 read 3.29 (s6n1); below 97 it reads
-      // 4 % fewer padding bytes than width 104
+      // bits=ref): 3.55 TB/s at d = 100 where spec-104_c7 read 3.29 (s6n1; another card 3.42 /
+      // 3.35, then within 3 % of each other, s6n2-3); at d = 65 / 80 2.41 / 2.86 where it read
+      // 2.17 / 2.66: below 97 it reads 4 % fewer padding bytes than width 104
       return "spec100_c7";
     } else if (d <= 256
         && specSmem(d, specWidth(d)) <= smemOptin
