@@ -6,7 +6,8 @@
 //
 // Names: FAMILY_o_K[_P] (o: ordered; K accumulators per thread = d / 32 rounded up to a power of
 // two, P slices per step), spec_o_W and wide_o_W (slice width W features), small_o_DMAX (at most
-// DMAX features), split_o_KxF_uUtT[p] (K warps of F features a tile), deepr_o / deepg_o (the deep
+// DMAX features), split_o_KxF_uUtT[p] (K warps of F features a tile), specp_o_DM_CxAmMB (at most
+// DM features, C chain and A accumulating warps, MB blocks an SM), deepr_o / deepg_o (the deep
 // plan's two passes).
 
 #include "local_sums.cuh"
