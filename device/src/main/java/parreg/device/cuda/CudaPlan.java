@@ -95,18 +95,19 @@ record CudaPlan(
     String pfx = ordered ? "_o_" : "_a_";
     String want =
         forced != null ? forced : ladder(d, slices, smemOptin, freeBytes, ordered, hopper);
-    java.util.regex.Matcher wl = java.util.regex.Pattern.compile("widel(\\d)x(\\d)").matcher(want);
+    java.util.regex.Matcher wl = java.util.regex.Pattern.compile("widel(\\d)x(\\d)(p\\d)?").matcher(want);
     if (wl.matches()) {
       // widel: widet with the weights from global memory and the group sums in registers, so
       // that a slot more fits (local_sums_sm90.cu, WIDEL_KERNEL); comparison shapes, forced only
       int width = wideWidth(d);
-      String shapeName = wl.group(1) + "x" + wl.group(2);
+      String shapeName =
+          wl.group(1) + "x" + wl.group(2) + (wl.group(3) == null ? "" : wl.group(3));
       if (d <= 256
           || d > 1024
           || !ordered
           || !hopper
           || !widelShapes(width).contains(shapeName)
-          || widelSmem(width) > smemOptin) {
+          || widelSmem(width, pieces(shapeName)) > smemOptin) {
         throw new IllegalArgumentException(
             "plan "
                 + want
@@ -124,23 +125,25 @@ record CudaPlan(
           "resid8_o",
           "grad8_o",
           32 * (Integer.parseInt(wl.group(1)) + WIDE_ACC_WARPS + 1),
-          widelSmem(width),
+          widelSmem(width, pieces(shapeName)),
           width,
           true);
     }
-    java.util.regex.Matcher wt = java.util.regex.Pattern.compile("widet(\\d)x(\\d)").matcher(want);
+    java.util.regex.Matcher wt = java.util.regex.Pattern.compile("widet(\\d)x(\\d)(p\\d)?").matcher(want);
     if (want.equals("widet") || wt.matches()) {
       int width = wideWidth(d);
-      int[] shape =
+      int[] def = widetShape(width);
+      String shapeName =
           wt.matches()
-              ? new int[] {Integer.parseInt(wt.group(1)), Integer.parseInt(wt.group(2))}
-              : widetShape(width);
+              ? wt.group(1) + "x" + wt.group(2) + (wt.group(3) == null ? "" : wt.group(3))
+              : def[0] + "x" + def[1] + (def[2] > 1 ? "p" + def[2] : "");
+      int chainWarps = shapeName.charAt(0) - '0';
       if (d <= 256
           || d > 1024
           || !ordered
           || !hopper
-          || !widetShapes(width).contains(shape[0] + "x" + shape[1])
-          || widetSmem(width) > smemOptin) {
+          || !widetShapes(width).contains(shapeName)
+          || widetSmem(width, pieces(shapeName)) > smemOptin) {
         throw new IllegalArgumentException(
             "plan "
                 + want
@@ -151,15 +154,14 @@ record CudaPlan(
                 + widetShapes(width)
                 + ")");
       }
-      String shapeName = shape[0] + "x" + shape[1];
       return new CudaPlan(
           "widet-" + width + "_" + shapeName,
           "wide",
           "widet_o_" + width + "_" + shapeName,
           "resid8_o",
           "grad8_o",
-          32 * (shape[0] + WIDE_ACC_WARPS + 1),
-          widetSmem(width),
+          32 * (chainWarps + WIDE_ACC_WARPS + 1),
+          widetSmem(width, pieces(shapeName)),
           width,
           true);
     }
@@ -716,8 +718,22 @@ record CudaPlan(
 
   /** The widet kernels' shared memory: {@link #wideSmem} of its slots and their barriers. */
   static int widetSmem(int width) {
+    return widetSmem(width, 1);
+  }
+
+  /**
+   * The same with each sub-slice copied in {@code pieces} pieces: a FULL barrier a piece, READY and
+   * EMPTY a slot (local_sums_sm90.cuh, widet_body's P).
+   */
+  static int widetSmem(int width, int pieces) {
     int slots = widetSlots(width);
-    return wideSmem(width, slots) + 24 * slots;
+    return wideSmem(width, slots) + 8 * (pieces + 2) * slots;
+  }
+
+  /** The pieces a sub-slice of shape name "CxT[pP]": P, or 1 without the suffix. */
+  static int pieces(String shapeName) {
+    int p = shapeName.indexOf('p');
+    return p < 0 ? 1 : Integer.parseInt(shapeName.substring(p + 1));
   }
 
   /** The widel kernels' slots (one more than widet's from 640 to 1,024, two at 512). */
@@ -734,8 +750,13 @@ record CudaPlan(
 
   /** The widel kernels' shared memory: slots, bias and loss group sums, residuals, barriers. */
   static int widelSmem(int width) {
+    return widelSmem(width, 1);
+  }
+
+  /** The same in {@code pieces} pieces a sub-slice (a FULL barrier a piece). */
+  static int widelSmem(int width, int pieces) {
     int slots = widelSlots(width);
-    return slots * 32 * width + 32 + slots * 8 * 4 + 24 * slots;
+    return slots * 32 * width + 32 + slots * 8 * 4 + 8 * (pieces + 2) * slots;
   }
 
   /** The widel shapes built at slice width {@code width}. */
@@ -743,8 +764,8 @@ record CudaPlan(
     return switch (width) {
       case 640 -> java.util.List.of("2x4", "3x2");
       case 768 -> java.util.List.of("2x4");
-      case 896 -> java.util.List.of("2x4", "3x2");
-      case 1024 -> java.util.List.of("3x2", "2x3");
+      case 896 -> java.util.List.of("2x4", "3x2", "2x4p4", "3x2p4");
+      case 1024 -> java.util.List.of("3x2", "2x3", "3x2p4", "2x3p4", "7x1p4");
       default -> java.util.List.of();
     };
   }
@@ -756,10 +777,13 @@ record CudaPlan(
     return switch (width) {
       case 384 -> java.util.List.of("4x2", "4x4", "2x4", "8x1", "1x4");
       case 512 -> java.util.List.of("3x2", "4x2", "2x4", "6x1", "1x4");
-      case 640 -> java.util.List.of("3x2", "4x1", "2x4", "4x2");
-      case 768 -> java.util.List.of("2x2", "4x1", "4x2", "2x4", "1x4");
-      case 896 -> java.util.List.of("3x1", "2x2", "2x3", "1x4", "2x4", "3x2");
-      default -> java.util.List.of("3x1", "2x2", "3x2", "6x1", "2x3", "1x4", "2x4");
+      case 640 -> java.util.List.of("3x2", "4x1", "2x4", "4x2", "3x2p4");
+      case 768 -> java.util.List.of("2x2", "4x1", "4x2", "2x4", "1x4", "2x4p4");
+      case 896 -> java.util.List.of("3x1", "2x2", "2x3", "1x4", "2x4", "3x2", "2x3p4", "2x4p4");
+      default ->
+          java.util.List.of(
+              "3x1", "2x2", "3x2", "6x1", "2x3", "1x4", "2x4", "3x2p2", "3x2p4", "3x2p8", "2x3p4",
+              "6x1p4", "2x4p4");
     };
   }
 
@@ -773,10 +797,10 @@ record CudaPlan(
    */
   static int[] widetShape(int width) {
     return switch (width) {
-      case 384, 512, 768 -> new int[] {2, 4};
-      case 640 -> new int[] {3, 2};
-      case 896 -> new int[] {2, 3};
-      default -> new int[] {3, 2}; // 1,024
+      case 384, 512, 768 -> new int[] {2, 4, 1};
+      case 640 -> new int[] {3, 2, 1};
+      case 896 -> new int[] {2, 3, 1};
+      default -> new int[] {3, 2, 1}; // 1,024
     };
   }
 
