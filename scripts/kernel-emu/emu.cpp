@@ -83,9 +83,9 @@ int main(int argc, char** argv) {
   int W = 0;
   bool oct = false;
   if (mode.rfind("spec", 0) == 0) W = atoi(mode.c_str() + 4);
-  int TC = 0, TT = 0, TP = 1;  // widetW_CxT[pP] / widelW_CxT[pP]: chain warps, sub-slices a task, pieces
+  int TC = 0, TT = 0;  // widetW_CxT / widelW_CxT: chain warps, sub-slices a task
   if (mode.rfind("widet", 0) == 0 || mode.rfind("widel", 0) == 0) {
-    sscanf(mode.c_str() + 5, "%d_%dx%dp%d", &W, &TC, &TT, &TP);  // widetW_CxTpP: P pieces
+    sscanf(mode.c_str() + 5, "%d_%dx%d", &W, &TC, &TT);
     oct = true;
   } else if (mode.rfind("wide2_", 0) == 0) { W = atoi(mode.c_str() + 6); oct = true; }
   else if (mode.rfind("widea", 0) == 0) { W = atoi(mode.c_str() + 5); oct = true; }
@@ -201,9 +201,9 @@ int main(int argc, char** argv) {
         for (int j = 0; j < d; ++j) wpad[j] = params[j];
         const float* WP = wpad.data();
 #define WIDET_EMU(WW, Q, C, TS, S) \
-  if (W == WW && TC == C && TT == TS && TP == 1 && w.rfind("widet", 0) == 0) launch(grid, 1, 32 * (C + 9), [&] { widet_body<Q, C, 8, TS, S>(XP, Y, d, start, len, P, bias, G, tiles); });
+  if (W == WW && TC == C && TT == TS && w.rfind("widet", 0) == 0) launch(grid, 1, 32 * (C + 9), [&] { widet_body<Q, C, 8, TS, S>(XP, Y, d, start, len, P, bias, G, tiles); });
 #define WIDEL_EMU(WW, Q, C, TS, S) \
-  if (W == WW && TC == C && TT == TS && TP == 1 && w.rfind("widel", 0) == 0) launch(grid, 1, 32 * (C + 9), [&] { widet_body<Q, C, 8, TS, S, true>(XP, Y, d, start, len, P, bias, G, tiles, WP); });
+  if (W == WW && TC == C && TT == TS && w.rfind("widel", 0) == 0) launch(grid, 1, 32 * (C + 9), [&] { widet_body<Q, C, 8, TS, S, true>(XP, Y, d, start, len, P, bias, G, tiles, WP); });
         WIDET_EMU(384, 96, 2, 4, 18)
         WIDET_EMU(384, 96, 4, 2, 18)
         WIDET_EMU(512, 128, 2, 4, 13)
@@ -216,19 +216,6 @@ int main(int argc, char** argv) {
         WIDEL_EMU(896, 224, 2, 4, 8)
         WIDEL_EMU(1024, 256, 3, 2, 7)
         WIDEL_EMU(640, 160, 2, 4, 11)
-#define WIDETP_EMU(WW, Q, C, TS, S, PP) \
-  if (W == WW && TC == C && TT == TS && TP == PP && w.rfind("widet", 0) == 0) launch(grid, 1, 32 * (C + 9), [&] { widet_body<Q, C, 8, TS, S, false, PP>(XP, Y, d, start, len, P, bias, G, tiles); });
-#define WIDELP_EMU(WW, Q, C, TS, S, PP) \
-  if (W == WW && TC == C && TT == TS && TP == PP && w.rfind("widel", 0) == 0) launch(grid, 1, 32 * (C + 9), [&] { widet_body<Q, C, 8, TS, S, true, PP>(XP, Y, d, start, len, P, bias, G, tiles, WP); });
-        WIDETP_EMU(1024, 256, 3, 2, 6, 2)
-        WIDETP_EMU(1024, 256, 3, 2, 6, 4)
-        WIDETP_EMU(1024, 256, 3, 2, 6, 8)
-        WIDETP_EMU(1024, 256, 2, 4, 6, 4)
-        WIDETP_EMU(1024, 256, 6, 1, 6, 4)
-        WIDELP_EMU(1024, 256, 3, 2, 7, 4)
-        WIDELP_EMU(1024, 256, 7, 1, 7, 4)
-        WIDETP_EMU(896, 224, 2, 3, 7, 4)
-        WIDELP_EMU(896, 224, 2, 4, 8, 4)
         if (W == 384 && oct && w == "wide384") launch(grid, 1, 32 * 14, [&] { wide_body<96, 6, 8, 12, false>(XP, Y, d, start, len, P, bias, G, tiles); });
         if (W == 384 && oct && w == "widea384") launch(grid, 1, 32 * 14, [&] { wide_body<96, 6, 8, 12, false, true>(XP, Y, d, start, len, P, bias, G, tiles); });
       } else if (w.rfind("split", 0) == 0) {

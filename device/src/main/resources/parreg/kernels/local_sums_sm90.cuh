@@ -36,14 +36,7 @@
 // only after its accumulation, which follows its chains), and every dependency points to an
 // earlier sub-slice, so the pipeline cannot deadlock for any C, TS <= S.
 // Dynamic shared memory: S slots of 8 Q vectors, the weights (Q vectors), the group sums (2 x 4 Q
-// and 4 doubles), S * 8 residuals, (P + 2) S barriers (8 bytes each).
-//
-// Pieces (P > 1; issue 15, sixth session): each sub-slice's copy is P bulk copies of Q / P quads
-// (8 Q / P vectors, contiguous in the slot and in x), each completing on a FULL barrier of its
-// own, and the chains wait for piece p just before its features: a chain starts when the first
-// piece has landed instead of the whole sub-slice, so a slot's life is shorter by about the
-// copy's latency, which at d = 1,024 (6 slots, 48 chains of 4,096 dependent additions) is what
-// held the block under the read limit. The order of every sum is unchanged (same bits).
+// and 4 doubles), S * 8 residuals, 3 S barriers (8 bytes each).
 // ---------------------------------------------------------------------------------------------
 
 #ifndef PARREG_HOST_EMU  // scripts/kernel-emu/shim.h has its own
@@ -75,6 +68,19 @@ __device__ __forceinline__ void mbar_wait(unsigned long long* bar, unsigned pari
       "r"(parity)
       : "memory");
 }
+// One 16-byte shared-memory load (ld.shared.v4.f32). issue 15, sixth session: from a plain
+// float4 read of the slots and the weights nvcc emitted four ld.shared.f32 in the chains (the
+// PTX of the fifth session's widet: 2,048 scalar shared loads a chain of 1,024 features), four
+// times the load instructions and, with 2 sub-slices a warp, 12 shared-memory wavefronts a quad
+// where 3 do. Volatile: kept after the FULL wait that precedes it (the loop has no other wait,
+// so ptxas still schedules the loads ahead of the additions).
+__device__ __forceinline__ float4 lds128(const float4* p) {
+  float4 v;
+  asm volatile("ld.shared.v4.f32 {%0, %1, %2, %3}, [%4];"
+               : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+               : "r"(smem_addr(p)));
+  return v;
+}
 // One bulk copy global -> this block's shared memory, completing on barrier bar.
 __device__ __forceinline__ void bulk_copy(void* dst, const void* src, unsigned bytes, unsigned long long* bar) {
   asm volatile(
@@ -83,19 +89,19 @@ __device__ __forceinline__ void bulk_copy(void* dst, const void* src, unsigned b
       "l"(src), "r"(bytes), "r"(smem_addr(bar))
       : "memory");
 }
+#else
+inline float4 lds128(const float4* p) { return *p; }
 #endif
 
-template <int Q, int C, int A, int TS, int S, bool LEAN = false, int P = 1>
+template <int Q, int C, int A, int TS, int S, bool LEAN = false>
 __device__ __forceinline__ void widet_body(const float* __restrict__ x, const float* __restrict__ y, int d, i64 start,
                                            int len, const float* __restrict__ params, int bias,
                                            double* __restrict__ out, int tiles,
                                            const float* __restrict__ wpad = nullptr) {
   static_assert(TS >= 1 && TS <= 4 && TS <= S, "1 .. 4 sub-slices a task, at most S");
   static_assert(Q % (4 * A) == 0, "whole quads per accumulating thread");
-  static_assert(Q % P == 0, "whole quads a piece");
   constexpr int QA = Q / (4 * A);  // quads of an accumulating thread
-  constexpr int QP = Q / P;        // quads of a piece
-  constexpr unsigned BYTES = 8 * QP * 16;  // bytes of a piece (the whole sub-slice when P = 1)
+  constexpr unsigned BYTES = 8 * Q * 16;
   extern __shared__ float4 sm4[];
   float4* slots = sm4;                                       // S slots of 8 Q vectors
   float4* ws4 = slots + S * 8 * Q;                           // w32 in quads, zeros past d (not LEAN)
@@ -105,8 +111,8 @@ __device__ __forceinline__ void widet_body(const float* __restrict__ x, const fl
   // LEAN: the weights from wpad (4 Q binary32 in global memory, zeros past d, read through the
   // read-only cache) and each tile's group sums in registers, so that a slot more fits
   const float4* wg4 = reinterpret_cast<const float4*>(wpad);
-  unsigned long long* full = reinterpret_cast<unsigned long long*>(rs + S * 8);  // S P FULL barriers
-  unsigned long long* ready = full + S * P;                                       // S READY
+  unsigned long long* full = reinterpret_cast<unsigned long long*>(rs + S * 8);  // S FULL barriers
+  unsigned long long* ready = full + S;                                           // S READY
   unsigned long long* empty = ready + S;                                          // S EMPTY
   float* wsf = reinterpret_cast<float*>(ws4);
   if (!LEAN)
@@ -114,7 +120,7 @@ __device__ __forceinline__ void widet_body(const float* __restrict__ x, const fl
   const float b = bias ? params[d] : 0.0f;
   if (threadIdx.x == 0) {
     for (int s = 0; s < S; ++s) {
-      for (int p = 0; p < P; ++p) mbar_init(full + s * P + p, 1);
+      mbar_init(full + s, 1);
       mbar_init(ready + s, GROUP_LANES);
       mbar_init(empty + s, A);
     }
@@ -138,11 +144,8 @@ __device__ __forceinline__ void widet_body(const float* __restrict__ x, const fl
         if (k >= S) mbar_wait(empty + s, ((k / S) - 1) & 1);
         const SubSlice a = sub_slice(k, myTiles, lastPer, len);
         const float4* src = x4 + (((start + (i64)a.t * TILE) >> 5) + a.s) * (32 * Q) + a.g * (8 * Q);
-        // piece p (quads p QP .. p QP + QP - 1 of the 8 samples) completes on its own barrier
-        for (int p = 0; p < P; ++p) {
-          mbar_expect_tx(full + s * P + p, BYTES);
-          bulk_copy(slots + s * 8 * Q + p * 8 * QP, src + p * 8 * QP, BYTES, full + s * P + p);
-        }
+        mbar_expect_tx(full + s, BYTES);
+        bulk_copy(slots + s * 8 * Q, src, BYTES, full + s);
       }
     }
     return;
@@ -163,22 +166,16 @@ __device__ __forceinline__ void widet_body(const float* __restrict__ x, const fl
         const int ks = a.s * LANES + a.g * GROUP_LANES + l;  // tile-relative sample
         if (ks < a.cnt) yv = ys[a.t * TILE + ks];
       }
+#pragma unroll
+      for (int u = 0; u < TS; ++u) {
+        const int ku = m * TS + u;
+        if (ku < total) mbar_wait(full + ku % S, (ku / S) & 1);
+      }
       const int s = k % S;
       const float4* chain = slots + s * 8 * Q + l;  // quad q of my sample: chain[8 q]
       float r = 0.0f;
 #pragma unroll
-      for (int p = 0; p < P; ++p) {
-        // the chains of piece p start as soon as it has landed in the task's slots, while the
-        // copies of the later pieces are still in flight
-#pragma unroll
-        for (int u = 0; u < TS; ++u) {
-          const int ku = m * TS + u;
-          if (ku < total) mbar_wait(full + (ku % S) * P + p, (ku / S) & 1);
-        }
-#pragma unroll
-        for (int q = p * QP; q < p * QP + QP; ++q)
-          r = quad_terms_w(r, LEAN ? __ldg(wg4 + q) : ws4[q], chain[8 * q]);
-      }
+      for (int q = 0; q < Q; ++q) r = quad_terms_w(r, LEAN ? __ldg(wg4 + q) : lds128(ws4 + q), lds128(chain + 8 * q));
       if (bias) r = __fadd_rn(r, b);
       r = __fsub_rn(r, yv);
       if (writer && live) {
@@ -265,15 +262,4 @@ __device__ __forceinline__ void widet_body(const float* __restrict__ x, const fl
   extern "C" __global__ void __launch_bounds__(32 * (C + 9), 1)                                   \
       NAME(SMALL_ARGS, const float* __restrict__ unused) {                                         \
     widet_body<Q, C, 8, TS, S>(x, y, d, start, len, params, bias, out, tiles);                     \
-  }
-// The same in P pieces a sub-slice (WIDEP: widet, WIDELP: widel)
-#define WIDETP_KERNEL(NAME, Q, C, TS, S, P)                                                        \
-  extern "C" __global__ void __launch_bounds__(32 * (C + 9), 1)                                   \
-      NAME(SMALL_ARGS, const float* __restrict__ unused) {                                         \
-    widet_body<Q, C, 8, TS, S, false, P>(x, y, d, start, len, params, bias, out, tiles);           \
-  }
-#define WIDELP_KERNEL(NAME, Q, C, TS, S, P)                                                        \
-  extern "C" __global__ void __launch_bounds__(32 * (C + 9), 1)                                   \
-      NAME(SMALL_ARGS, const float* __restrict__ wpad) {                                           \
-    widet_body<Q, C, 8, TS, S, true, P>(x, y, d, start, len, params, bias, out, tiles, wpad);      \
   }

@@ -13,8 +13,7 @@ package parreg.device.cuda;
  * slice width fits in free memory; ordered, its shapes {@code spec64_m4} at 49..64 and {@code
  * spec104_c7} at 65..104 where their slots fit), {@code quad2} (64 &lt; d &le; 256), {@code flow2},
  * {@code flow1}, {@code pipe2}, {@code pipe1}, {@code large1} (d &le; 256, by shared memory), on
- * cards of compute capability 9.0 and newer {@code widet} / {@code widel2x4} (256 &lt; d &le;
- * 1,024, ordered; their kernels are local_sums_sm90.cu's), else {@code wide2} (256 &lt; d &le;
+ * cards of compute capability 9.0 and newer {@code widet} (256 &lt; d &le; 1,024, ordered; their kernels are local_sums_sm90.cu's), else {@code wide2} (256 &lt; d &le;
  * 896), {@code widea} (896 &lt; d &le; 1,024) or {@code wide} (256 &lt; d &le; 1,024; ordered,
  * where their slots fit and x padded to the slice width fits in free memory), {@code deepxb} (d
  * &gt; 1,024, ordered, where its ring fits), {@code deep} (d &gt; 1,024, ordered), {@code twopass}
@@ -95,19 +94,18 @@ record CudaPlan(
     String pfx = ordered ? "_o_" : "_a_";
     String want =
         forced != null ? forced : ladder(d, slices, smemOptin, freeBytes, ordered, hopper);
-    java.util.regex.Matcher wl = java.util.regex.Pattern.compile("widel(\\d)x(\\d)(p\\d)?").matcher(want);
+    java.util.regex.Matcher wl = java.util.regex.Pattern.compile("widel(\\d)x(\\d)").matcher(want);
     if (wl.matches()) {
       // widel: widet with the weights from global memory and the group sums in registers, so
       // that a slot more fits (local_sums_sm90.cu, WIDEL_KERNEL); comparison shapes, forced only
       int width = wideWidth(d);
-      String shapeName =
-          wl.group(1) + "x" + wl.group(2) + (wl.group(3) == null ? "" : wl.group(3));
+      String shapeName = wl.group(1) + "x" + wl.group(2);
       if (d <= 256
           || d > 1024
           || !ordered
           || !hopper
           || !widelShapes(width).contains(shapeName)
-          || widelSmem(width, pieces(shapeName)) > smemOptin) {
+          || widelSmem(width) > smemOptin) {
         throw new IllegalArgumentException(
             "plan "
                 + want
@@ -125,25 +123,23 @@ record CudaPlan(
           "resid8_o",
           "grad8_o",
           32 * (Integer.parseInt(wl.group(1)) + WIDE_ACC_WARPS + 1),
-          widelSmem(width, pieces(shapeName)),
+          widelSmem(width),
           width,
           true);
     }
-    java.util.regex.Matcher wt = java.util.regex.Pattern.compile("widet(\\d)x(\\d)(p\\d)?").matcher(want);
+    java.util.regex.Matcher wt = java.util.regex.Pattern.compile("widet(\\d)x(\\d)").matcher(want);
     if (want.equals("widet") || wt.matches()) {
       int width = wideWidth(d);
-      int[] def = widetShape(width);
-      String shapeName =
+      int[] shape =
           wt.matches()
-              ? wt.group(1) + "x" + wt.group(2) + (wt.group(3) == null ? "" : wt.group(3))
-              : def[0] + "x" + def[1] + (def[2] > 1 ? "p" + def[2] : "");
-      int chainWarps = shapeName.charAt(0) - '0';
+              ? new int[] {Integer.parseInt(wt.group(1)), Integer.parseInt(wt.group(2))}
+              : widetShape(width);
       if (d <= 256
           || d > 1024
           || !ordered
           || !hopper
-          || !widetShapes(width).contains(shapeName)
-          || widetSmem(width, pieces(shapeName)) > smemOptin) {
+          || !widetShapes(width).contains(shape[0] + "x" + shape[1])
+          || widetSmem(width) > smemOptin) {
         throw new IllegalArgumentException(
             "plan "
                 + want
@@ -154,14 +150,15 @@ record CudaPlan(
                 + widetShapes(width)
                 + ")");
       }
+      String shapeName = shape[0] + "x" + shape[1];
       return new CudaPlan(
           "widet-" + width + "_" + shapeName,
           "wide",
           "widet_o_" + width + "_" + shapeName,
           "resid8_o",
           "grad8_o",
-          32 * (chainWarps + WIDE_ACC_WARPS + 1),
-          widetSmem(width, pieces(shapeName)),
+          32 * (shape[0] + WIDE_ACC_WARPS + 1),
+          widetSmem(width),
           width,
           true);
     }
@@ -511,8 +508,10 @@ record CudaPlan(
       // the copy engine stages the slots (issue 15 fifth session; H200, TB/s, every row bits=ref,
       // docs/device-runs/issue15/s5w3-bench-*.tsv, one card: widet 3.65 / 3.78 / 3.60 / 3.66 at
       // d = 384 / 512 / 640 / 768 where wide2 read 3.19 / 3.09 / 2.83 / 2.73; at 896 widel 2 x 4
-      // 3.13, widet 2 x 3 3.07, wide2 1.91; s5w2-bench.tsv, another card: widet-1024 3 x 2 3.44)
-      return wideWidth(d) == 896 && widelSmem(896) <= smemOptin ? "widel2x4" : "widet";
+      // 3.13, widet 2 x 3 3.07, wide2 1.91; s5w2-bench.tsv, another card: widet-1024 3 x 2 3.44).
+      // At 896 widet 3 x 2 since the sixth session (widetShape), faster than widel 2 x 4 in the
+      // two calls that ran both (s6w1 3.10 / 3.00, s6w3 3.29 / 3.24)
+      return "widet";
     } else if (d > 256
         && d <= 1024
         && ordered
@@ -718,22 +717,8 @@ record CudaPlan(
 
   /** The widet kernels' shared memory: {@link #wideSmem} of its slots and their barriers. */
   static int widetSmem(int width) {
-    return widetSmem(width, 1);
-  }
-
-  /**
-   * The same with each sub-slice copied in {@code pieces} pieces: a FULL barrier a piece, READY and
-   * EMPTY a slot (local_sums_sm90.cuh, widet_body's P).
-   */
-  static int widetSmem(int width, int pieces) {
     int slots = widetSlots(width);
-    return wideSmem(width, slots) + 8 * (pieces + 2) * slots;
-  }
-
-  /** The pieces a sub-slice of shape name "CxT[pP]": P, or 1 without the suffix. */
-  static int pieces(String shapeName) {
-    int p = shapeName.indexOf('p');
-    return p < 0 ? 1 : Integer.parseInt(shapeName.substring(p + 1));
+    return wideSmem(width, slots) + 24 * slots;
   }
 
   /** The widel kernels' slots (one more than widet's from 640 to 1,024, two at 512). */
@@ -750,13 +735,8 @@ record CudaPlan(
 
   /** The widel kernels' shared memory: slots, bias and loss group sums, residuals, barriers. */
   static int widelSmem(int width) {
-    return widelSmem(width, 1);
-  }
-
-  /** The same in {@code pieces} pieces a sub-slice (a FULL barrier a piece). */
-  static int widelSmem(int width, int pieces) {
     int slots = widelSlots(width);
-    return slots * 32 * width + 32 + slots * 8 * 4 + 8 * (pieces + 2) * slots;
+    return slots * 32 * width + 32 + slots * 8 * 4 + 24 * slots;
   }
 
   /** The widel shapes built at slice width {@code width}. */
@@ -764,8 +744,8 @@ record CudaPlan(
     return switch (width) {
       case 640 -> java.util.List.of("2x4", "3x2");
       case 768 -> java.util.List.of("2x4");
-      case 896 -> java.util.List.of("2x4", "3x2", "2x4p4", "3x2p4");
-      case 1024 -> java.util.List.of("3x2", "2x3", "3x2p4", "2x3p4", "7x1p4");
+      case 896 -> java.util.List.of("2x4", "3x2");
+      case 1024 -> java.util.List.of("3x2", "2x3");
       default -> java.util.List.of();
     };
   }
@@ -777,13 +757,10 @@ record CudaPlan(
     return switch (width) {
       case 384 -> java.util.List.of("4x2", "4x4", "2x4", "8x1", "1x4");
       case 512 -> java.util.List.of("3x2", "4x2", "2x4", "6x1", "1x4");
-      case 640 -> java.util.List.of("3x2", "4x1", "2x4", "4x2", "3x2p4");
-      case 768 -> java.util.List.of("2x2", "4x1", "4x2", "2x4", "1x4", "2x4p4");
-      case 896 -> java.util.List.of("3x1", "2x2", "2x3", "1x4", "2x4", "3x2", "2x3p4", "2x4p4");
-      default ->
-          java.util.List.of(
-              "3x1", "2x2", "3x2", "6x1", "2x3", "1x4", "2x4", "3x2p2", "3x2p4", "3x2p8", "2x3p4",
-              "6x1p4", "2x4p4");
+      case 640 -> java.util.List.of("3x2", "4x1", "2x4", "4x2");
+      case 768 -> java.util.List.of("2x2", "4x1", "4x2", "2x4", "1x4");
+      case 896 -> java.util.List.of("3x1", "2x2", "2x3", "1x4", "2x4", "3x2");
+      default -> java.util.List.of("3x1", "2x2", "3x2", "6x1", "2x3", "1x4", "2x4");
     };
   }
 
@@ -792,15 +769,15 @@ record CudaPlan(
    * by measured speed (H200, issue 15 fifth session, docs/device-runs/issue15/s5w2-bench.tsv; TB/s,
    * every row bits=ref): 2 x 4 at 384 / 512 / 768 (3.83 / 3.85 / 3.82; 4 x 4 3.76 at 384, 4 x 2
    * 3.84 at 512 and 3.76 at 768), 3 x 2 at 640 (3.72) and 1,024 (3.44; 6 x 1 2.96, 2 x 2 2.59), 2 x
-   * 3 at 896 (s5w3: 3.07; 2 x 2 2.91, 3 x 1 2.66 in s5w2; the ladder runs widel 2 x 4 there, 3.13
-   * in s5w3).
+   * 3 at 896 (s5w3: 3.07; 2 x 2 2.91, 3 x 1 2.66 in s5w2). Sixth session: 3 x 2 at 896, measured
+   * against the ladder's widel 2 x 4 of the time in two calls on two cards, 3.10 / 3.00
+   * (s6w1-bench-b.tsv, before lds128) and 3.29 / 3.24 (s6w3-bench-new.tsv, with it); widet 2 x 3
+   * was not measured beside them.
    */
   static int[] widetShape(int width) {
     return switch (width) {
-      case 384, 512, 768 -> new int[] {2, 4, 1};
-      case 640 -> new int[] {3, 2, 1};
-      case 896 -> new int[] {2, 3, 1};
-      default -> new int[] {3, 2, 1}; // 1,024
+      case 384, 512, 768 -> new int[] {2, 4};
+      default -> new int[] {3, 2}; // 640, 896, 1,024
     };
   }
 
