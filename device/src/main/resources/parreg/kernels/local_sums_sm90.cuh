@@ -68,6 +68,19 @@ __device__ __forceinline__ void mbar_wait(unsigned long long* bar, unsigned pari
       "r"(parity)
       : "memory");
 }
+// One 16-byte shared-memory load (ld.shared.v4.f32). issue 15, sixth session: from a plain
+// float4 read of the slots and the weights nvcc emitted four ld.shared.f32 in the chains (the
+// PTX of the fifth session's widet: 2,048 scalar shared loads a chain of 1,024 features), four
+// times the load instructions and, with 2 sub-slices a warp, 12 shared-memory wavefronts a quad
+// where 3 do. Volatile: kept after the FULL wait that precedes it (the loop has no other wait,
+// so ptxas still schedules the loads ahead of the additions).
+__device__ __forceinline__ float4 lds128(const float4* p) {
+  float4 v;
+  asm volatile("ld.shared.v4.f32 {%0, %1, %2, %3}, [%4];"
+               : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+               : "r"(smem_addr(p)));
+  return v;
+}
 // One bulk copy global -> this block's shared memory, completing on barrier bar.
 __device__ __forceinline__ void bulk_copy(void* dst, const void* src, unsigned bytes, unsigned long long* bar) {
   asm volatile(
@@ -76,6 +89,8 @@ __device__ __forceinline__ void bulk_copy(void* dst, const void* src, unsigned b
       "l"(src), "r"(bytes), "r"(smem_addr(bar))
       : "memory");
 }
+#else
+inline float4 lds128(const float4* p) { return *p; }
 #endif
 
 template <int Q, int C, int A, int TS, int S, bool LEAN = false>
@@ -160,7 +175,7 @@ __device__ __forceinline__ void widet_body(const float* __restrict__ x, const fl
       const float4* chain = slots + s * 8 * Q + l;  // quad q of my sample: chain[8 q]
       float r = 0.0f;
 #pragma unroll
-      for (int q = 0; q < Q; ++q) r = quad_terms_w(r, LEAN ? __ldg(wg4 + q) : ws4[q], chain[8 * q]);
+      for (int q = 0; q < Q; ++q) r = quad_terms_w(r, LEAN ? __ldg(wg4 + q) : lds128(ws4 + q), lds128(chain + 8 * q));
       if (bias) r = __fadd_rn(r, b);
       r = __fsub_rn(r, yv);
       if (writer && live) {

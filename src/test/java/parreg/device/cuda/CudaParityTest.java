@@ -529,7 +529,7 @@ class CudaParityTest {
         Arguments.of(1021, 5_000, "widet"),
         Arguments.of(1024, 200_003, "widet"),
         Arguments.of(1024, 31, "widet"),
-        Arguments.of(896, 9_000, null), // the ladder's widel 2 x 4 at 769..896
+        Arguments.of(896, 9_000, null), // the ladder's widet 3 x 2 at 769..896 (sixth session)
         Arguments.of(301, 9_000, "widet4x4"),
         Arguments.of(383, 5_003, "widet2x4"),
         Arguments.of(384, 9_000, "widet8x1"),

@@ -80,12 +80,15 @@ class CudaPlanTest {
     assertEquals("widet-512_2x4", hopperPlan(512));
     assertEquals("widet-640_3x2", hopperPlan(513));
     assertEquals("widet-768_2x4", hopperPlan(700));
-    assertEquals("widel-896_2x4", hopperPlan(896)); // weights from global memory, 8 slots
+    assertEquals("widet-896_3x2", hopperPlan(896)); // sixth session: 3 x 2 beat widel 2 x 4
     assertEquals(
-        "widel_o_896_2x4", CudaPlan.choose(801, 1000, H200_SMEM, FREE, true, null, true).main());
+        "widet_o_896_3x2", CudaPlan.choose(801, 1000, H200_SMEM, FREE, true, null, true).main());
     assertEquals(8 * 32 * 896 + 32 + 8 * 32 + 8 * 24, CudaPlan.widelSmem(896));
     assertEquals(
-        "widet_o_896_2x3", CudaPlan.choose(896, 1000, H200_SMEM, FREE, true, "widet", true).main());
+        "widet_o_896_3x2", CudaPlan.choose(896, 1000, H200_SMEM, FREE, true, "widet", true).main());
+    assertEquals(
+        "widel_o_896_2x4",
+        CudaPlan.choose(896, 1000, H200_SMEM, FREE, true, "widel2x4", true).main());
     assertEquals("widet-1024_3x2", hopperPlan(897));
     assertEquals("widet-1024_3x2", hopperPlan(1024));
     // the other widths keep their plans; the unordered variants have no widet

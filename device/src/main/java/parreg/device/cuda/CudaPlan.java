@@ -14,8 +14,7 @@ package parreg.device.cuda;
  * slice width fits in free memory; ordered, its shapes {@code spec64_m4} at 49..64, {@code
  * spec100_c7} at 65..100 and {@code spec104_c7} at 101..104 where their slots fit), {@code quad2} (64 &lt; d &le; 256), {@code flow2},
  * {@code flow1}, {@code pipe2}, {@code pipe1}, {@code large1} (d &le; 256, by shared memory), on
- * cards of compute capability 9.0 and newer {@code widet} / {@code widel2x4} (256 &lt; d &le;
- * 1,024, ordered; their kernels are local_sums_sm90.cu's), else {@code wide2} (256 &lt; d &le;
+ * cards of compute capability 9.0 and newer {@code widet} (256 &lt; d &le; 1,024, ordered; their kernels are local_sums_sm90.cu's), else {@code wide2} (256 &lt; d &le;
  * 896), {@code widea} (896 &lt; d &le; 1,024) or {@code wide} (256 &lt; d &le; 1,024; ordered,
  * where their slots fit and x padded to the slice width fits in free memory), {@code deepxb} (d
  * &gt; 1,024, ordered, where its ring fits), {@code deep} (d &gt; 1,024, ordered), {@code twopass}
@@ -529,8 +528,10 @@ record CudaPlan(
       // the copy engine stages the slots (issue 15 fifth session; H200, TB/s, every row bits=ref,
       // docs/device-runs/issue15/s5w3-bench-*.tsv, one card: widet 3.65 / 3.78 / 3.60 / 3.66 at
       // d = 384 / 512 / 640 / 768 where wide2 read 3.19 / 3.09 / 2.83 / 2.73; at 896 widel 2 x 4
-      // 3.13, widet 2 x 3 3.07, wide2 1.91; s5w2-bench.tsv, another card: widet-1024 3 x 2 3.44)
-      return wideWidth(d) == 896 && widelSmem(896) <= smemOptin ? "widel2x4" : "widet";
+      // 3.13, widet 2 x 3 3.07, wide2 1.91; s5w2-bench.tsv, another card: widet-1024 3 x 2 3.44).
+      // At 896 widet 3 x 2 since the sixth session (widetShape), faster than widel 2 x 4 in the
+      // two calls that ran both (s6w1 3.10 / 3.00, s6w3 3.29 / 3.24)
+      return "widet";
     } else if (d > 256
         && d <= 1024
         && ordered
@@ -839,15 +840,15 @@ record CudaPlan(
    * by measured speed (H200, issue 15 fifth session, docs/device-runs/issue15/s5w2-bench.tsv; TB/s,
    * every row bits=ref): 2 x 4 at 384 / 512 / 768 (3.83 / 3.85 / 3.82; 4 x 4 3.76 at 384, 4 x 2
    * 3.84 at 512 and 3.76 at 768), 3 x 2 at 640 (3.72) and 1,024 (3.44; 6 x 1 2.96, 2 x 2 2.59), 2 x
-   * 3 at 896 (s5w3: 3.07; 2 x 2 2.91, 3 x 1 2.66 in s5w2; the ladder runs widel 2 x 4 there, 3.13
-   * in s5w3).
+   * 3 at 896 (s5w3: 3.07; 2 x 2 2.91, 3 x 1 2.66 in s5w2). Sixth session: 3 x 2 at 896, measured
+   * against the ladder's widel 2 x 4 of the time in two calls on two cards, 3.10 / 3.00
+   * (s6w1-bench-b.tsv, before lds128) and 3.29 / 3.24 (s6w3-bench-new.tsv, with it); widet 2 x 3
+   * was not measured beside them.
    */
   static int[] widetShape(int width) {
     return switch (width) {
       case 384, 512, 768 -> new int[] {2, 4};
-      case 640 -> new int[] {3, 2};
-      case 896 -> new int[] {2, 3};
-      default -> new int[] {3, 2}; // 1,024
+      default -> new int[] {3, 2}; // 640, 896, 1,024
     };
   }
 
