@@ -163,6 +163,40 @@ record CudaPlan(
           width,
           true);
     }
+    java.util.regex.Matcher dt = java.util.regex.Pattern.compile("deept(\\d+)x(\\d+)").matcher(want);
+    if (dt.matches()) {
+      // the copy engine feeds deepxb's chain warp through a ring of S chunks of R rows
+      // (local_sums_sm90.cu, DEEPT_KERNEL; issue 15, sixth session); batches that do not start on
+      // a slice boundary run deepxb_o (fallback)
+      String shapeName = dt.group(1) + "x" + dt.group(2);
+      int rows = Integer.parseInt(dt.group(1));
+      int slots = Integer.parseInt(dt.group(2));
+      if (d <= 1024
+          || !ordered
+          || !hopper
+          || !DEEPT_SHAPES.contains(shapeName)
+          || deeptSmem(d, rows, slots) > smemOptin) {
+        throw new IllegalArgumentException(
+            "plan "
+                + want
+                + " does not fit d="
+                + d
+                + " on this card (needs d > 1024, ordered, compute capability 9.0, its ring and"
+                + " one of the shapes "
+                + DEEPT_SHAPES
+                + ")");
+      }
+      return new CudaPlan(
+          "deept-" + shapeName,
+          "deept",
+          "deept_o_" + shapeName,
+          "deepxb_o",
+          null,
+          32 * (2 + DEEPT_GRAD_WARPS),
+          deeptSmem(d, rows, slots),
+          d,
+          false);
+    }
     if (want.startsWith("split")) {
       return splitPlan(d, want, ordered);
     }
@@ -638,6 +672,21 @@ record CudaPlan(
    */
   static int deepxSmem(int d) {
     return 16 * ((d + 3) / 4) + 4 * 32 * DEEPX_ROWS * DEEPX_SLOTS + 16; // + the slice tickets
+  }
+
+  /** The deept shapes built ("RxS": rows a chunk x chunks in the ring; local_sums_sm90.cu). */
+  static final java.util.List<String> DEEPT_SHAPES =
+      java.util.List.of("64x16", "64x24", "128x12", "32x32");
+
+  /** The deept kernels' gradient warps (DEEPT_KERNEL: one chain warp, one producer warp). */
+  static final int DEEPT_GRAD_WARPS = 8;
+
+  /**
+   * Dynamic shared memory of the deept kernels: the weights in whole chunks of 4, the ring of
+   * {@code slots} chunks of {@code rows} rows, two barriers and the slice a slot.
+   */
+  static int deeptSmem(int d, int rows, int slots) {
+    return 16 * ((d + 3) / 4) + 128 * rows * slots + 20 * slots;
   }
 
   /** The deepx kernels' gradient warps (DEEPX_KERNEL). */
