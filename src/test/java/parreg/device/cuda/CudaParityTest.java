@@ -454,6 +454,24 @@ class CudaParityTest {
         Arguments.of(8189, 40_000, "deepxb"));
   }
 
+  static Stream<Arguments> deepHalfPlans() {
+    return Stream.of(
+        // issue 15, sixth session: deeph (half-slice chains fed by the copy engine; compute
+        // capability 9.0 only): deepCopyPlans' checks, every shape
+        Arguments.of(1025, 3_001, "deeph64x32"),
+        Arguments.of(2051, 40_000, "deeph64x32"),
+        Arguments.of(4099, 9_000, "deeph32x64"),
+        Arguments.of(8190, 2_049, "deeph128x24"),
+        Arguments.of(3001, 3_073, "deeph128x24"),
+        Arguments.of(2048, 200_003, "deeph64x32"));
+  }
+
+  @ParameterizedTest(name = "d={0} N={1} plan={2}")
+  @MethodSource("deepHalfPlans")
+  void deepHalfPlansMatchTheReference(int d, int n, String plan) {
+    everyPlanMatchesTheReference(d, n, plan);
+  }
+
   @ParameterizedTest(name = "d={0} N={1} plan={2}")
   @MethodSource("deepCopyPlans")
   void deepCopyPlansMatchTheReference(int d, int n, String plan) {

@@ -163,19 +163,23 @@ record CudaPlan(
           width,
           true);
     }
-    java.util.regex.Matcher dt = java.util.regex.Pattern.compile("deept(\\d+)x(\\d+)").matcher(want);
+    java.util.regex.Matcher dt =
+        java.util.regex.Pattern.compile("deep([th])(\\d+)x(\\d+)").matcher(want);
     if (dt.matches()) {
-      // the copy engine feeds deepxb's chain warp through a ring of S chunks of R rows
-      // (local_sums_sm90.cu, DEEPT_KERNEL; issue 15, sixth session); batches that do not start on
-      // a slice boundary run deepxb_o (fallback)
-      String shapeName = dt.group(1) + "x" + dt.group(2);
-      int rows = Integer.parseInt(dt.group(1));
-      int slots = Integer.parseInt(dt.group(2));
+      // deept: the copy engine feeds deepxb's chain warp through a ring of S chunks of R rows;
+      // deeph: the same with half-slice chains (16 samples, R half-rows a chunk)
+      // (local_sums_sm90.cu, DEEPT_KERNEL / DEEPH_KERNEL; issue 15, sixth session); batches that
+      // do not start on a slice boundary run deepxb_o (fallback)
+      boolean half = dt.group(1).equals("h");
+      String shapeName = dt.group(2) + "x" + dt.group(3);
+      int rows = Integer.parseInt(dt.group(2));
+      int slots = Integer.parseInt(dt.group(3));
+      int smem = deeptSmem(d, half ? rows / 2 : rows, slots);
       if (d <= 1024
           || !ordered
           || !hopper
-          || !DEEPT_SHAPES.contains(shapeName)
-          || deeptSmem(d, rows, slots) > smemOptin) {
+          || !(half ? DEEPH_SHAPES : DEEPT_SHAPES).contains(shapeName)
+          || smem > smemOptin) {
         throw new IllegalArgumentException(
             "plan "
                 + want
@@ -183,17 +187,17 @@ record CudaPlan(
                 + d
                 + " on this card (needs d > 1024, ordered, compute capability 9.0, its ring and"
                 + " one of the shapes "
-                + DEEPT_SHAPES
+                + (half ? DEEPH_SHAPES : DEEPT_SHAPES)
                 + ")");
       }
       return new CudaPlan(
-          "deept-" + shapeName,
+          "deep" + dt.group(1) + "-" + shapeName,
           "deept",
-          "deept_o_" + shapeName,
+          "deep" + dt.group(1) + "_o_" + shapeName,
           "deepxb_o",
           null,
           32 * (2 + DEEPT_GRAD_WARPS),
-          deeptSmem(d, rows, slots),
+          smem,
           d,
           false);
     }
@@ -678,12 +682,16 @@ record CudaPlan(
   static final java.util.List<String> DEEPT_SHAPES =
       java.util.List.of("64x16", "64x24", "128x12", "32x32");
 
+  /** The deeph shapes built ("RxS": half-rows a chunk x chunks in the ring). */
+  static final java.util.List<String> DEEPH_SHAPES = java.util.List.of("64x32", "32x64", "128x24");
+
   /** The deept kernels' gradient warps (DEEPT_KERNEL: one chain warp, one producer warp). */
   static final int DEEPT_GRAD_WARPS = 8;
 
   /**
    * Dynamic shared memory of the deept kernels: the weights in whole chunks of 4, the ring of
-   * {@code slots} chunks of {@code rows} rows, two barriers and the slice a slot.
+   * {@code slots} chunks of {@code rows} rows (deeph: rows / 2, its half-rows being half as
+   * long), two barriers and the slice a slot.
    */
   static int deeptSmem(int d, int rows, int slots) {
     return 16 * ((d + 3) / 4) + 128 * rows * slots + 20 * slots;
