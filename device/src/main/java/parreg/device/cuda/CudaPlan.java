@@ -21,7 +21,9 @@ package parreg.device.cuda;
  * (any d). docs/GPU.md describes each; local_sums.cu holds their kernels. The benchmark and the
  * parity tests may force a plan by name, including {@code large2}, {@code widep}, {@code narrow} at
  * 32 &lt; d &le; 48, {@code narrow64}, {@code narrow1}, {@code deepf}, {@code deepw} and the other
- * {@code deepx} shapes, whose kernels only the comparison module has.
+ * {@code deepx} shapes, whose kernels only the comparison module has, and on cards of compute
+ * capability 9.0 {@code deeptRxS} / {@code deephRxS} (issue 15, sixth session; local_sums_sm90.cu,
+ * slower than deepxb on an H200).
  *
  * @param name the plan as reported ("spec-64", "quad-8x2", "small-16", "twopass", ...)
  * @param family small, narrow, large, pipe, flow, quad, spec, wide, deep or twopass: how the
