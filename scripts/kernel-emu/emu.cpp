@@ -130,6 +130,28 @@ int main(int argc, char** argv) {
         if (w == "deepxb") launch(1, 1, 32 * (1 + DEEPX_SLOTS + 2), [&] { deepx_body<8, 2, false>(X, Y, n, d, start, len, P, bias, G, tiles, rb.data()); });
         for (int i = 0; i < len; ++i)
           if (memcmp(&rbuf[i], &rb[i], 4)) { printf("MISMATCH r[%d] %g %g\n", i, rbuf[i], rb[i]); ++fails; break; }
+      } else if (w.rfind("deept", 0) == 0 || w.rfind("deeph", 0) == 0) {
+        // deeptR_S (local_sums_sm90.cu's shapes): batches on a slice boundary only (the others run
+        // deepxb); grid 2 as deepx (the second block finds no slice), 2 gradient warps
+        if (start % 32 != 0) continue;
+        std::vector<float> rb(n + 2 + tiles, 0.0f);
+        int R = 0, S = 0;
+        sscanf(w.c_str() + 5, "%d_%d", &R, &S);
+#define DEEPT_EMU(RR, SS) \
+  if (w[4] == 't' && R == RR && S == SS) launch(2, 1, 32 * (2 + 2), [&] { deept_body<RR, SS, 8, 4, true>(X, Y, n, d, start, len, P, bias, G, tiles, rb.data()); });
+        DEEPT_EMU(64, 16)
+        DEEPT_EMU(64, 24)
+        DEEPT_EMU(128, 12)
+        DEEPT_EMU(32, 32)
+        DEEPT_EMU(64, 2)
+#define DEEPH_EMU(RR, SS) \
+  if (w[4] == 'h' && R == RR && S == SS) launch(2, 1, 32 * (2 + 2), [&] { deeph_body<RR, SS, 8, 4, true>(X, Y, n, d, start, len, P, bias, G, tiles, rb.data()); });
+        DEEPH_EMU(64, 32)
+        DEEPH_EMU(32, 64)
+        DEEPH_EMU(128, 24)
+        DEEPH_EMU(32, 3)
+        for (int i = 0; i < len; ++i)
+          if (memcmp(&rbuf[i], &rb[i], 4)) { printf("MISMATCH r[%d] %g %g\n", i, rbuf[i], rb[i]); ++fails; break; }
       } else if (w.rfind("deepw", 0) == 0) {
         // one block: its gradient warps wait for its own chain warps (the tickets hand out all)
         std::vector<float> rb(n + 2 + tiles, 0.0f);

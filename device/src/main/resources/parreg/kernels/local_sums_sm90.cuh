@@ -263,3 +263,251 @@ __device__ __forceinline__ void widet_body(const float* __restrict__ x, const fl
       NAME(SMALL_ARGS, const float* __restrict__ unused) {                                         \
     widet_body<Q, C, 8, TS, S>(x, y, d, start, len, params, bias, out, tiles);                     \
   }
+
+// ---------------------------------------------------------------------------------------------
+// Deep d, the copy engine feeds the chain (the deept plans, d > 1,024; issue 15, sixth session).
+// deepxb's one chain warp an SM ran ~18 cycles a feature (s5d2), fed by 6 loader warps that each
+// held one 8 KB chunk in flight in registers (48 KB an SM) and stored it into the ring; at ~3.9
+// floats a cycle an SM for the read limit the chain must take a 128-byte row in <= ~8 cycles. Here
+// no warp moves x: the producer warp's lane 0 takes the block's slices by ticket and copies each
+// slice's rows in chunks of R rows (a row: feature j of the slice's 32 samples, 128 contiguous
+// bytes; a chunk R x 128 contiguous bytes of the slice layout) into slot k % S of a ring of S
+// chunks with one bulk copy each (cp.async.bulk on a transaction barrier), as soon as the chain
+// has freed the slot, so up to S R 128 bytes are in flight an SM (S = 16, R = 64: 128 KB); the
+// chain warp (lane l: sample l of the slice, features in index order, weights as 16-byte vectors)
+// only waits on FULL, adds the chunk's R terms from shared memory (LDS, FMUL, FADD), and arrives
+// on EMPTY. Two transaction barriers a slot (phase k / S): FULL (1 arrival + the copy's bytes),
+// EMPTY (1 arrival: the chain's lane 0). The slot's slice goes beside it (meta[slot], written by
+// the producer before its arrival, which releases it); -1 after the last slice: the producer's
+// plain arrival on FULL (no bytes) ends the chain. The gradient warps are deepxb's
+// (fused_grad_tasks: tile t, F features by ticket once tile t's 32 slices have their r; re-read
+// evict-first). Only batches that start on a slice boundary (a slice's rows are then contiguous;
+// CudaBackend runs deepxb_o for the others). Same operations in the same order as deep: the same
+// bits. Parameters and counters: deepf's (tick[0] the slice ticket, tick[1] the gradient ticket,
+// tick[2 + t] the done slices of tile t). Dynamic shared memory: the weights (4 ceil(d / 4)
+// floats, zeros past d), the ring (S R 32 floats), 2 S barriers, S ints.
+// ---------------------------------------------------------------------------------------------
+template <int R, int S, int F, int US, bool CS>
+__device__ __forceinline__ void deept_body(const float* __restrict__ x, const float* __restrict__ y, i64 n, int d,
+                                           i64 start, int len, const float* __restrict__ params, int bias,
+                                           double* __restrict__ out, int tiles, float* __restrict__ rbuf) {
+  static_assert(R % 4 == 0, "whole weight vectors a chunk");
+  extern __shared__ float4 sm4[];
+  const float4* ws4 = sm4;
+  float* wsf = reinterpret_cast<float*>(sm4);
+  unsigned* tick = reinterpret_cast<unsigned*>(rbuf + n);
+  const int dq = (d + 3) >> 2;
+  float* ring = wsf + 4 * dq;  // [S][R][32], 16-byte aligned
+  unsigned long long* full = reinterpret_cast<unsigned long long*>(ring + S * R * 32);
+  unsigned long long* empty = full + S;
+  volatile int* meta = reinterpret_cast<volatile int*>(empty + S);  // the slot's slice
+  for (int j = threadIdx.x; j < 4 * dq; j += blockDim.x) wsf[j] = j < d ? params[j] : 0.0f;
+  const float b = bias ? params[d] : 0.0f;
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < S; ++s) {
+      mbar_init(full + s, 1);
+      mbar_init(empty + s, 1);
+    }
+    mbar_init_fence();
+  }
+  __syncthreads();
+  const int w = threadIdx.x >> 5;
+  const int lane = threadIdx.x & 31;
+  if (w >= 2) {
+    fused_grad_tasks<F, US, CS>(x, d, start, len, out, tiles, rbuf, tick, 1u, lane);
+    return;
+  }
+  const int slices = (len + LANES - 1) / LANES;
+  const int cps = (d + R - 1) / R;  // chunks a slice
+  if (w == 1) {
+    // Producer: chunk k into slot k % S once the chain is done with chunk k - S.
+    if (lane != 0) return;
+    for (int k = 0;;) {
+      const int s = (int)atomicAdd(tick, 1u);
+      if (s >= slices) {
+        const int p = k % S;
+        if (k >= S) mbar_wait(empty + p, ((k / S) - 1) & 1);
+        meta[p] = -1;
+        mbar_arrive(full + p);  // no bytes: the end
+        return;
+      }
+      const float* src = x + ((start >> 5) + s) * ((i64)d * 32);  // start % 32 == 0
+      for (int m = 0; m < cps; ++m, ++k) {
+        const int p = k % S;
+        if (k >= S) mbar_wait(empty + p, ((k / S) - 1) & 1);
+        meta[p] = s;
+        const unsigned bytes = 128u * (unsigned)min(R, d - R * m);
+        mbar_expect_tx(full + p, bytes);
+        bulk_copy(ring + p * R * 32, src + (i64)R * m * 32, bytes, full + p);
+      }
+    }
+  }
+  // The chain warp: lane l the chain of sample l of each slice, chunk by chunk.
+  for (int k = 0;;) {
+    mbar_wait(full + k % S, (k / S) & 1);
+    const int s = meta[k % S];
+    if (s < 0) return;
+    const int i = s * LANES + lane;
+    const float yv = i < len ? y[start + i] : 0.0f;
+    float r = 0.0f;
+    for (int m = 0; m < cps; ++m, ++k) {
+      const int p = k % S;
+      if (m > 0) mbar_wait(full + p, (k / S) & 1);
+      const float* slot = ring + p * R * 32 + lane;
+      const int j0 = R * m;
+      if (j0 + R <= d) {
+#pragma unroll
+        for (int u = 0; u < R; u += 4) {
+          const float4 wq = ws4[(j0 + u) >> 2];
+          r = __fadd_rn(r, __fmul_rn(wq.x, slot[32 * u]));
+          r = __fadd_rn(r, __fmul_rn(wq.y, slot[32 * (u + 1)]));
+          r = __fadd_rn(r, __fmul_rn(wq.z, slot[32 * (u + 2)]));
+          r = __fadd_rn(r, __fmul_rn(wq.w, slot[32 * (u + 3)]));
+        }
+      } else {
+        for (int u = 0; u < d - j0; ++u) r = __fadd_rn(r, __fmul_rn(wsf[j0 + u], slot[32 * u]));
+      }
+      __syncwarp();
+      if (lane == 0) mbar_arrive(empty + p);  // slot p free for chunk k + S
+    }
+    if (bias) r = __fadd_rn(r, b);
+    if (i < len) {
+      rbuf[i] = __fsub_rn(r, yv);
+      __threadfence();
+    }
+    __syncwarp();
+    if (lane == 0) atomicAdd(tick + 2 + (s >> 5), 1u);  // slice s is in tile s / 32
+  }
+}
+
+// Parameters: deepf's. One chain warp, one producer warp, A gradient warps of F features and US
+// slices ahead (re-read evict-first), a ring of S chunks of R rows.
+#define DEEPT_KERNEL(NAME, R, S, A, F, US)                                                         \
+  extern "C" __global__ void __launch_bounds__(32 * (2 + A), 1) NAME(SMALL_ARGS, float* __restrict__ rbuf) { \
+    deept_body<R, S, F, US, true>(x, y, n, d, start, len, params, bias, out, tiles, rbuf);        \
+  }
+
+// ---------------------------------------------------------------------------------------------
+// Deep d, half-slice chains (the deeph plans, d > 1,024; issue 15, sixth session). deept and
+// deepxb read x about twice from DRAM (ncu at 2,048, s6d1: 1.56 / 1.40 GB for 0.8 GB, L2 hit rate
+// 8 / 14 %), DRAM near its peak: what lies between a row's first read and its re-read is at least
+// one slice an SM (132 x 128 d bytes: 34 MB at 2,048) plus the tiles' completion lag, too much
+// for the L2. Here a chain warp takes half a slice (16 samples: 64 d bytes an SM, 17 MB on the
+// card at 2,048), which halves that, but then each chain must take a row in ~4 cycles (the
+// binary32 addition's latency) for the read limit. deept's ring and barriers, but a chunk holds R
+// half-rows (64 bytes: feature j of the 16 samples) and the producer warp's lanes copy them (one
+// bulk copy of 64 bytes each; lane 0 expects the chunk's bytes first); half-slice h is slice h / 2,
+// samples 16 (h % 2) .. + 15. Lane l of the chain warp runs the chain of sample l % 16 (lanes 16..31
+// repeat 0..15 and do not write). A tile is done when its 64 half-slices are (fused_grad_tasks,
+// PER_SLICE 2). Same operations in the same order: the same bits. Only batches that start on a
+// slice boundary (CudaBackend runs deepxb_o for the others). Dynamic shared memory: the weights
+// (4 ceil(d / 4) floats), the ring (S R 16 floats), 2 S barriers, S ints.
+// ---------------------------------------------------------------------------------------------
+template <int R, int S, int F, int US, bool CS>
+__device__ __forceinline__ void deeph_body(const float* __restrict__ x, const float* __restrict__ y, i64 n, int d,
+                                           i64 start, int len, const float* __restrict__ params, int bias,
+                                           double* __restrict__ out, int tiles, float* __restrict__ rbuf) {
+  static_assert(R % 32 == 0, "whole rows a producer lane");
+  constexpr int H = LANES / 2;  // samples of a half-slice
+  extern __shared__ float4 sm4[];
+  const float4* ws4 = sm4;
+  float* wsf = reinterpret_cast<float*>(sm4);
+  unsigned* tick = reinterpret_cast<unsigned*>(rbuf + n);
+  const int dq = (d + 3) >> 2;
+  float* ring = wsf + 4 * dq;  // [S][R][16], 16-byte aligned
+  unsigned long long* full = reinterpret_cast<unsigned long long*>(ring + S * R * H);
+  unsigned long long* empty = full + S;
+  volatile int* meta = reinterpret_cast<volatile int*>(empty + S);  // the slot's half-slice
+  for (int j = threadIdx.x; j < 4 * dq; j += blockDim.x) wsf[j] = j < d ? params[j] : 0.0f;
+  const float b = bias ? params[d] : 0.0f;
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < S; ++s) {
+      mbar_init(full + s, 1);
+      mbar_init(empty + s, 1);
+    }
+    mbar_init_fence();
+  }
+  __syncthreads();
+  const int w = threadIdx.x >> 5;
+  const int lane = threadIdx.x & 31;
+  if (w >= 2) {
+    fused_grad_tasks<F, US, CS>(x, d, start, len, out, tiles, rbuf, tick, 2u, lane);
+    return;
+  }
+  const int halves = 2 * ((len + LANES - 1) / LANES);
+  const int cps = (d + R - 1) / R;  // chunks a half-slice
+  if (w == 1) {
+    // Producer warp: chunk k into slot k % S once the chain is done with chunk k - S.
+    for (int k = 0;;) {
+      unsigned hv = 0;
+      if (lane == 0) hv = atomicAdd(tick, 1u);
+      const int h = (int)__shfl_sync(0xffffffffu, hv, 0);
+      if (h >= halves) {
+        if (lane == 0) {
+          const int p = k % S;
+          if (k >= S) mbar_wait(empty + p, ((k / S) - 1) & 1);
+          meta[p] = -1;
+          mbar_arrive(full + p);  // no bytes: the end
+        }
+        return;
+      }
+      const float* src = x + ((start >> 5) + (h >> 1)) * ((i64)d * 32) + H * (h & 1);  // start % 32 == 0
+      for (int m = 0; m < cps; ++m, ++k) {
+        const int p = k % S;
+        const int rows = min(R, d - R * m);
+        if (lane == 0) {
+          if (k >= S) mbar_wait(empty + p, ((k / S) - 1) & 1);
+          meta[p] = h;
+          mbar_expect_tx(full + p, 64u * (unsigned)rows);
+        }
+        __syncwarp();
+        for (int u = lane; u < rows; u += 32)
+          bulk_copy(ring + (p * R + u) * H, src + (i64)(R * m + u) * 32, 64u, full + p);
+      }
+    }
+  }
+  // The chain warp: lane l the chain of sample l % 16 of each half-slice, chunk by chunk.
+  const int l = lane & (H - 1);
+  for (int k = 0;;) {
+    mbar_wait(full + k % S, (k / S) & 1);
+    const int h = meta[k % S];
+    if (h < 0) return;
+    const int i = (h >> 1) * LANES + H * (h & 1) + l;
+    const float yv = i < len ? y[start + i] : 0.0f;
+    float r = 0.0f;
+    for (int m = 0; m < cps; ++m, ++k) {
+      const int p = k % S;
+      if (m > 0) mbar_wait(full + p, (k / S) & 1);
+      const float* slot = ring + p * R * H + l;
+      const int j0 = R * m;
+      if (j0 + R <= d) {
+#pragma unroll
+        for (int u = 0; u < R; u += 4) {
+          const float4 wq = ws4[(j0 + u) >> 2];
+          r = __fadd_rn(r, __fmul_rn(wq.x, slot[H * u]));
+          r = __fadd_rn(r, __fmul_rn(wq.y, slot[H * (u + 1)]));
+          r = __fadd_rn(r, __fmul_rn(wq.z, slot[H * (u + 2)]));
+          r = __fadd_rn(r, __fmul_rn(wq.w, slot[H * (u + 3)]));
+        }
+      } else {
+        for (int u = 0; u < d - j0; ++u) r = __fadd_rn(r, __fmul_rn(wsf[j0 + u], slot[H * u]));
+      }
+      __syncwarp();
+      if (lane == 0) mbar_arrive(empty + p);  // slot p free for chunk k + S
+    }
+    if (bias) r = __fadd_rn(r, b);
+    if (lane < H && i < len) {
+      rbuf[i] = __fsub_rn(r, yv);
+      __threadfence();
+    }
+    __syncwarp();
+    if (lane == 0) atomicAdd(tick + 2 + (h >> 6), 1u);  // half-slice h is in tile h / 64
+  }
+}
+
+// Parameters: deepf's. One chain warp (16 samples), one producer warp, A gradient warps of F
+// features and US slices ahead (re-read evict-first), a ring of S chunks of R half-rows.
+#define DEEPH_KERNEL(NAME, R, S, A, F, US)                                                         \
+  extern "C" __global__ void __launch_bounds__(32 * (2 + A), 1) NAME(SMALL_ARGS, float* __restrict__ rbuf) { \
+    deeph_body<R, S, F, US, true>(x, y, n, d, start, len, params, bias, out, tiles, rbuf);        \
+  }

@@ -489,6 +489,52 @@ class CudaParityTest {
         Arguments.of(3001, 3_073, "deepxd"));
   }
 
+  static Stream<Arguments> deepCopyPlans() {
+    return Stream.of(
+        // issue 15, sixth session: deept (the copy engine feeds the chain warp; compute capability
+        // 9.0 only, skipped elsewhere as not fitting): d not a multiple of 4 nor of the chunk, many
+        // tiles and rounds of the persistent blocks, a partial last slice, batches at offsets (run
+        // by deepxb_o, the plan's fallback), up to 8,190 (64 x 24: the largest ring that fits
+        // there); every shape
+        Arguments.of(1025, 3_001, "deept64x16"),
+        Arguments.of(2051, 40_000, "deept64x16"),
+        Arguments.of(4099, 9_000, "deept64x16"),
+        Arguments.of(8190, 2_049, "deept64x24"),
+        Arguments.of(1500, 5_003, "deept64x24"),
+        Arguments.of(3001, 3_073, "deept128x12"),
+        Arguments.of(2050, 5_003, "deept32x32"),
+        Arguments.of(2048, 200_003, "deept64x16"),
+        // deepxb's cases the fifth session's call did not reach (also in deepRingPlans)
+        Arguments.of(4099, 9_000, "deepxb"),
+        Arguments.of(8190, 2_049, "deepxb"),
+        Arguments.of(2048, 200_003, "deepxb"),
+        Arguments.of(8189, 40_000, "deepxb"));
+  }
+
+  static Stream<Arguments> deepHalfPlans() {
+    return Stream.of(
+        // issue 15, sixth session: deeph (half-slice chains fed by the copy engine; compute
+        // capability 9.0 only): deepCopyPlans' checks, every shape
+        Arguments.of(1025, 3_001, "deeph64x32"),
+        Arguments.of(2051, 40_000, "deeph64x32"),
+        Arguments.of(4099, 9_000, "deeph32x64"),
+        Arguments.of(8190, 2_049, "deeph128x24"),
+        Arguments.of(3001, 3_073, "deeph128x24"),
+        Arguments.of(2048, 200_003, "deeph64x32"));
+  }
+
+  @ParameterizedTest(name = "d={0} N={1} plan={2}")
+  @MethodSource("deepHalfPlans")
+  void deepHalfPlansMatchTheReference(int d, int n, String plan) {
+    everyPlanMatchesTheReference(d, n, plan);
+  }
+
+  @ParameterizedTest(name = "d={0} N={1} plan={2}")
+  @MethodSource("deepCopyPlans")
+  void deepCopyPlansMatchTheReference(int d, int n, String plan) {
+    everyPlanMatchesTheReference(d, n, plan);
+  }
+
   @ParameterizedTest(name = "d={0} N={1} plan={2}")
   @MethodSource("deepRingPlans")
   void deepRingPlansMatchTheReference(int d, int n, String plan) {

@@ -411,4 +411,39 @@ class CudaPlanTest {
         IllegalArgumentException.class,
         () -> CudaPlan.choose(2048, 1000, H200_SMEM, FREE, false, "deepw"));
   }
+
+  /**
+   * deept and deeph (issue 15, sixth session): comparison plans of the sm_90 module, forced only;
+   * one block an SM, offset batches on deepxb_o; refused without compute capability 9.0, at d <=
+   * 1024, unordered, and where the ring does not fit (64 x 24 at 8,190: 229,848 bytes).
+   */
+  @Test
+  void deeptAndDeephPlanShapes() {
+    CudaPlan t = CudaPlan.choose(8190, 1000, H200_SMEM, FREE, true, "deept64x24", true);
+    assertEquals("deept-64x24", t.name());
+    assertEquals("deept", t.family());
+    assertEquals("deept_o_64x24", t.main());
+    assertEquals("deepxb_o", t.fallback());
+    assertEquals(32 * (2 + 8), t.block()); // chain, producer, gradient warps
+    assertEquals(16 * 2048 + 128 * 64 * 24 + 20 * 24, t.smem());
+    CudaPlan h = CudaPlan.choose(2048, 1000, H200_SMEM, FREE, true, "deeph64x32", true);
+    assertEquals("deeph_o_64x32", h.main());
+    assertEquals(16 * 512 + 64 * 64 * 32 + 20 * 32, h.smem());
+    assertEquals("deepxb", plan(2048, 1000, H200_SMEM, FREE)); // the ladder keeps deepxb
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> CudaPlan.choose(2048, 1000, H200_SMEM, FREE, true, "deept64x16", false));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> CudaPlan.choose(1024, 1000, H200_SMEM, FREE, true, "deept64x16", true));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> CudaPlan.choose(2048, 1000, H200_SMEM, FREE, false, "deeph64x32", true));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> CudaPlan.choose(8190, 1000, 200_000, FREE, true, "deept64x24", true));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> CudaPlan.choose(2048, 1000, H200_SMEM, FREE, true, "deept64x8", true));
+  }
 }

@@ -258,7 +258,9 @@ public final class CudaBackend implements KernelBackend {
     dPartB = alloc(8L * coords * Math.max(1, (maxTiles + TREE_GROUP - 1) / TREE_GROUP));
     if (plan.grad() != null) {
       dR = alloc(4L * n);
-    } else if (plan.family().equals("deepf") || plan.family().equals("deepw")) {
+    } else if (plan.family().equals("deepf")
+        || plan.family().equals("deepw")
+        || plan.family().equals("deept")) {
       dR = alloc(4L * n + 4L * (2 + maxTiles)); // the residuals, then deepf's counters
     }
     hParamsView =
@@ -485,6 +487,20 @@ public final class CudaBackend implements KernelBackend {
             "cuMemsetD32Async(tickets)");
         int grid = plan.family().equals("deepw") ? card.smCount : full;
         launchKernel(mainFn, grid, 1, plan.block(), plan.smem(), common);
+      }
+      case "deept" -> {
+        // deepw's launch (one block an SM, tickets zeroed); batches that do not start on a slice
+        // boundary run deepxb (its slices' rows are not contiguous for the bulk copies)
+        run(
+            cuMemsetD32Async(dR.withByteOffset(4L * partition.samples()), 0, 2L + tiles, stream),
+            "cuMemsetD32Async(tickets)");
+        if (start % 32 == 0) {
+          launchKernel(mainFn, card.smCount, 1, plan.block(), plan.smem(), common);
+        } else {
+          int deepxb =
+              32 * (1 + CudaPlan.DEEPX_SLOTS + CudaPlan.DEEPX_GRAD_WARPS.get("deepxb"));
+          launchKernel(fallbackFn, card.smCount, 1, deepxb, plan.smem(), common);
+        }
       }
       case "large", "pipe" -> {
         int grid = Math.min(tiles, full);

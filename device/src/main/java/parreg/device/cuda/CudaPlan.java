@@ -21,7 +21,9 @@ package parreg.device.cuda;
  * (any d). docs/GPU.md describes each; local_sums.cu holds their kernels. The benchmark and the
  * parity tests may force a plan by name, including {@code large2}, {@code widep}, {@code narrow} at
  * 32 &lt; d &le; 48, {@code narrow64}, {@code narrow1}, {@code deepf}, {@code deepw} and the other
- * {@code deepx} shapes, whose kernels only the comparison module has.
+ * {@code deepx} shapes, whose kernels only the comparison module has, and on cards of compute
+ * capability 9.0 {@code deeptRxS} / {@code deephRxS} (issue 15, sixth session; local_sums_sm90.cu,
+ * slower than deepxb on an H200).
  *
  * @param name the plan as reported ("spec-64", "quad-8x2", "small-16", "twopass", ...)
  * @param family small, narrow, large, pipe, flow, quad, spec, wide, deep or twopass: how the
@@ -165,6 +167,44 @@ record CudaPlan(
     }
     if (want.startsWith("specp")) {
       return specpPlan(d, want, ordered);
+    }
+    java.util.regex.Matcher dt =
+        java.util.regex.Pattern.compile("deep([th])(\\d+)x(\\d+)").matcher(want);
+    if (dt.matches()) {
+      // deept: the copy engine feeds deepxb's chain warp through a ring of S chunks of R rows;
+      // deeph: the same with half-slice chains (16 samples, R half-rows a chunk)
+      // (local_sums_sm90.cu, DEEPT_KERNEL / DEEPH_KERNEL; issue 15, sixth session); batches that
+      // do not start on a slice boundary run deepxb_o (fallback)
+      boolean half = dt.group(1).equals("h");
+      String shapeName = dt.group(2) + "x" + dt.group(3);
+      int rows = Integer.parseInt(dt.group(2));
+      int slots = Integer.parseInt(dt.group(3));
+      int smem = deeptSmem(d, half ? rows / 2 : rows, slots);
+      if (d <= 1024
+          || !ordered
+          || !hopper
+          || !(half ? DEEPH_SHAPES : DEEPT_SHAPES).contains(shapeName)
+          || smem > smemOptin) {
+        throw new IllegalArgumentException(
+            "plan "
+                + want
+                + " does not fit d="
+                + d
+                + " on this card (needs d > 1024, ordered, compute capability 9.0, its ring and"
+                + " one of the shapes "
+                + (half ? DEEPH_SHAPES : DEEPT_SHAPES)
+                + ")");
+      }
+      return new CudaPlan(
+          "deep" + dt.group(1) + "-" + shapeName,
+          "deept",
+          "deep" + dt.group(1) + "_o_" + shapeName,
+          "deepxb_o",
+          null,
+          32 * (2 + DEEPT_GRAD_WARPS),
+          smem,
+          d,
+          false);
     }
     if (want.startsWith("split")) {
       return splitPlan(d, want, ordered);
@@ -709,6 +749,25 @@ record CudaPlan(
    */
   static int deepxSmem(int d) {
     return 16 * ((d + 3) / 4) + 4 * 32 * DEEPX_ROWS * DEEPX_SLOTS + 16; // + the slice tickets
+  }
+
+  /** The deept shapes built ("RxS": rows a chunk x chunks in the ring; local_sums_sm90.cu). */
+  static final java.util.List<String> DEEPT_SHAPES =
+      java.util.List.of("64x16", "64x24", "128x12", "32x32");
+
+  /** The deeph shapes built ("RxS": half-rows a chunk x chunks in the ring). */
+  static final java.util.List<String> DEEPH_SHAPES = java.util.List.of("64x32", "32x64", "128x24");
+
+  /** The deept kernels' gradient warps (DEEPT_KERNEL: one chain warp, one producer warp). */
+  static final int DEEPT_GRAD_WARPS = 8;
+
+  /**
+   * Dynamic shared memory of the deept kernels: the weights in whole chunks of 4, the ring of
+   * {@code slots} chunks of {@code rows} rows (deeph: rows / 2, its half-rows being half as
+   * long), two barriers and the slice a slot.
+   */
+  static int deeptSmem(int d, int rows, int slots) {
+    return 16 * ((d + 3) / 4) + 128 * rows * slots + 20 * slots;
   }
 
   /** The deepx kernels' gradient warps (DEEPX_KERNEL). */
