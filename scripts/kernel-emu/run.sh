@@ -3,6 +3,9 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 kernels="$here/../../device/src/main/resources/parreg/kernels"
-bin="${TMPDIR:-/tmp}/parreg-kernel-emu"
+# a directory of this run's own: two checkouts emulating at once must not run each other's binary
+dir="$(mktemp -d "${TMPDIR:-/tmp}/parreg-kernel-emu.XXXXXX")"
+trap 'rm -rf "$dir"' EXIT
+bin="$dir/emu"
 g++ -std=c++20 -O1 -ffp-contract=off -Wno-unknown-pragmas -I "$kernels" "$here/emu.cpp" -o "$bin" -pthread
-exec "$bin" "$@"
+"$bin" "$@"
