@@ -262,11 +262,14 @@ class CudaPlanTest {
     assertEquals("split_o_2x9_u8t4", p.fallback());
     assertEquals(32 * 11, p.block());
     assertEquals(
-        Math.max(6 * (512 * 5 + 128), CudaPlan.choose(17, 1000, H200_SMEM, FREE, true, null).smem()),
+        Math.max(
+            6 * (512 * 5 + 128), CudaPlan.choose(17, 1000, H200_SMEM, FREE, true, null).smem()),
         p.smem());
     assertEquals(17, p.sliceFeatures()); // the plain slice layout, no padding
     assertEquals(false, p.quads());
-    assertEquals("split_o_2x12_u2t4p", CudaPlan.choose(24, 1000, H200_SMEM, FREE, true, "specp24_6x6m2").fallback());
+    assertEquals(
+        "split_o_2x12_u2t4p",
+        CudaPlan.choose(24, 1000, H200_SMEM, FREE, true, "specp24_6x6m2").fallback());
     assertThrows(
         IllegalArgumentException.class,
         () -> CudaPlan.choose(21, 1000, H200_SMEM, FREE, true, "specp20_6x5m3"));

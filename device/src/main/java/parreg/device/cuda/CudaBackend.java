@@ -464,8 +464,7 @@ public final class CudaBackend implements KernelBackend {
         } else {
           // the split kernel of d reads the same layout at any start
           CudaPlan fb = CudaPlan.specpFallback(d);
-          int grid =
-              balancedGrid(tiles, CudaPlan.splitTeams(fb), card.smCount * fallbackOccupancy);
+          int grid = balancedGrid(tiles, CudaPlan.splitTeams(fb), card.smCount * fallbackOccupancy);
           launchKernel(fallbackFn, grid, 1, fb.block(), fb.smem(), common);
         }
       }
@@ -497,8 +496,7 @@ public final class CudaBackend implements KernelBackend {
         if (start % 32 == 0) {
           launchKernel(mainFn, card.smCount, 1, plan.block(), plan.smem(), common);
         } else {
-          int deepxb =
-              32 * (1 + CudaPlan.DEEPX_SLOTS + CudaPlan.DEEPX_GRAD_WARPS.get("deepxb"));
+          int deepxb = 32 * (1 + CudaPlan.DEEPX_SLOTS + CudaPlan.DEEPX_GRAD_WARPS.get("deepxb"));
           launchKernel(fallbackFn, card.smCount, 1, deepxb, plan.smem(), common);
         }
       }

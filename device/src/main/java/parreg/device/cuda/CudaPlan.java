@@ -8,22 +8,23 @@ package parreg.device.cuda;
  *
  * <p>The ladder, first that fits: {@code small} (d &le; 16), {@code spec48_m6} (43 &le; d &le; 48,
  * ordered, where x padded to 48 fits), {@code specp24_6x3m3} (19 &le; d &le; 24, ordered; spec's
- * block on the plain slice layout), {@code split} (16 &lt; d &le; 48, ordered), {@code spec24}
- * (16 &lt; d &le; 24, unordered, where its slots and x padded to 24 fit), {@code narrow} (16 &lt; d
+ * block on the plain slice layout), {@code split} (16 &lt; d &le; 48, ordered), {@code spec24} (16
+ * &lt; d &le; 24, unordered, where its slots and x padded to 24 fit), {@code narrow} (16 &lt; d
  * &le; 32, unordered), {@code spec} (32 &lt; d &le; 256, where its slots fit and x padded to its
  * slice width fits in free memory; ordered, its shapes {@code spec64_m4} at 49..64, {@code
- * spec100_c7} at 65..100 and {@code spec104_c7} at 101..104 where their slots fit), {@code quad2} (64 &lt; d &le; 256), {@code flow2},
- * {@code flow1}, {@code pipe2}, {@code pipe1}, {@code large1} (d &le; 256, by shared memory), on
- * cards of compute capability 9.0 and newer {@code widet} (256 &lt; d &le; 1,024, ordered; their kernels are local_sums_sm90.cu's), else {@code wide2} (256 &lt; d &le;
- * 896), {@code widea} (896 &lt; d &le; 1,024) or {@code wide} (256 &lt; d &le; 1,024; ordered,
- * where their slots fit and x padded to the slice width fits in free memory), {@code deepxb} (d
- * &gt; 1,024, ordered, where its ring fits), {@code deep} (d &gt; 1,024, ordered), {@code twopass}
- * (any d). docs/GPU.md describes each; local_sums.cu holds their kernels. The benchmark and the
- * parity tests may force a plan by name, including {@code large2}, {@code widep}, {@code narrow} at
- * 32 &lt; d &le; 48, {@code narrow64}, {@code narrow1}, {@code deepf}, {@code deepw} and the other
- * {@code deepx} shapes, whose kernels only the comparison module has, and on cards of compute
- * capability 9.0 {@code deeptRxS} / {@code deephRxS} (issue 15, sixth session; local_sums_sm90.cu,
- * slower than deepxb on an H200).
+ * spec100_c7} at 65..100 and {@code spec104_c7} at 101..104 where their slots fit), {@code quad2}
+ * (64 &lt; d &le; 256), {@code flow2}, {@code flow1}, {@code pipe2}, {@code pipe1}, {@code large1}
+ * (d &le; 256, by shared memory), on cards of compute capability 9.0 and newer {@code widet} (256
+ * &lt; d &le; 1,024, ordered; their kernels are local_sums_sm90.cu's), else {@code wide2} (256 &lt;
+ * d &le; 896), {@code widea} (896 &lt; d &le; 1,024) or {@code wide} (256 &lt; d &le; 1,024;
+ * ordered, where their slots fit and x padded to the slice width fits in free memory), {@code
+ * deepxb} (d &gt; 1,024, ordered, where its ring fits), {@code deep} (d &gt; 1,024, ordered),
+ * {@code twopass} (any d). docs/GPU.md describes each; local_sums.cu holds their kernels. The
+ * benchmark and the parity tests may force a plan by name, including {@code large2}, {@code widep},
+ * {@code narrow} at 32 &lt; d &le; 48, {@code narrow64}, {@code narrow1}, {@code deepf}, {@code
+ * deepw} and the other {@code deepx} shapes, whose kernels only the comparison module has, and on
+ * cards of compute capability 9.0 {@code deeptRxS} / {@code deephRxS} (issue 15, sixth session;
+ * local_sums_sm90.cu, slower than deepxb on an H200).
  *
  * @param name the plan as reported ("spec-64", "quad-8x2", "small-16", "twopass", ...)
  * @param family small, narrow, large, pipe, flow, quad, spec, wide, deep or twopass: how the
@@ -636,9 +637,9 @@ record CudaPlan(
   /**
    * A plan of spec's block on the plain slice layout (local_sums.cuh, specp_body; issue 15, sixth
    * session): "specpDM_CxAmMB", at most DM features, C chain warps (a slot each), A accumulating
-   * warps, MB blocks an SM; x stays in the plain slice layout (as split reads it), and batches
-   * that do not start on a slice boundary run the split kernel of d ({@link #splitShape}), the
-   * fallback, whose block and shared memory {@link #specpFallback} gives.
+   * warps, MB blocks an SM; x stays in the plain slice layout (as split reads it), and batches that
+   * do not start on a slice boundary run the split kernel of d ({@link #splitShape}), the fallback,
+   * whose block and shared memory {@link #specpFallback} gives.
    */
   static CudaPlan specpPlan(int d, String want, boolean ordered) {
     java.util.regex.Matcher m =
@@ -685,9 +686,9 @@ record CudaPlan(
   static final int SPEC48_FROM = 43;
 
   /**
-   * The narrowest d at which the ladder runs {@code specp24_6x3m3} rather than the split chain:
-   * the split shape it replaces ({@code 2x12_u2t4p}) starts there; measured at d = 24 (s6n1) and
-   * at 19, 21 (s6n2).
+   * The narrowest d at which the ladder runs {@code specp24_6x3m3} rather than the split chain: the
+   * split shape it replaces ({@code 2x12_u2t4p}) starts there; measured at d = 24 (s6n1) and at 19,
+   * 21 (s6n2).
    */
   static final int SPECP24_FROM = 19;
 
@@ -763,8 +764,8 @@ record CudaPlan(
 
   /**
    * Dynamic shared memory of the deept kernels: the weights in whole chunks of 4, the ring of
-   * {@code slots} chunks of {@code rows} rows (deeph: rows / 2, its half-rows being half as
-   * long), two barriers and the slice a slot.
+   * {@code slots} chunks of {@code rows} rows (deeph: rows / 2, its half-rows being half as long),
+   * two barriers and the slice a slot.
    */
   static int deeptSmem(int d, int rows, int slots) {
     return 16 * ((d + 3) / 4) + 128 * rows * slots + 20 * slots;
