@@ -258,9 +258,7 @@ public final class CudaBackend implements KernelBackend {
     dPartB = alloc(8L * coords * Math.max(1, (maxTiles + TREE_GROUP - 1) / TREE_GROUP));
     if (plan.grad() != null) {
       dR = alloc(4L * n);
-    } else if (plan.family().equals("deepf")
-        || plan.family().equals("deepw")
-        || plan.family().equals("deept")) {
+    } else if (ticketed()) {
       dR = alloc(4L * n + 4L * (2 + maxTiles)); // the residuals, then deepf's counters
     }
     hParamsView =
@@ -406,6 +404,17 @@ public final class CudaBackend implements KernelBackend {
     return new CudaLaunch(length);
   }
 
+  /**
+   * Whether the plan's kernel takes slices and gradient tasks by ticket: its counters follow the
+   * residuals in {@code dR} and start at zero each launch.
+   */
+  private boolean ticketed() {
+    return switch (plan.family()) {
+      case "deepf", "deepw", "deept" -> true;
+      default -> false;
+    };
+  }
+
   /** Whether the plan's main kernel takes the weights by value (WParam; flowArgs). */
   private boolean weightsByValue() {
     return switch (plan.family()) {
@@ -477,27 +486,20 @@ public final class CudaBackend implements KernelBackend {
         long tasks = (long) tiles * ((d + 15) / 16 + 1);
         launchKernel(gradFn, balancedGrid(tasks, 8, gradFull), 1, 256, 0, common);
       }
-      case "deepf", "deepw" -> {
-        // persistent blocks (deepw: exactly one an SM, its chain warps a fixed share of the card);
-        // the tickets (chain, gradient) and the tiles' done counts after the residuals start at
-        // zero
+      case "deepf", "deepw", "deept" -> {
+        // persistent blocks (deepw, deept: exactly one an SM, its chain warp a fixed share of the
+        // card); the tickets (chain, gradient) and the tiles' done counts after the residuals
+        // start at zero
         run(
             cuMemsetD32Async(dR.withByteOffset(4L * partition.samples()), 0, 2L + tiles, stream),
             "cuMemsetD32Async(tickets)");
-        int grid = plan.family().equals("deepw") ? card.smCount : full;
-        launchKernel(mainFn, grid, 1, plan.block(), plan.smem(), common);
-      }
-      case "deept" -> {
-        // deepw's launch (one block an SM, tickets zeroed); batches that do not start on a slice
-        // boundary run deepxb (its slices' rows are not contiguous for the bulk copies)
-        run(
-            cuMemsetD32Async(dR.withByteOffset(4L * partition.samples()), 0, 2L + tiles, stream),
-            "cuMemsetD32Async(tickets)");
-        if (start % 32 == 0) {
-          launchKernel(mainFn, card.smCount, 1, plan.block(), plan.smem(), common);
-        } else {
+        if (plan.family().equals("deept") && start % 32 != 0) {
+          // deept's bulk copies need a slice's rows contiguous: batches at offsets run deepxb
           int deepxb = 32 * (1 + CudaPlan.DEEPX_SLOTS + CudaPlan.DEEPX_GRAD_WARPS.get("deepxb"));
           launchKernel(fallbackFn, card.smCount, 1, deepxb, plan.smem(), common);
+        } else {
+          int grid = plan.family().equals("deepf") ? full : card.smCount;
+          launchKernel(mainFn, grid, 1, plan.block(), plan.smem(), common);
         }
       }
       case "large", "pipe" -> {
