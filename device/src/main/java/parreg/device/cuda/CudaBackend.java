@@ -125,7 +125,9 @@ public final class CudaBackend implements KernelBackend {
   /** Blocks of the deep plan's gradient pass that fit on one SM. */
   private int gradOccupancy;
 
-  /** specp: blocks an SM of its fallback (the split kernel of d, for batches at offsets). */
+  /** specp: its fallback (the split kernel of d, for batches at offsets) and its blocks an SM. */
+  private CudaPlan specpFallback;
+
   private int fallbackOccupancy;
 
   private final float[] hWeights =
@@ -241,8 +243,9 @@ public final class CudaBackend implements KernelBackend {
     mainOccupancy = CudaCard.occupancy(mainFn, plan.block(), plan.smem());
     gradOccupancy = gradFn == null ? 0 : CudaCard.occupancy(gradFn, 256, 0);
     if (plan.family().equals("specp")) {
-      CudaPlan fb = CudaPlan.specpFallback(d);
-      fallbackOccupancy = CudaCard.occupancy(fallbackFn, fb.block(), fb.smem());
+      specpFallback = CudaPlan.specpFallback(d);
+      fallbackOccupancy =
+          CudaCard.occupancy(fallbackFn, specpFallback.block(), specpFallback.smem());
     }
     ResidentLayout layout = ResidentLayout.of(plan, d);
     dX = alloc(4L * layout.sliceFloats() * slices);
@@ -472,7 +475,7 @@ public final class CudaBackend implements KernelBackend {
               weightArgs(start, length, tiles, out));
         } else {
           // the split kernel of d reads the same layout at any start
-          CudaPlan fb = CudaPlan.specpFallback(d);
+          CudaPlan fb = specpFallback; // chosen once at start, not each step
           int grid = balancedGrid(tiles, CudaPlan.splitTeams(fb), card.smCount * fallbackOccupancy);
           launchKernel(fallbackFn, grid, 1, fb.block(), fb.smem(), common);
         }
