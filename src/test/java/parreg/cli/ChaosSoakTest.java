@@ -12,6 +12,7 @@ import java.util.Random;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 import parreg.device.Bits;
 import parreg.device.Partition;
@@ -39,7 +40,9 @@ class ChaosSoakTest {
   /** Steps between two faults, at least; a random share of as many again is added. */
   static final int SPACING = 50;
 
-  @TempDir Path dir;
+  // kept when the soak fails: its node logs (named in the failure) are what explains a schedule
+  @TempDir(cleanup = CleanupMode.ON_SUCCESS)
+  Path dir;
 
   @Test
   void randomKillsAndStopsEndAtTheUninterruptedBitsWithEveryStepOnce() throws Exception {
