@@ -103,8 +103,8 @@ class ChaosSoakTest {
         at += SPACING + rnd.nextInt(SPACING);
         long target = at;
         int first = rnd.nextInt(n);
-        ClusterRun.await(
-            c.node(first),
+        c.await(
+            first,
             s -> s.get("committedStep").asLong() >= target,
             "node " + first + " to reach step " + target);
         int kind = rnd.nextInt(4);
@@ -124,8 +124,8 @@ class ChaosSoakTest {
           Thread.sleep(pauseMs);
           signal(c.node(first), "CONT");
           long before = c.node(first).status().map(s -> s.get("committedStep").asLong()).orElse(0L);
-          ClusterRun.await(
-              c.node(first),
+          c.await(
+              first,
               s ->
                   "done".equals(s.get("state").asText())
                       || s.get("committedStep").asLong() > before,
@@ -147,8 +147,8 @@ class ChaosSoakTest {
           c.node(v).restart();
         }
         for (int v : victims) {
-          ClusterRun.await(
-              c.node(v),
+          c.await(
+              v,
               s ->
                   "done".equals(s.get("state").asText())
                       || (!"starting".equals(s.get("state").asText())
