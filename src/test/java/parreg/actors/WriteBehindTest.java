@@ -203,7 +203,8 @@ class WriteBehindTest {
     NodeSettings s = settings(SeedData.partition(0), 8, 2);
     StepLogWriter log =
         StepLogWriter.open(
-            new NodeSettings.StepLogSettings(dir, bytes, false, 1, false),
+            new NodeSettings.StepLogSettings(
+                dir, bytes, false, 1, new parreg.persistence.H2Durability(), false),
             s.persistenceId(),
             KryoCodec.fromRegistrationsResource(),
             JournalEnvelope.GENESIS,
@@ -236,6 +237,53 @@ class WriteBehindTest {
     assertEquals(journal.sealed.get(0)[0].hash(), handed[0].link(), "from RunStarted on");
     w.written(2, 3);
     assertEquals(2, w.durable());
+  }
+
+  /**
+   * H2 can lose acknowledged commits on a kill back to the chunk its store header names
+   * (parreg.persistence.H2Durability): the log keeps a write's records, however many writes follow
+   * it, until the header covers that write.
+   */
+  @Test
+  void theLogKeepsAWriteUntilH2sHeaderCoversIt(@TempDir Path dir) throws Exception {
+    long[] version = {10};
+    long[] header = {-1};
+    NodeSettings s = settings(SeedData.partition(0), 8, 2);
+    StepLogWriter log =
+        StepLogWriter.open(
+            new NodeSettings.StepLogSettings(
+                dir,
+                256, // a segment or two a write
+                false,
+                1,
+                new parreg.persistence.H2Durability(() -> version[0], () -> header[0]),
+                false),
+            s.persistenceId(),
+            KryoCodec.fromRegistrationsResource(),
+            JournalEnvelope.GENESIS,
+            1);
+    for (long k = 1; k <= 8; k += 2) {
+      log.sealAll(List.of(step(k), step(k + 1)));
+      log.journaled(k + 2); // the write of steps k, k + 1 (sequence numbers k + 1, k + 2)
+      version[0] += 3; // the journal's commit and two of the compaction
+    }
+    assertEquals(
+        java.util.stream.LongStream.rangeClosed(2, 9).boxed().toList(),
+        StepLogScan.read(dir).records().stream().map(StepLogScan.Record::sequenceNr).toList(),
+        "a growing file's header covers nothing: every write stays, 4 writes after the first");
+    header[0] = 16; // covers the writes acknowledged at versions 10, 13 and 16 (#2-#7), not 19
+    log.sealAll(List.of(step(9)));
+    log.journaled(10);
+    long first = StepLogScan.read(dir).records().get(0).sequenceNr();
+    assertTrue(first > 5 && first <= 8, "released up to the covered writes only: from #" + first);
+    header[0] = Long.MAX_VALUE;
+    log.sealAll(List.of(step(10)));
+    log.journaled(11);
+    assertEquals(
+        List.of(11L),
+        StepLogScan.read(dir).records().stream().map(StepLogScan.Record::sequenceNr).toList(),
+        "all covered: only the last write, which keep-writes = 1 keeps");
+    log.close();
   }
 
   /**

@@ -146,9 +146,10 @@ final class ClusterRun implements AutoCloseable {
 
   /**
    * As {@link #await(NodeProcess, Predicate, String)} for node {@code p}, but fails at once, naming
-   * the node and quoting its log, when any other node of this cluster has exited: a step needs every
-   * participant, so node p could only time out, with a message that points at the wrong node (the
-   * chaos soak's first failures read "node 0 did not commit" where node 2 had refused to start).
+   * the node and quoting its log, when any other node of this cluster has exited: a step needs
+   * every participant, so node p could only time out, with a message that points at the wrong node
+   * (the chaos soak's first failures read "node 0 did not commit" where node 2 had refused to
+   * start).
    */
   JsonNode await(int p, Predicate<JsonNode> until, String what) throws Exception {
     long deadline = System.nanoTime() + Duration.ofSeconds(180).toNanos();

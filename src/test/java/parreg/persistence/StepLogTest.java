@@ -127,12 +127,76 @@ class StepLogTest {
       w.append(61, 61, payload(61)); // a new segment
       assertEquals(List.of(61L), seqs(StepLogScan.read(log)));
     }
-    assertThrows(
-        IllegalStateException.class,
-        () -> StepLog.create(log, PID, 1024, false),
-        "a log still holding records is never appended to or overwritten");
     StepLog.delete(log);
     assertTrue(Files.notExists(log));
+  }
+
+  /**
+   * A log a start kept (its records moved into a journal that may still lose them: StepLogDrain) is
+   * taken over: appends continue after its last record, and its segments are released like the new
+   * ones.
+   */
+  @Test
+  void aLogLeftBehindIsTakenOverAndReleasedLikeItsOwn() throws Exception {
+    Path log = written(2, 60, 1024);
+    List<String> before = names(log);
+    assertTrue(before.size() > 2, "rolled: " + before);
+    try (StepLog w = StepLog.create(log, PID, 1024, false)) {
+      assertEquals(60, w.lastSeq());
+      long onDisk = 0;
+      for (Path p : StepLogScan.segments(log)) {
+        onDisk += Files.size(p);
+      }
+      assertEquals(onDisk, w.bytes());
+      assertThrows(IllegalArgumentException.class, () -> w.append(62, 62, payload(62)));
+      w.append(61, 61, payload(61));
+      assertEquals(before.size() + 1, names(log).size(), "a segment of its own for #61");
+      assertEquals(
+          java.util.stream.LongStream.rangeClosed(2, 61).boxed().toList(),
+          seqs(StepLogScan.read(log)));
+      w.release(45);
+      long first = StepLogScan.read(log).records().get(0).sequenceNr();
+      assertTrue(first > 2 && first <= 46, "kept from " + first);
+      w.release(61);
+      assertEquals(List.of(), StepLogScan.segments(log));
+    }
+  }
+
+  @Test
+  void takingOverCutsATornTailAndDropsASegmentWithoutRecords() throws Exception {
+    Path log = written(2, 20, 1 << 20);
+    Path segment = StepLogScan.segments(log).get(0);
+    long size = Files.size(segment);
+    try (RandomAccessFile f = new RandomAccessFile(segment.toFile(), "rw")) {
+      f.setLength(size - 5); // inside the payload of #20: never acknowledged
+    }
+    try (StepLog w = StepLog.create(log, PID, 1 << 20, false)) {
+      assertEquals(19, w.lastSeq());
+      w.append(20, 20, payload(20));
+    }
+    StepLogScan.Contents c = StepLogScan.read(log);
+    assertNull(c.tornTail());
+    assertEquals(java.util.stream.LongStream.rangeClosed(2, 20).boxed().toList(), seqs(c));
+    // a segment rolled for #21 and killed before its record: its header alone
+    Path alone = log.resolve(String.format("%020d%s", 21, StepLog.SUFFIX));
+    Files.write(alone, StepLog.header(PID));
+    try (StepLog w = StepLog.create(log, PID, 1 << 20, false)) {
+      assertEquals(20, w.lastSeq());
+      assertTrue(Files.notExists(alone), "the header alone is gone");
+      w.append(21, 21, payload(21));
+    }
+    assertEquals(21, StepLogScan.read(log).lastSeq());
+  }
+
+  @Test
+  void aLogOfAnotherPersistenceIdIsNotTakenOver() throws Exception {
+    Path log = written(2, 5, 1024);
+    assertTrue(
+        assertThrows(
+                IllegalStateException.class,
+                () -> StepLog.create(log, "parreg|other|p0", 1024, false))
+            .getMessage()
+            .contains(PID));
   }
 
   static List<Long> seqs(StepLogScan.Contents c) {

@@ -15,6 +15,7 @@ import java.util.stream.Stream;
 import parreg.device.PartitionInfo;
 import parreg.device.RunContract;
 import parreg.persistence.H2Compaction;
+import parreg.persistence.H2Durability;
 import parreg.persistence.JournalDialect;
 import parreg.persistence.JournalErrors;
 import parreg.persistence.JournalLocation;
@@ -35,6 +36,7 @@ final class JournalSetup implements AutoCloseable {
   private final JournalLocation location;
   private final String writerName;
   private Connection keeper;
+  private final H2Durability durability = new H2Durability();
   private H2Compaction compaction;
   private JournalWriterLock writerLock;
   // What create() found, so that undoCreate() can remove exactly what this start added.
@@ -143,10 +145,11 @@ final class JournalSetup implements AutoCloseable {
         keeper.close();
         keeper = null;
       } else {
-        // A kill (or H2 losing its last commits) leaves steps in the step log that the journal
-        // lacks: they go
-        // into the journal now, before recovery replays it, whatever this start's mode.
+        // A kill (or H2 losing acknowledged commits) leaves steps in the step log that the
+        // journal lacks: they go into the journal now, before recovery replays it, whatever this
+        // start's mode; the log keeps them until H2's header covers them (H2Durability).
         rejournaled = StepLogDrain.drain(keeper, KryoCodec.fromRegistrationsResource(), location);
+        durability.attach(keeper);
         compaction = H2Compaction.start(keeper, compactionInterval, compactionBytes);
       }
       created = true;
@@ -260,6 +263,14 @@ final class JournalSetup implements AutoCloseable {
 
   String describe() {
     return location.toString();
+  }
+
+  /**
+   * Which commits of the embedded H2 journal a kill can no longer take back (attached by {@link
+   * #create}); the step log keeps what it does not cover.
+   */
+  H2Durability durability() {
+    return durability;
   }
 
   /** How many steps {@link #create} moved from the step log into the journal. */

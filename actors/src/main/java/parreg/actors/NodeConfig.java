@@ -251,7 +251,8 @@ final class NodeConfig {
       RunContract contract,
       PartitionSource partition,
       String journalDescription,
-      java.nio.file.Path stepLogDirectory) {
+      java.nio.file.Path stepLogDirectory,
+      parreg.persistence.H2Durability durability) {
     ParregNode.Deployment d = deployment;
     try {
       return NodeSettings.of(
@@ -267,7 +268,8 @@ final class NodeConfig {
           d.stepInterval(),
           d.syncCommit(),
           journalDescription,
-          stepLogDirectory);
+          stepLogDirectory,
+          durability);
     } catch (ConfigException e) {
       throw configError(e);
     }

@@ -68,11 +68,18 @@ public record NodeSettings(
    *     step)
    * @param keepWrites a segment is deleted once the journal has acknowledged this many writes after
    *     the one that holds its last record
+   * @param durability which H2 commits a kill can no longer take back: a segment is deleted only
+   *     once the writes holding its records are covered
    * @param acknowledges a step is durable once it is in the log ({@code --sync-commit}); else once
    *     the journal holds it, the log guarding the journal's writes
    */
   public record StepLogSettings(
-      Path directory, long segmentBytes, boolean fsync, int keepWrites, boolean acknowledges) {}
+      Path directory,
+      long segmentBytes,
+      boolean fsync,
+      int keepWrites,
+      parreg.persistence.H2Durability durability,
+      boolean acknowledges) {}
 
   public NodeSettings {
     // A restarted node's peers serve the steps it lacks from memory while they are in the window;
@@ -113,7 +120,8 @@ public record NodeSettings(
       Duration stepInterval,
       boolean syncCommit,
       String journalDescription,
-      Path stepLogDirectory) {
+      Path stepLogDirectory,
+      parreg.persistence.H2Durability durability) {
     Config c = config.getConfig("parreg");
     // --sync-commit on H2 acknowledges each step in the step log and writes the journal behind, as
     // by default; on PostgreSQL each step is its own write (lag 0). By default on H2 the log guards
@@ -125,6 +133,7 @@ public record NodeSettings(
                 c.getBytes("journal.step-log.segment-bytes"),
                 c.getBoolean("journal.step-log.fsync"),
                 c.getInt("journal.step-log.keep-writes"),
+                durability,
                 syncCommit)
             : null;
     return new NodeSettings(

@@ -137,7 +137,8 @@ final class NodeStart {
               contract,
               partition,
               journalSetup.describe(),
-              journalSetup.location().stepLogDirectory().orElse(null));
+              journalSetup.location().stepLogDirectory().orElse(null),
+              journalSetup.durability());
     } catch (RuntimeException e) {
       awaitInspected(inspected, journalSetup); // a journal problem is reported first
       refuse(journalSetup, deviceLoaded);

@@ -5,6 +5,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import parreg.persistence.Chained;
+import parreg.persistence.H2Durability;
 import parreg.persistence.JournalEnvelope;
 import parreg.persistence.KryoCodec;
 import parreg.persistence.StepLog;
@@ -20,8 +21,9 @@ import parreg.persistence.StepLog;
  *       just before the write is handed to the journal, and a step is still durable only once the
  *       journal acknowledged it. H2 can lose its last acknowledged commits on a kill once it reuses
  *       file space (a three-node crash test saw step 121 reported durable and recovered at 108);
- *       the log, written before each H2 write and kept for {@code keepWrites} writes after it,
- *       holds them, and the next start moves them back into the journal.
+ *       the log, written before each H2 write and kept until H2's store header covers the write
+ *       ({@link H2Durability}) and {@code keepWrites} writes have followed it, holds them, and the
+ *       next start moves them back into the journal.
  * </ul>
  *
  * In both roles the journal child is handed the same sealed bytes ({@link StepJournal.Write}), so
@@ -39,25 +41,41 @@ final class StepLogWriter implements AutoCloseable {
   private final int keepWrites;
   private final boolean acknowledges;
 
-  /** The sequence numbers the journal acknowledged, newest last, up to keepWrites of them. */
-  private final ArrayDeque<Long> acknowledged = new ArrayDeque<>();
+  private final H2Durability durability;
+
+  /** A journal write acknowledged: its last sequence number, and H2's version after it. */
+  private record Ack(long sequenceNr, long version) {}
+
+  /** The writes the journal acknowledged whose segments are still kept, newest last. */
+  private final ArrayDeque<Ack> acknowledged = new ArrayDeque<>();
 
   private long head;
   private long lastSeq;
 
   private StepLogWriter(
-      StepLog log, KryoCodec codec, int keepWrites, boolean acknowledges, long head, long lastSeq) {
+      StepLog log,
+      KryoCodec codec,
+      int keepWrites,
+      H2Durability durability,
+      boolean acknowledges,
+      long head,
+      long lastSeq) {
     this.log = log;
     this.codec = codec;
     this.keepWrites = keepWrites;
+    this.durability = durability;
     this.acknowledges = acknowledges;
     this.head = head;
     this.lastSeq = lastSeq;
   }
 
   /**
-   * A fresh log after a recovery that ended at {@code lastSeq}, whose last event has chain hash
-   * {@code head} ({@link TrainingActor.JournalRecovered}).
+   * The log after a recovery that ended at {@code lastSeq}, whose last event has chain hash {@code
+   * head} ({@link TrainingActor.JournalRecovered}): a fresh one, or the one the start kept after
+   * moving its records into the journal ({@link StepLog#create}), which then ends at {@code
+   * lastSeq} too.
+   *
+   * @throws IllegalStateException when a kept log does not end where the journal does
    */
   static StepLogWriter open(
       NodeSettings.StepLogSettings s,
@@ -66,13 +84,14 @@ final class StepLogWriter implements AutoCloseable {
       long head,
       long lastSeq)
       throws IOException {
+    StepLog log = StepLog.create(s.directory(), persistenceId, s.segmentBytes(), s.fsync());
+    if (log.lastSeq() >= 0 && log.lastSeq() != lastSeq) {
+      log.close();
+      throw new IllegalStateException(
+          "it ends at #" + log.lastSeq() + " where the journal recovered to #" + lastSeq);
+    }
     return new StepLogWriter(
-        StepLog.create(s.directory(), persistenceId, s.segmentBytes(), s.fsync()),
-        codec,
-        s.keepWrites(),
-        s.acknowledges(),
-        head,
-        lastSeq);
+        log, codec, s.keepWrites(), s.durability(), s.acknowledges(), head, lastSeq);
   }
 
   /**
@@ -126,14 +145,18 @@ final class StepLogWriter implements AutoCloseable {
   }
 
   /**
-   * The journal acknowledged every event up to {@code sequenceNr}: deletes the segments it has held
-   * for {@code keepWrites} writes since (H2 can lose its last acknowledged commits on a kill once
-   * it reuses file space; BENCHMARKS.md, "Journal size").
+   * The journal acknowledged every event up to {@code sequenceNr}: deletes the segments of the
+   * writes that H2's store header now covers and that {@code keepWrites} writes have followed (H2
+   * can lose acknowledged commits on a kill once it reuses file space, back to the chunk its header
+   * names: {@link H2Durability}; BENCHMARKS.md, "Journal size" and "H2 keeps what its header
+   * covers"). Until the header moves on, the log keeps growing: on a file that only grows H2 does
+   * not rewrite its header, and a kill loses nothing there.
    */
   void journaled(long sequenceNr) throws IOException {
-    acknowledged.addLast(sequenceNr);
-    while (acknowledged.size() > keepWrites) {
-      log.release(acknowledged.removeFirst());
+    acknowledged.addLast(new Ack(sequenceNr, durability.version()));
+    while (acknowledged.size() > keepWrites
+        && durability.covers(acknowledged.peekFirst().version())) {
+      log.release(acknowledged.removeFirst().sequenceNr());
     }
   }
 

@@ -257,7 +257,9 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
           parreg.persistence.KryoCodec.fromConfig(ctx.getSystem().settings().config()),
           recovered.chainHead(),
           recovered.sequenceNr());
-    } catch (java.io.IOException | IllegalStateException e) {
+    } catch (java.io.IOException
+        | IllegalStateException
+        | parreg.persistence.JournalReadException e) {
       lifecycle.fail(
           "journal "
               + settings.journalDescription()

@@ -75,20 +75,59 @@ public final class StepLog implements AutoCloseable {
   }
 
   /**
-   * A new, empty step log of {@code persistenceId} in {@code dir}. The node's start has moved every
-   * record of an earlier log into the journal and deleted it ({@link StepLogDrain}); a log that is
-   * still there is refused, never appended to or overwritten.
+   * The step log of {@code persistenceId} in {@code dir}: a new, empty one, or the one a start left
+   * there, taken over. A start moves the records the journal lacks into it ({@link StepLogDrain})
+   * and keeps the log when it moved any: H2 acknowledged them but may still lose them on a kill
+   * until its store header covers them ({@link H2Durability}), so they are released like this
+   * process's own records, and appends continue after the last of them. A record cut short at the
+   * end (never acknowledged) is cut off, a segment without records deleted.
    *
-   * @throws IllegalStateException when {@code dir} still holds segments
+   * @throws IllegalStateException when {@code dir} holds records of another persistence id
+   * @throws JournalReadException when the log there is damaged
    */
   public static StepLog create(Path dir, String persistenceId, long segmentBytes, boolean fsync)
       throws IOException {
     Files.createDirectories(dir);
+    StepLog log = new StepLog(dir, persistenceId, segmentBytes, fsync);
     if (!StepLogScan.segments(dir).isEmpty()) {
-      throw new IllegalStateException(
-          "step log " + dir + " still holds records that are not in the journal");
+      log.adopt(persistenceId);
     }
-    return new StepLog(dir, persistenceId, segmentBytes, fsync);
+    return log;
+  }
+
+  private void adopt(String persistenceId) throws IOException {
+    StepLogScan.Contents c = StepLogScan.read(dir);
+    if (c.persistenceId() != null && !c.persistenceId().equals(persistenceId)) {
+      throw new IllegalStateException(
+          "step log " + dir + " holds records of " + c.persistenceId() + ", not " + persistenceId);
+    }
+    List<Path> segments = StepLogScan.segments(dir);
+    List<StepLogScan.Record> records = c.records();
+    int next = 0;
+    for (int i = 0; i < segments.size(); i++) {
+      Path path = segments.get(i);
+      long end =
+          i + 1 < segments.size() ? StepLogScan.firstSeqOf(segments.get(i + 1)) - 1 : c.lastSeq();
+      long length = segmentHeader.length;
+      long last = -1;
+      while (next < records.size() && records.get(next).sequenceNr() <= end) {
+        length += RECORD_HEADER + records.get(next).payload().length;
+        last = records.get(next).sequenceNr();
+        next++;
+      }
+      if (last < 0) {
+        Files.delete(path); // a header alone (rolled, then killed): nothing to keep
+        continue;
+      }
+      if (Files.size(path) > length) {
+        try (FileChannel f = FileChannel.open(path, StandardOpenOption.WRITE)) {
+          f.truncate(length); // the torn tail: a record never acknowledged
+        }
+      }
+      full.addLast(new Segment(path, last, length));
+      bytes += length;
+      lastSeq = last;
+    }
   }
 
   /**

@@ -5,30 +5,34 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.List;
 import java.util.UUID;
 
 /**
  * A node's start on an embedded H2 journal with a step log left behind (by a kill, or by H2 losing
- * its last acknowledged commits): moves the records the journal lacks into it, then deletes the
- * log, so that recovery replays one journal and the node appends to a fresh log. A torn tail is
- * dropped with the log (it was never acknowledged); damage stops the start ({@link RunEvents#tail}
- * names it).
+ * acknowledged commits): moves the records the journal lacks into it, so that recovery replays one
+ * journal. Damage stops the start ({@link RunEvents#tail} names it).
  *
  * <p>The rows are the ones pekko-persistence-jdbc 1.1.1 writes for these events: serializer {@link
  * KryoSerializer#IDENTIFIER}, empty manifests, no metadata, a writer UUID, the payload being the
- * stored envelope itself (the log holds exactly those bytes) and the log's write time. They are
- * inserted in one transaction, and the database is checkpointed with a sync before the log is
- * deleted, so a kill at any point leaves every record in the journal or in the log.
+ * stored envelope itself (the log holds exactly those bytes) and the log's write time, inserted in
+ * one transaction.
+ *
+ * <p>When it moved records the log stays: H2 acknowledged the insert but may lose it on a kill
+ * until its store header covers it ({@link H2Durability}; the chaos soak lost a drained batch, with
+ * the 30 steps after it, when the log was deleted at once, and a {@code CHECKPOINT SYNC} does not
+ * move the header). The node's step log takes the segments over ({@link StepLog#create}) and
+ * releases them like its own. When the journal already held every record, the log is deleted: what
+ * H2 recovered at its open is what the log would have restored.
  */
 public final class StepLogDrain {
   private StepLogDrain() {}
 
   /**
-   * Moves the step log of {@code location} into its journal (see the class comment).
+   * Inserts the step log's records that the journal of {@code location} lacks, keeping the log when
+   * there were any and deleting it otherwise (see the class comment).
    *
-   * @return how many records were moved
+   * @return how many records were inserted
    * @throws JournalReadException when the log is damaged or does not follow the journal
    */
   public static int drain(Connection c, KryoCodec codec, JournalLocation location)
@@ -40,10 +44,11 @@ public final class StepLogDrain {
     RunEvents events = RunEvents.of(c, codec, location);
     String pid = events.stepLog().persistenceId();
     List<StepLogScan.Record> tail = pid == null ? List.of() : events.tail(pid);
-    if (!tail.isEmpty()) {
-      insert(c, pid, tail);
+    if (tail.isEmpty()) {
+      StepLog.delete(dir);
+      return 0;
     }
-    StepLog.delete(dir);
+    insert(c, pid, tail);
     return tail.size();
   }
 
@@ -73,9 +78,6 @@ public final class StepLogDrain {
       throw e;
     } finally {
       c.setAutoCommit(auto);
-    }
-    try (Statement s = c.createStatement()) {
-      s.execute("CHECKPOINT SYNC");
     }
   }
 }

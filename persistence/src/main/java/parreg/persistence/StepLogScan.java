@@ -162,7 +162,8 @@ public final class StepLogScan {
     return new Contents(dir, records.isEmpty() ? null : pid, List.copyOf(records), torn);
   }
 
-  private static long firstSeqOf(Path file) {
+  /** The sequence number a segment is named after (its first record's), or -1. */
+  static long firstSeqOf(Path file) {
     String name = file.getFileName().toString();
     try {
       return Long.parseLong(name.substring(0, name.length() - StepLog.SUFFIX.length()));
