@@ -405,6 +405,32 @@ class CudaParityTest {
         Arguments.of(18, 40_000, "specp20_7x5m4"));
   }
 
+  static Stream<Arguments> narrow7Plans() {
+    return Stream.of(
+        // issue 15, seventh session: narrowp (a warp per tile, DM accumulators in registers, the
+        // weights by value; comparison module): every shape at d = DM and below it, d not a
+        // multiple of 4, several tiles a warp (150,001 samples: 147 tiles), N small, partial last
+        // tiles and slices, batches at offsets (any start), with and without bias
+        Arguments.of(17, 150_001, "narrowp17_u4_w16"),
+        Arguments.of(17, 40_000, "narrowp17_u2p_w16"),
+        Arguments.of(17, 9_000, "narrowp17_u4_w12"),
+        Arguments.of(17, 31, "narrowp17_u2p_w12"),
+        Arguments.of(17, 5_003, "narrowp17_u8_w8"),
+        Arguments.of(17, 70_001, "narrowp17_u4p_w8"),
+        Arguments.of(18, 40_000, "narrowp18_u4_w12"),
+        Arguments.of(17, 9_000, "narrowp18_u2p_w12"),
+        Arguments.of(19, 40_000, "narrowp20_u4_w12"),
+        Arguments.of(20, 150_001, "narrowp20_u2p_w12"),
+        Arguments.of(23, 40_000, "narrowp24_u4_w8"),
+        Arguments.of(21, 9_000, "narrowp24_u2p_w8"));
+  }
+
+  @ParameterizedTest(name = "d={0} N={1} plan={2}")
+  @MethodSource("narrow7Plans")
+  void narrow7PlansMatchTheReference(int d, int n, String plan) {
+    everyPlanMatchesTheReference(d, n, plan);
+  }
+
   @ParameterizedTest(name = "d={0} N={1} plan={2}")
   @MethodSource("narrow6Ladder")
   void narrow6LadderMatchesTheReference(int d, int n, String plan) {

@@ -289,6 +289,33 @@ class CudaPlanTest {
   }
 
   @Test
+  void narrowpPlansByName() {
+    // issue 15, seventh session: a warp per tile, DM accumulators in registers, blocks of one warp
+    // (W an SM: the kernel's register cap), launched as narrow (the weights by value, any start)
+    CudaPlan p = CudaPlan.choose(17, 1000, H200_SMEM, FREE, true, "narrowp17_u2p_w16");
+    assertEquals("narrowp-17_u2p_w16", p.name());
+    assertEquals("narrow", p.family());
+    assertEquals("narrowp_o_17_u2p_w16", p.main());
+    assertEquals(null, p.fallback());
+    assertEquals(32, p.block());
+    assertEquals(0, p.smem());
+    assertEquals(17, p.sliceFeatures()); // the plain slice layout
+    assertEquals(false, p.quads());
+    assertEquals(
+        "narrowp_o_20_u4_w12",
+        CudaPlan.choose(19, 1000, H200_SMEM, FREE, true, "narrowp20_u4_w12").main());
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> CudaPlan.choose(18, 1000, H200_SMEM, FREE, true, "narrowp17_u4_w16"));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> CudaPlan.choose(16, 1000, H200_SMEM, FREE, true, "narrowp17_u4_w16"));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> CudaPlan.choose(17, 1000, H200_SMEM, FREE, false, "narrowp17_u4_w16"));
+  }
+
+  @Test
   void splitPlansByName() {
     CudaPlan p = CudaPlan.choose(17, 1000, H200_SMEM, FREE, true, "split2x16_u4t4");
     assertEquals("split-2x16_u4t4", p.name());

@@ -212,3 +212,21 @@ SPECP_KERNEL(specp_o_24_7x3m4, 24, 7, 3, 4)
 SPECP_KERNEL(specp_o_20_7x5m4, 20, 7, 5, 4)
 SPEC_KERNEL_MB(spec_o_24_m6, 6, 6, 6, 6, 6, 2)
 SPEC_KERNEL(spec_o_100, 25, 6, 25, 5, 6, true)
+// issue 15, seventh session (d = 17..24): narrowp_body, a warp per tile with all DM accumulators in
+// registers (small-16's shape, 3.95 TB/s at d = 16), the weights by value, U slices a group (p: the
+// next group loaded while this one computes), blocks of one warp, W an SM (the register cap
+// 65,536 / (32 W); forced plans "narrowpDM_uU[p]_wW"). Registers (ptxas, sm_90): 17_u4 / 17_u2p at
+// W = 16: 128 (no spill), at W = 12: 147 / 151 (13 warps an SM); 17_u8 / 17_u4p at W = 8: 228 /
+// 224; 18 at 12: 153 / 156; 20 at 12: 167 / 164; 24 at 8: 198 / 200
+NARROWP_KERNEL(narrowp_o_17_u4_w16, 17, 4, false, 32, 16)
+NARROWP_KERNEL(narrowp_o_17_u2p_w16, 17, 2, true, 32, 16)
+NARROWP_KERNEL(narrowp_o_17_u4_w12, 17, 4, false, 32, 12)
+NARROWP_KERNEL(narrowp_o_17_u2p_w12, 17, 2, true, 32, 12)
+NARROWP_KERNEL(narrowp_o_17_u8_w8, 17, 8, false, 32, 8)
+NARROWP_KERNEL(narrowp_o_17_u4p_w8, 17, 4, true, 32, 8)
+NARROWP_KERNEL(narrowp_o_18_u4_w12, 18, 4, false, 32, 12)
+NARROWP_KERNEL(narrowp_o_18_u2p_w12, 18, 2, true, 32, 12)
+NARROWP_KERNEL(narrowp_o_20_u4_w12, 20, 4, false, 32, 12)
+NARROWP_KERNEL(narrowp_o_20_u2p_w12, 20, 2, true, 32, 12)
+NARROWP_KERNEL(narrowp_o_24_u4_w8, 24, 4, false, 32, 8)
+NARROWP_KERNEL(narrowp_o_24_u2p_w8, 24, 2, true, 32, 8)

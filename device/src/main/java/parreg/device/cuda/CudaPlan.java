@@ -210,6 +210,22 @@ record CudaPlan(
     if (want.startsWith("split")) {
       return splitPlan(d, want, ordered);
     }
+    java.util.regex.Matcher np =
+        java.util.regex.Pattern.compile("narrowp(\\d+)_u(\\d+)(p?)_w(\\d+)").matcher(want);
+    if (np.matches()) {
+      // issue 15, seventh session: narrowp_body, a warp per tile with DM accumulators in
+      // registers, the weights by value, U slices a group (p: the next group loaded ahead), blocks
+      // of one warp and W of them an SM (the kernel's register cap); comparison kernels, forced
+      // only; launched as narrow (a balanced grid, the weights by value)
+      int dm = Integer.parseInt(np.group(1));
+      if (d <= 16 || d > dm || !ordered) {
+        throw new IllegalArgumentException(
+            "plan " + want + " does not fit d=" + d + " (needs 16 < d <= " + dm + ", ordered)");
+      }
+      String shape = dm + "_u" + np.group(2) + np.group(3) + "_w" + np.group(4);
+      return new CudaPlan(
+          "narrowp-" + shape, "narrow", "narrowp_o_" + shape, null, null, 32, 0, d, false);
+    }
     java.util.regex.Matcher sv =
         java.util.regex.Pattern.compile("spec(\\d+)_([rcfgm])(\\d+)").matcher(want);
     if (sv.matches()) {
