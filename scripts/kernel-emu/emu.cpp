@@ -332,6 +332,10 @@ int main(int argc, char** argv) {
         NARROWP_EMU(20, 2, true)
         NARROWP_EMU(24, 4, false)
         NARROWP_EMU(24, 2, true)
+        NARROWP_EMU(17, 1, true)
+        NARROWP_EMU(20, 1, true)
+        NARROWP_EMU(24, 1, true)
+        NARROWP_EMU(32, 1, true)
       } else if (w == "narrow64") {
         launch(3, 1, 64, [&] { small_body<64, 1, true>(X, Y, d, start, len, wp, wp.b, bias, G, tiles); });
       }

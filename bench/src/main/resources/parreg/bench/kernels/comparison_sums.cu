@@ -217,8 +217,8 @@ SPEC_KERNEL(spec_o_100, 25, 6, 25, 5, 6, true)
 // next group loaded while this one computes), blocks of one warp, W an SM (the register cap
 // 65,536 / (32 W); forced plans "narrowpDM_uU[p]_wW"). Registers (ptxas, sm_90): 17_u4 / 17_u2p at
 // W = 16: 128 (no spill), at W = 12: 147 / 151 (13 warps an SM); 17_u8 / 17_u4p at W = 8: 228 /
-// 224; 18 at 12: 153 / 156; 20 at 12: 167 / 164; 24 at 8: 198 / 200
-NARROWP_KERNEL(narrowp_o_17_u4_w16, 17, 4, false, 32, 16)
+// 224; 18 at 12: 153 / 156; 20 at 12: 167 / 164; 24 at 8: 198 / 200. Since call 1 (s7n1) the
+// ladder's 17_u4_w16, 20_u2p_w12 and 24_u2p_w8 are the product's (local_sums.cu)
 NARROWP_KERNEL(narrowp_o_17_u2p_w16, 17, 2, true, 32, 16)
 NARROWP_KERNEL(narrowp_o_17_u4_w12, 17, 4, false, 32, 12)
 NARROWP_KERNEL(narrowp_o_17_u2p_w12, 17, 2, true, 32, 12)
@@ -227,6 +227,11 @@ NARROWP_KERNEL(narrowp_o_17_u4p_w8, 17, 4, true, 32, 8)
 NARROWP_KERNEL(narrowp_o_18_u4_w12, 18, 4, false, 32, 12)
 NARROWP_KERNEL(narrowp_o_18_u2p_w12, 18, 2, true, 32, 12)
 NARROWP_KERNEL(narrowp_o_20_u4_w12, 20, 4, false, 32, 12)
-NARROWP_KERNEL(narrowp_o_20_u2p_w12, 20, 2, true, 32, 12)
 NARROWP_KERNEL(narrowp_o_24_u4_w8, 24, 4, false, 32, 8)
-NARROWP_KERNEL(narrowp_o_24_u2p_w8, 24, 2, true, 32, 8)
+// after call 1: one slice a group loaded ahead (u1p: 115 / 127 / 128 registers at 17 / 20 / 24, 16
+// warps an SM), 24_u2p at 12 warps (168 registers), and at 25..32 (168 registers, 12 warps)
+NARROWP_KERNEL(narrowp_o_17_u1p_w16, 17, 1, true, 32, 16)
+NARROWP_KERNEL(narrowp_o_20_u1p_w16, 20, 1, true, 32, 16)
+NARROWP_KERNEL(narrowp_o_24_u1p_w16, 24, 1, true, 32, 16)
+NARROWP_KERNEL(narrowp_o_24_u2p_w12, 24, 2, true, 32, 12)
+NARROWP_KERNEL(narrowp_o_32_u1p_w12, 32, 1, true, 32, 12)
