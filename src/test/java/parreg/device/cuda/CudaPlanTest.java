@@ -22,19 +22,24 @@ class CudaPlanTest {
   void theLadderOnAnH200() {
     assertEquals("small-1", plan(1, 1000, H200_SMEM, FREE));
     assertEquals("small-16", plan(9, 1000, H200_SMEM, FREE));
-    // 17..24: narrowp, a warp per tile with the accumulators in registers (issue 15, seventh
+    // 17..20: narrowp, a warp per tile with the accumulators in registers (issue 15, seventh
     // session), whatever the memory (no padding, no shared memory, any batch start)
     assertEquals("narrowp-17_u4_w16", plan(17, 1000, H200_SMEM, FREE));
     assertEquals("narrowp-20_u2p_w12", plan(18, 1000, H200_SMEM, FREE));
+    assertEquals("narrowp-20_u2p_w12", plan(19, 1000, H200_SMEM, FREE));
     assertEquals("narrowp-20_u2p_w12", plan(20, 1000, H200_SMEM, FREE));
-    assertEquals("narrowp-24_u2p_w8", plan(21, 1000, H200_SMEM, FREE));
-    assertEquals("narrowp-24_u2p_w8", plan(24, 1000, H200_SMEM, FREE));
-    assertEquals("narrowp-24_u2p_w8", plan(24, 100_000_000, 48 * 1024, 1L << 30));
     assertEquals("narrowp-17_u4_w16", plan(17, 100_000_000, 48 * 1024, 1L << 30));
-    assertEquals(null, CudaPlan.choose(21, 1000, H200_SMEM, FREE, true, null).fallback());
+    assertEquals(null, CudaPlan.choose(20, 1000, H200_SMEM, FREE, true, null).fallback());
     assertEquals(
-        "narrowp_o_24_u2p_w8", CudaPlan.choose(22, 1000, H200_SMEM, FREE, true, null).main());
+        "narrowp_o_20_u2p_w12", CudaPlan.choose(19, 1000, H200_SMEM, FREE, true, null).main());
     assertEquals(32, CudaPlan.choose(19, 1000, H200_SMEM, FREE, true, null).block());
+    // 21..24: spec's block on the plain slice layout (issue 15, sixth session), whatever the
+    // memory (no padding); batches at offsets run the split shape it replaced
+    assertEquals("specp-24_6x3m3", plan(21, 1000, H200_SMEM, FREE));
+    assertEquals("specp-24_6x3m3", plan(24, 1000, H200_SMEM, FREE));
+    assertEquals("specp-24_6x3m3", plan(24, 100_000_000, 48 * 1024, 1L << 30));
+    assertEquals(
+        "split_o_2x12_u2t4p", CudaPlan.choose(21, 1000, H200_SMEM, FREE, true, null).fallback());
     // 25..48: the split chain, whatever the memory (no padding, a few KB of shared memory)
     assertEquals("split-2x16_u2t4p", plan(25, 1000, H200_SMEM, FREE));
     assertEquals("split-2x16_u2t4p", plan(32, 1000, H200_SMEM, FREE));
