@@ -533,10 +533,9 @@ record CudaPlan(
       // spec's block on the plain slice layout (issue 15, sixth session, call 1, one H200, every
       // row bits=ref): 3.74 TB/s at d = 24 where split-2x12_u2t4p read 3.36 (s6n1); call 2, another
       // card: 3.07 / 3.26 / 3.71 at d = 19 / 21 / 24 where it read 2.89 / 2.98 / 3.08 (s6n2). The
-      // seventh session's narrowp-24_u2p_w8 beat it in call 1 (3.79 / 3.57 at 24) and lost in call
-      // 2
-      // (3.41 / 3.55 at 21, 3.55 / 3.66 at 24), so 21..24 keep it; narrowp-24_u1p_w16 read 3.82 /
-      // 3.97 at 21 / 24 in call 2 (one card, one order: to be confirmed, s7n-call3.sh)
+      // seventh session's narrowp-24_u2p_w8 beat it in call 1 (3.79 / 3.57 at 24) and lost in
+      // call 2 (3.41 / 3.55 at 21, 3.55 / 3.66 at 24), so 21..24 keep it; narrowp-24_u1p_w16 read
+      // 3.82 / 3.97 at 21 / 24 in call 2 (one card, one order: to be confirmed, s7n-call3.sh)
       return "specp24_6x3m3";
     } else if (d <= 48 && ordered) {
       // the split chain (no padding, a few KB of shared memory), by measured speed on an H200
