@@ -428,9 +428,10 @@ class CudaParityTest {
   static Stream<Arguments> narrow7Ladder() {
     return Stream.of(
         // the ladder since issue 15's seventh session (product module): narrowp-17_u4_w16 at 17,
-        // narrowp-20_u2p_w12 at 18..20 (any batch start), specp-24_6x3m3 at 21..24 (in call 2,
-        // s7n2, these cases ran narrowp-24_u2p_w8 there: passed, but slower than specp), the
-        // neighbours 16 and 25 unchanged; then the comparison shapes added after call 1
+        // narrowp-20_u2p_w12 at 18..20 (any batch start), on branch kernels-narrow7-24
+        // narrowp-24_u1p_w16 at 21..24 (in call 2, s7n2, these cases ran narrowp-24_u2p_w8
+        // there: passed, but slower than specp), the neighbours 16 and 25 unchanged; then the
+        // comparison shapes added after call 1
         Arguments.of(17, 150_001, null),
         Arguments.of(17, 31, null),
         Arguments.of(18, 40_000, null),

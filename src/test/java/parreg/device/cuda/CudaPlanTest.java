@@ -33,13 +33,11 @@ class CudaPlanTest {
     assertEquals(
         "narrowp_o_20_u2p_w12", CudaPlan.choose(19, 1000, H200_SMEM, FREE, true, null).main());
     assertEquals(32, CudaPlan.choose(19, 1000, H200_SMEM, FREE, true, null).block());
-    // 21..24: spec's block on the plain slice layout (issue 15, sixth session), whatever the
-    // memory (no padding); batches at offsets run the split shape it replaced
-    assertEquals("specp-24_6x3m3", plan(21, 1000, H200_SMEM, FREE));
-    assertEquals("specp-24_6x3m3", plan(24, 1000, H200_SMEM, FREE));
-    assertEquals("specp-24_6x3m3", plan(24, 100_000_000, 48 * 1024, 1L << 30));
-    assertEquals(
-        "split_o_2x12_u2t4p", CudaPlan.choose(21, 1000, H200_SMEM, FREE, true, null).fallback());
+    // 21..24: narrowp at one slice ahead, 16 warps an SM (branch kernels-narrow7-24)
+    assertEquals("narrowp-24_u1p_w16", plan(21, 1000, H200_SMEM, FREE));
+    assertEquals("narrowp-24_u1p_w16", plan(24, 1000, H200_SMEM, FREE));
+    assertEquals("narrowp-24_u1p_w16", plan(24, 100_000_000, 48 * 1024, 1L << 30));
+    assertEquals(null, CudaPlan.choose(21, 1000, H200_SMEM, FREE, true, null).fallback());
     // 25..48: the split chain, whatever the memory (no padding, a few KB of shared memory)
     assertEquals("split-2x16_u2t4p", plan(25, 1000, H200_SMEM, FREE));
     assertEquals("split-2x16_u2t4p", plan(32, 1000, H200_SMEM, FREE));
