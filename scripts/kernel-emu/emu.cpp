@@ -6,7 +6,7 @@
 // CudaParityTest.check; every (coordinate, tile) value is compared bit for bit. It checks the
 // order and the indexing of the source, not the card's code generation: parity on the card
 // stays the test. Usage: scripts/kernel-emu/run.sh D N deep|narrow24|narrow32|narrow48|narrow64|narrow24u1|narrow32u1
-// |deepf|deepfd|spec48|spec104|spec208|wide384|...|wide1024|wide2_384|...|wide2_1024|widetW_CxT|widelW_CxT|splitK_F_U_T[p] (spec, wide, wide2, widet, widel: the
+// |deepf|deepfd|spec48|spec104|spec208|wide384|...|wide1024|wide2_384|...|wide2_1024|widetW_CxT|widelW_CxT|splitK_F_U_T[p]|narrowpDM_uU[p] (spec, wide, wide2, widet, widel: the
 // batches that start on a slice boundary, x converted to the quad or octet layout).
 #include "shim.h"
 #include "local_sums.cuh"
@@ -309,6 +309,33 @@ int main(int argc, char** argv) {
         SPLIT_EMU(4, 8, 4, 2, true)
         SPLIT_EMU(6, 8, 4, 2, true)
         SPLIT_EMU(8, 8, 8, 1, false)
+      } else if (w.rfind("narrowp", 0) == 0) {
+        // narrowpDM_uU[p] (seventh session): a warp per tile, blocks of one warp as the card runs
+        // them (3 warps: several tiles a warp) and, the same body, 2 blocks of 2 warps
+        int DMv = 0, Uv = 0, used = 0;
+        sscanf(w.c_str() + 7, "%d_u%d%n", &DMv, &Uv, &used);
+        const bool pf = w.c_str()[7 + used] == 'p';
+#define NARROWP_EMU(DD, UU, PF) \
+  if (DMv == DD && Uv == UU && pf == PF) { \
+    launch(3, 1, 32, [&] { narrowp_body<DD, UU, PF>(X, Y, d, start, len, wp, bias, G, tiles); }); \
+    std::vector<double> g1 = got; \
+    launch(2, 1, 64, [&] { narrowp_body<DD, UU, PF>(X, Y, d, start, len, wp, bias, G, tiles); }); \
+    if (!same(g1, got, d + 2, tiles, "narrowp grid 3x32 vs 2x64")) ++fails; \
+  }
+        NARROWP_EMU(17, 4, false)
+        NARROWP_EMU(17, 2, true)
+        NARROWP_EMU(17, 8, false)
+        NARROWP_EMU(17, 4, true)
+        NARROWP_EMU(18, 4, false)
+        NARROWP_EMU(18, 2, true)
+        NARROWP_EMU(20, 4, false)
+        NARROWP_EMU(20, 2, true)
+        NARROWP_EMU(24, 4, false)
+        NARROWP_EMU(24, 2, true)
+        NARROWP_EMU(17, 1, true)
+        NARROWP_EMU(20, 1, true)
+        NARROWP_EMU(24, 1, true)
+        NARROWP_EMU(32, 1, true)
       } else if (w == "narrow64") {
         launch(3, 1, 64, [&] { small_body<64, 1, true>(X, Y, d, start, len, wp, wp.b, bias, G, tiles); });
       }

@@ -7,7 +7,8 @@
 // Names: FAMILY_o_K[_P] (o: ordered; K accumulators per thread = d / 32 rounded up to a power of
 // two, P slices per step), spec_o_W and wide_o_W (slice width W features), small_o_DMAX (at most
 // DMAX features), split_o_KxF_uUtT[p] (K warps of F features a tile), specp_o_DM_CxAmMB (at most
-// DM features, C chain and A accumulating warps, MB blocks an SM), deepr_o / deepg_o (the deep
+// DM features, C chain and A accumulating warps, MB blocks an SM), narrowp_o_DM_uU[p]_wW (at most
+// DM features, U slices a group, W one-warp blocks an SM), deepr_o / deepg_o (the deep
 // plan's two passes).
 
 #include "local_sums.cuh"
@@ -28,6 +29,18 @@ SPLIT_KERNEL(split_o_4x12_u2t2p, 4, 12, 2, 2, true, 2)
 // split-2x12_u2t4p read 3.36 on the same H200 (s6n1; 3.07 / 3.26 / 3.71 at d = 19 / 21 / 24 where it
 // read 2.89 / 2.98 / 3.08 on another, s6n2); batches at offsets run split-2x12_u2t4p
 SPECP_KERNEL(specp_o_24_6x3m3, 24, 6, 3, 3)
+// 17..20 since issue 15's seventh session: a warp per tile, every accumulator in registers, the
+// weights by value (narrowp_body), blocks of one warp, W an SM (the register cap): 3.91 / 3.94 TB/s
+// at d = 17 where split-2x9_u8t4 read 3.05 / 3.10 on the same H200; 3.99 / 3.73 at 18 / 20 where
+// split-2x9_u8t4 read 2.94 and specp-24_6x3m3 3.22 (docs/device-runs/issue15/s7n1-*); on another
+// 3.71 / 3.87 / 3.78 at 18 / 19 / 20 where specp-24_6x3m3 read 3.18 / 3.45 at 19 / 20 (s7n2).
+// split_o_2x9_u8t4 stays for the forced plan
+NARROWP_KERNEL(narrowp_o_17_u4_w16, 17, 4, false, 32, 16)
+NARROWP_KERNEL(narrowp_o_20_u2p_w12, 20, 2, true, 32, 12)
+// 21..24 on branch kernels-narrow7-24: one slice loaded ahead, 16 warps an SM (128 registers):
+// 3.82 / 3.97 TB/s at d = 21 / 24 where specp-24_6x3m3 read 3.55 / 3.66 on one H200 (s7n2); to be
+// confirmed by docs/device-runs/issue15/s7n-call3.sh before the merge
+NARROWP_KERNEL(narrowp_o_24_u1p_w16, 24, 1, true, 32, 16)
 LARGE_KERNEL(large_o_1_1, 1, 1, true)
 LARGE_KERNEL(large_o_2_1, 2, 1, true)
 LARGE_KERNEL(large_o_4_1, 4, 1, true)

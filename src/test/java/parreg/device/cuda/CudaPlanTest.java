@@ -22,18 +22,23 @@ class CudaPlanTest {
   void theLadderOnAnH200() {
     assertEquals("small-1", plan(1, 1000, H200_SMEM, FREE));
     assertEquals("small-16", plan(9, 1000, H200_SMEM, FREE));
-    // 17..32: the split chain, whatever the memory (no padding, 4 KB of shared memory)
-    // 17..48: the split chain, whatever the memory (no padding, a few KB of shared memory)
-    assertEquals("split-2x9_u8t4", plan(17, 1000, H200_SMEM, FREE));
-    assertEquals("split-2x9_u8t4", plan(18, 1000, H200_SMEM, FREE));
-    // 19..24: spec's block on the plain slice layout (issue 15, sixth session), whatever the
-    // memory (no padding); batches at offsets run the split shape it replaced
-    assertEquals("specp-24_6x3m3", plan(19, 1000, H200_SMEM, FREE));
-    assertEquals("specp-24_6x3m3", plan(24, 1000, H200_SMEM, FREE));
-    assertEquals("specp-24_6x3m3", plan(24, 100_000_000, 48 * 1024, 1L << 30));
+    // 17..20: narrowp, a warp per tile with the accumulators in registers (issue 15, seventh
+    // session), whatever the memory (no padding, no shared memory, any batch start)
+    assertEquals("narrowp-17_u4_w16", plan(17, 1000, H200_SMEM, FREE));
+    assertEquals("narrowp-20_u2p_w12", plan(18, 1000, H200_SMEM, FREE));
+    assertEquals("narrowp-20_u2p_w12", plan(19, 1000, H200_SMEM, FREE));
+    assertEquals("narrowp-20_u2p_w12", plan(20, 1000, H200_SMEM, FREE));
+    assertEquals("narrowp-17_u4_w16", plan(17, 100_000_000, 48 * 1024, 1L << 30));
+    assertEquals(null, CudaPlan.choose(20, 1000, H200_SMEM, FREE, true, null).fallback());
     assertEquals(
-        "split_o_2x12_u2t4p", CudaPlan.choose(21, 1000, H200_SMEM, FREE, true, null).fallback());
-    assertEquals("split-2x9_u8t4", plan(17, 100_000_000, 48 * 1024, 1L << 30));
+        "narrowp_o_20_u2p_w12", CudaPlan.choose(19, 1000, H200_SMEM, FREE, true, null).main());
+    assertEquals(32, CudaPlan.choose(19, 1000, H200_SMEM, FREE, true, null).block());
+    // 21..24: narrowp at one slice ahead, 16 warps an SM (branch kernels-narrow7-24)
+    assertEquals("narrowp-24_u1p_w16", plan(21, 1000, H200_SMEM, FREE));
+    assertEquals("narrowp-24_u1p_w16", plan(24, 1000, H200_SMEM, FREE));
+    assertEquals("narrowp-24_u1p_w16", plan(24, 100_000_000, 48 * 1024, 1L << 30));
+    assertEquals(null, CudaPlan.choose(21, 1000, H200_SMEM, FREE, true, null).fallback());
+    // 25..48: the split chain, whatever the memory (no padding, a few KB of shared memory)
     assertEquals("split-2x16_u2t4p", plan(25, 1000, H200_SMEM, FREE));
     assertEquals("split-2x16_u2t4p", plan(32, 1000, H200_SMEM, FREE));
     assertEquals("split-4x12_u2t2p", plan(33, 1000, H200_SMEM, FREE));
@@ -181,7 +186,8 @@ class CudaPlanTest {
     assertEquals(100, spec100.sliceFeatures());
     assertEquals(32 * 32, spec100.block()); // 7 chain warps, 25 accumulating
     assertEquals(7 * (128 * 100 + 128), spec100.smem());
-    CudaPlan specp = CudaPlan.choose(20, 1000, H200_SMEM, FREE, true, null);
+    // specp-24_6x3m3: the ladder's at 19..24 in issue 15's sixth session, forced since the seventh
+    CudaPlan specp = CudaPlan.choose(20, 1000, H200_SMEM, FREE, true, "specp24_6x3m3");
     assertEquals("specp_o_24_6x3m3", specp.main());
     assertEquals("split_o_2x12_u2t4p", specp.fallback());
     assertEquals(20, specp.sliceFeatures());
@@ -286,6 +292,33 @@ class CudaPlanTest {
     assertEquals("spec_o_100_c7", c.main());
     assertEquals(1024, c.block());
     assertEquals(7 * (128 * 100 + 128), c.smem());
+  }
+
+  @Test
+  void narrowpPlansByName() {
+    // issue 15, seventh session: a warp per tile, DM accumulators in registers, blocks of one warp
+    // (W an SM: the kernel's register cap), launched as narrow (the weights by value, any start)
+    CudaPlan p = CudaPlan.choose(17, 1000, H200_SMEM, FREE, true, "narrowp17_u2p_w16");
+    assertEquals("narrowp-17_u2p_w16", p.name());
+    assertEquals("narrow", p.family());
+    assertEquals("narrowp_o_17_u2p_w16", p.main());
+    assertEquals(null, p.fallback());
+    assertEquals(32, p.block());
+    assertEquals(0, p.smem());
+    assertEquals(17, p.sliceFeatures()); // the plain slice layout
+    assertEquals(false, p.quads());
+    assertEquals(
+        "narrowp_o_20_u4_w12",
+        CudaPlan.choose(19, 1000, H200_SMEM, FREE, true, "narrowp20_u4_w12").main());
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> CudaPlan.choose(18, 1000, H200_SMEM, FREE, true, "narrowp17_u4_w16"));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> CudaPlan.choose(16, 1000, H200_SMEM, FREE, true, "narrowp17_u4_w16"));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> CudaPlan.choose(17, 1000, H200_SMEM, FREE, false, "narrowp17_u4_w16"));
   }
 
   @Test

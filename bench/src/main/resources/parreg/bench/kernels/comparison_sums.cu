@@ -212,3 +212,32 @@ SPECP_KERNEL(specp_o_24_7x3m4, 24, 7, 3, 4)
 SPECP_KERNEL(specp_o_20_7x5m4, 20, 7, 5, 4)
 SPEC_KERNEL_MB(spec_o_24_m6, 6, 6, 6, 6, 6, 2)
 SPEC_KERNEL(spec_o_100, 25, 6, 25, 5, 6, true)
+// issue 15, seventh session (d = 17..24): narrowp_body, a warp per tile with all DM accumulators in
+// registers (small-16's shape, 3.95 TB/s at d = 16), the weights by value, U slices a group (p: the
+// next group loaded while this one computes), blocks of one warp, W an SM (the register cap
+// 65,536 / (32 W); forced plans "narrowpDM_uU[p]_wW"). Registers (ptxas, sm_90): 17_u4 / 17_u2p at
+// W = 16: 128 (no spill), at W = 12: 147 / 151 (13 warps an SM); 17_u8 / 17_u4p at W = 8: 228 /
+// 224; 18 at 12: 153 / 156; 20 at 12: 167 / 164; 24 at 8: 198 / 200. Since call 1 (s7n1) the
+// ladder's 17_u4_w16 (d = 17) and 20_u2p_w12 (18..20) are the product's (local_sums.cu);
+// 24_u2p_w8 was the ladder's at 21..24 for call 2 (s7n2), where it lost to specp-24_6x3m3 (3.41 /
+// 3.55 at 21, 3.55 / 3.66 at 24; in call 1 3.79 / 3.57 at 24)
+NARROWP_KERNEL(narrowp_o_24_u2p_w8, 24, 2, true, 32, 8)
+NARROWP_KERNEL(narrowp_o_17_u2p_w16, 17, 2, true, 32, 16)
+NARROWP_KERNEL(narrowp_o_17_u4_w12, 17, 4, false, 32, 12)
+NARROWP_KERNEL(narrowp_o_17_u2p_w12, 17, 2, true, 32, 12)
+NARROWP_KERNEL(narrowp_o_17_u8_w8, 17, 8, false, 32, 8)
+NARROWP_KERNEL(narrowp_o_17_u4p_w8, 17, 4, true, 32, 8)
+NARROWP_KERNEL(narrowp_o_18_u4_w12, 18, 4, false, 32, 12)
+NARROWP_KERNEL(narrowp_o_18_u2p_w12, 18, 2, true, 32, 12)
+NARROWP_KERNEL(narrowp_o_20_u4_w12, 20, 4, false, 32, 12)
+NARROWP_KERNEL(narrowp_o_24_u4_w8, 24, 4, false, 32, 8)
+// after call 1: one slice a group loaded ahead (u1p: 115 / 127 / 128 registers at 17 / 20 / 24, 16
+// warps an SM), 24_u2p at 12 warps (168 registers), and at 25..32 (168 registers, 12 warps). Call 2
+// (s7n2, TB/s, bits=ref): 20_u1p_w16 3.79 at d = 20 (20_u2p_w12 3.78); 24_u1p_w16 3.82 / 3.97 at
+// 21 / 24 where specp-24_6x3m3 read 3.55 / 3.66 (24_u2p_w12 3.80 / 3.66); 32_u1p_w12 3.84 at 32
+// where split-2x16_u2t4p read 3.24; 17_u1p_w16 not timed (the call's guard)
+NARROWP_KERNEL(narrowp_o_17_u1p_w16, 17, 1, true, 32, 16)
+NARROWP_KERNEL(narrowp_o_20_u1p_w16, 20, 1, true, 32, 16)
+// (24_u1p_w16: the product's on branch kernels-narrow7-24)
+NARROWP_KERNEL(narrowp_o_24_u2p_w12, 24, 2, true, 32, 12)
+NARROWP_KERNEL(narrowp_o_32_u1p_w12, 32, 1, true, 32, 12)

@@ -7,9 +7,9 @@ package parreg.device.cuda;
  * ladder is tested without a card.
  *
  * <p>The ladder, first that fits: {@code small} (d &le; 16), {@code spec48_m6} (43 &le; d &le; 48,
- * ordered, where x padded to 48 fits), {@code specp24_6x3m3} (19 &le; d &le; 24, ordered; spec's
- * block on the plain slice layout), {@code split} (16 &lt; d &le; 48, ordered), {@code spec24} (16
- * &lt; d &le; 24, unordered, where its slots and x padded to 24 fit), {@code narrow} (16 &lt; d
+ * ordered, where x padded to 48 fits), {@code narrowp} (16 &lt; d &le; 24, ordered; a warp per
+ * tile, the accumulators in registers), {@code split} (24 &lt; d &le; 48, ordered), {@code spec24}
+ * (16 &lt; d &le; 24, unordered, where its slots and x padded to 24 fit), {@code narrow} (16 &lt; d
  * &le; 32, unordered), {@code spec} (32 &lt; d &le; 256, where its slots fit and x padded to its
  * slice width fits in free memory; ordered, its shapes {@code spec64_m4} at 49..64, {@code
  * spec100_c7} at 65..100 and {@code spec104_c7} at 101..104 where their slots fit), {@code quad2}
@@ -209,6 +209,22 @@ record CudaPlan(
     }
     if (want.startsWith("split")) {
       return splitPlan(d, want, ordered);
+    }
+    java.util.regex.Matcher np =
+        java.util.regex.Pattern.compile("narrowp(\\d+)_u(\\d+)(p?)_w(\\d+)").matcher(want);
+    if (np.matches()) {
+      // issue 15, seventh session: narrowp_body, a warp per tile with DM accumulators in
+      // registers, the weights by value, U slices a group (p: the next group loaded ahead), blocks
+      // of one warp and W of them an SM (the kernel's register cap); comparison kernels, forced
+      // only; launched as narrow (a balanced grid, the weights by value)
+      int dm = Integer.parseInt(np.group(1));
+      if (d <= 16 || d > dm || !ordered) {
+        throw new IllegalArgumentException(
+            "plan " + want + " does not fit d=" + d + " (needs 16 < d <= " + dm + ", ordered)");
+      }
+      String shape = dm + "_u" + np.group(2) + np.group(3) + "_w" + np.group(4);
+      return new CudaPlan(
+          "narrowp-" + shape, "narrow", "narrowp_o_" + shape, null, null, 32, 0, d, false);
     }
     java.util.regex.Matcher sv =
         java.util.regex.Pattern.compile("spec(\\d+)_([rcfgm])(\\d+)").matcher(want);
@@ -504,11 +520,16 @@ record CudaPlan(
       // spec at 48 features, two blocks an SM (issue 15, fifth session, call 2, one H200, every
       // row bits=ref): 3.83 TB/s at d = 48 where split-4x12_u2t2p read 3.15 and spec-48 2.86
       return "spec48_m6";
-    } else if (d >= SPECP24_FROM && d <= 24 && ordered) {
-      // spec's block on the plain slice layout (issue 15, sixth session, call 1, one H200, every
-      // row bits=ref): 3.74 TB/s at d = 24 where split-2x12_u2t4p read 3.36 (s6n1); call 2, another
-      // card: 3.07 / 3.26 / 3.71 at d = 19 / 21 / 24 where it read 2.89 / 2.98 / 3.08 (s6n2)
-      return "specp24_6x3m3";
+    } else if (d <= 24 && ordered) {
+      // a warp per tile, every accumulator in registers, the weights by value, a group of slices
+      // loaded ahead (issue 15, seventh session; H200s, every row bits=ref): call 1 (s7n1)
+      // narrowp-17_u4_w16 3.91 / 3.94 TB/s at d = 17 where split-2x9_u8t4 read 3.05 / 3.10,
+      // narrowp-20_u2p_w12 3.99 / 3.73 at d = 18 / 20 where split-2x9_u8t4 read 2.94 and
+      // specp-24_6x3m3 3.22; call 2 (s7n2, another card) narrowp-20_u2p_w12 3.71 / 3.87 / 3.78 at
+      // d = 18 / 19 / 20 where specp-24_6x3m3 read 3.18 / 3.45 at 19 / 20; narrowp-24_u1p_w16
+      // (one slice loaded ahead, 16 warps an SM) 3.82 / 3.97 at 21 / 24 where specp-24_6x3m3 read
+      // 3.55 / 3.66 (s7n2; to be confirmed by s7n-call3.sh before this branch is merged)
+      return d <= 17 ? NARROWP_17 : d <= 20 ? NARROWP_20 : NARROWP_24;
     } else if (d <= 48 && ordered) {
       // the split chain (no padding, a few KB of shared memory), by measured speed on an H200
       // (issue 15, fourth session, call 2, TB/s, every row bits=ref): 3.55 / 3.63 / 3.47 / 3.17 at
@@ -686,11 +707,15 @@ record CudaPlan(
   static final int SPEC48_FROM = 43;
 
   /**
-   * The narrowest d at which the ladder runs {@code specp24_6x3m3} rather than the split chain: the
-   * split shape it replaces ({@code 2x12_u2t4p}) starts there; measured at d = 24 (s6n1) and at 19,
-   * 21 (s6n2).
+   * The ladder's narrowp shapes (issue 15, seventh session; kernels in local_sums.cu): at d = 17,
+   * 18..20 and 21..24. The split shape {@code 2x9_u8t4} (17..18 before) and {@code specp24_6x3m3}
+   * (19..24 before) stay forced plans, {@code 2x12_u2t4p} specp's fallback.
    */
-  static final int SPECP24_FROM = 19;
+  static final String NARROWP_17 = "narrowp17_u4_w16";
+
+  static final String NARROWP_20 = "narrowp20_u2p_w12";
+
+  static final String NARROWP_24 = "narrowp24_u1p_w16";
 
   /** Teams (of {@code K} warps, one tile at a time each) a block of a split plan. */
   static int splitTeams(CudaPlan plan) {
