@@ -619,6 +619,43 @@ class CudaParityTest {
         Arguments.of(1024, 150_001, "widel2x3"));
   }
 
+  static Stream<Arguments> wideqPlans() {
+    return Stream.of(
+        // issue 15, seventh session: lane groups of 4 (widetq / widelq, the quartet layout;
+        // compute capability 9.0 only, skipped elsewhere as not fitting), forced: every shape at
+        // its width (1,024, 1,536, 2,048), d inside, at and not a multiple of 4, several tiles a
+        // block, a batch shorter than a slice, batches at offsets (the quartet passes)
+        Arguments.of(1021, 5_000, "widetq2x4"),
+        Arguments.of(1024, 150_001, "widetq2x4"),
+        Arguments.of(1024, 31, "widetq1x8"),
+        Arguments.of(1023, 9_000, "widetq1x8"),
+        Arguments.of(1000, 9_000, "widetq3x2"),
+        Arguments.of(1022, 5_003, "widetq4x2"),
+        Arguments.of(1019, 5_003, "widetq2x3"),
+        Arguments.of(1024, 9_000, "widetq3x3"),
+        Arguments.of(1021, 9_000, "widelq2x4"),
+        Arguments.of(1024, 5_003, "widelq1x8"),
+        Arguments.of(1500, 9_000, "widetq2x2"),
+        Arguments.of(1409, 5_003, "widetq1x4"),
+        Arguments.of(1536, 5_003, "widetq2x3"),
+        Arguments.of(1535, 3_073, "widetq1x6"),
+        Arguments.of(2045, 9_000, "widetq1x4"),
+        Arguments.of(2048, 100_003, "widetq2x2"),
+        Arguments.of(1921, 5_003, "widetq1x5"),
+        Arguments.of(2047, 5_003, "widetq2x3"),
+        Arguments.of(2048, 9_000, "widetq3x2"),
+        Arguments.of(2046, 9_000, "widelq1x4"),
+        Arguments.of(2048, 5_003, "widelq2x3"),
+        Arguments.of(1930, 3_073, "widelq1x6"),
+        Arguments.of(2048, 31, "widelq1x6"));
+  }
+
+  @ParameterizedTest(name = "d={0} N={1} plan={2}")
+  @MethodSource("wideqPlans")
+  void wideqPlansMatchTheReference(int d, int n, String plan) {
+    everyPlanMatchesTheReference(d, n, plan);
+  }
+
   @ParameterizedTest(name = "d={0} N={1} plan={2}")
   @MethodSource("widetMoreShapes")
   void widetMoreShapesMatchTheReference(int d, int n, String plan) {
