@@ -123,7 +123,8 @@ class CudaBackendWithoutGpuTest {
         }
       }
     }
-    assertTrue(ptx.contains(".entry resid4_o(") && ptx.contains(".entry grad4_o("), "quartet passes");
+    assertTrue(
+        ptx.contains(".entry resid4_o(") && ptx.contains(".entry grad4_o("), "quartet passes");
     assertTrue(
         !ptx.contains("fma.rn.f32") && !ptx.contains("fma.rn.f64"),
         "no fused multiply-add in the PTX");

@@ -101,8 +101,14 @@ record CudaPlan(
     java.util.regex.Matcher wq =
         java.util.regex.Pattern.compile("wide([tl])q(\\d)x(\\d)").matcher(want);
     if (wq.matches()) {
-      return wideqPlan(d, want, wq.group(1).equals("l"), wq.group(2) + "x" + wq.group(3), ordered,
-          hopper, smemOptin);
+      return wideqPlan(
+          d,
+          want,
+          wq.group(1).equals("l"),
+          wq.group(2) + "x" + wq.group(3),
+          ordered,
+          hopper,
+          smemOptin);
     }
     java.util.regex.Matcher wl = java.util.regex.Pattern.compile("widel(\\d)x(\\d)").matcher(want);
     if (wl.matches()) {
@@ -905,9 +911,9 @@ record CudaPlan(
    * A plan in lane groups of 4 (issue 15, seventh session; local_sums_sm90.cu, WIDETQ_KERNEL /
    * WIDELQ_KERNEL): widet's body on the quartet layout of {@link ResidentLayout} (groups of 4
    * samples), family {@code wideq}; {@code lean} (widelq): the weights from global memory, so that
-   * a slot more fits. Slice widths 1,024, 1,536 and 2,048 (d rounded up to 128 must be one of them);
-   * batches at offsets run the two quartet passes (resid4_o, grad4_o). Comparison shapes, forced
-   * only ("widetqCxT", "widelqCxT").
+   * a slot more fits. Slice widths 1,024, 1,536 and 2,048 (d rounded up to 128 must be one of
+   * them); batches at offsets run the two quartet passes (resid4_o, grad4_o). Comparison shapes,
+   * forced only ("widetqCxT", "widelqCxT").
    */
   private static CudaPlan wideqPlan(
       int d,
