@@ -106,6 +106,12 @@ __device__ __forceinline__ void widet_body(const float* __restrict__ x, const fl
   constexpr int NGR = LANES / GL;
   constexpr int LG = GL == 8 ? 3 : 2;
   static_assert(TS >= 1 && TS <= QG && TS <= S, "1 .. 32 / GL sub-slices a task, at most S");
+  // A chain warp at task m waits on FULL of sub-slice k (slot k % S, phase k / S) by parity: that
+  // wait passes at once, wrongly, while the slot's previous phase (sub-slice k - S) is still
+  // incomplete. The warp has waited for every sub-slice of its task m - C, so k - S is among them
+  // or earlier (the copies are issued in order) when m TS - S <= (m - C) TS + TS - 1, that is
+  // S >= (C - 1) TS + 1 (seventh session: the emulation of a 3 x 2 shape at S = 3 hung).
+  static_assert(S >= (C - 1) * TS + 1, "a slot's previous phase is complete when a chain waits on it");
   static_assert(Q % (QG * A) == 0, "whole quads per accumulating thread");
   constexpr int QA = Q / (QG * A);  // quads of an accumulating thread
   constexpr unsigned BYTES = GL * Q * 16;
