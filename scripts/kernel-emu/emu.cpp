@@ -236,7 +236,7 @@ int main(int argc, char** argv) {
 #define WIDEL_EMU(WW, Q, C, TS, S) \
   if (W == WW && TC == C && TT == TS && !quart && w.rfind("widel", 0) == 0) launch(grid, 1, 32 * (C + 9), [&] { widet_body<Q, C, 8, TS, S, true>(XP, Y, d, start, len, P, bias, G, tiles, WP); });
 #define WIDETQ_EMU(WW, Q, C, TS, S) \
-  if (W == WW && TC == C && TT == TS && quart && w.rfind("widetq", 0) == 0 && start % 32 == 0) launch(grid, 1, 32 * (C + 9), [&] { widet_body<Q, C, 8, TS, S, false, 4>(XP, Y, d, start, len, P, bias, G, tiles); });
+  if (W == WW && TC == C && TT == TS && quart && w.rfind("widetq", 0) == 0 && w.back() != 'p' && start % 32 == 0) launch(grid, 1, 32 * (C + 9), [&] { widet_body<Q, C, 8, TS, S, false, 4>(XP, Y, d, start, len, P, bias, G, tiles); });
 #define WIDELQ_EMU(WW, Q, C, TS, S) \
   if (W == WW && TC == C && TT == TS && quart && w.rfind("widelq", 0) == 0 && start % 32 == 0) launch(grid, 1, 32 * (C + 9), [&] { widet_body<Q, C, 8, TS, S, true, 4>(XP, Y, d, start, len, P, bias, G, tiles, WP); });
         // local_sums_sm90.cu's shapes, and few slots (S = (C - 1) TS + 1, the least) to stress the ring
@@ -260,6 +260,11 @@ int main(int argc, char** argv) {
         WIDELQ_EMU(2048, 512, 1, 4, 7)
         WIDELQ_EMU(2048, 512, 2, 3, 7)
         WIDELQ_EMU(2048, 512, 1, 6, 7)
+#define WIDETQP_EMU(WW, Q, C, TS, S) \
+  if (W == WW && TC == C && TT == TS && quart && w.rfind("widetq", 0) == 0 && w.back() == 'p' && start % 32 == 0) launch(grid, 1, 32 * (C + 9), [&] { widet_body<Q, C, 8, TS, S, false, 4, 4>(XP, Y, d, start, len, P, bias, G, tiles); });
+        WIDETQP_EMU(1024, 256, 1, 8, 13)
+        WIDETQP_EMU(1024, 256, 2, 4, 13)
+        WIDETQP_EMU(2048, 512, 2, 3, 6)
         WIDETQ_EMU(1024, 256, 2, 2, 3)
         WIDETQ_EMU(2048, 512, 2, 1, 2)
         if (quart && start % 32 != 0) {

@@ -84,6 +84,11 @@ WIDETQ_KERNEL(widetq_o_2048_3x2, 512, 3, 2, 6)
 WIDELQ_KERNEL(widelq_o_2048_1x4, 512, 1, 4, 7)
 WIDELQ_KERNEL(widelq_o_2048_2x3, 512, 2, 3, 7)
 WIDELQ_KERNEL(widelq_o_2048_1x6, 512, 1, 6, 7)
+// the same with each slot padded by 64 bytes (widetq_o_W_CxTSp, after call 1 of the seventh
+// session: the chain lanes' 16-byte loads of two sub-slices a quarter-warp no longer share banks)
+WIDETQP_KERNEL(widetq_o_1024_1x8p, 256, 1, 8, 13)
+WIDETQP_KERNEL(widetq_o_1024_2x4p, 256, 2, 4, 13)
+WIDETQP_KERNEL(widetq_o_2048_2x3p, 512, 2, 3, 6)
 // the widetq / widelq plans' batches that do not start on a slice boundary: the two passes over
 // the quartet layout (resid8_o / grad8_o's bodies with xo4)
 extern "C" __global__ void __launch_bounds__(256) resid4_o(SMALL_ARGS, float* __restrict__ rbuf) {

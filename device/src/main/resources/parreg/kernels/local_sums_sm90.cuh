@@ -93,7 +93,7 @@ __device__ __forceinline__ void bulk_copy(void* dst, const void* src, unsigned b
 inline float4 lds128(const float4* p) { return *p; }
 #endif
 
-template <int Q, int C, int A, int TS, int S, bool LEAN = false, int GL = 8>
+template <int Q, int C, int A, int TS, int S, bool LEAN = false, int GL = 8, int SP = 0>
 __device__ __forceinline__ void widet_body(const float* __restrict__ x, const float* __restrict__ y, int d, i64 start,
                                            int len, const float* __restrict__ params, int bias,
                                            double* __restrict__ out, int tiles,
@@ -115,12 +115,16 @@ __device__ __forceinline__ void widet_body(const float* __restrict__ x, const fl
   static_assert(Q % (QG * A) == 0, "whole quads per accumulating thread");
   constexpr int QA = Q / (QG * A);  // quads of an accumulating thread
   constexpr unsigned BYTES = GL * Q * 16;
+  // SP: vectors of padding after each slot (GL 4, the "p" shapes: 4, so that consecutive slots
+  // start 64 bytes apart modulo 128 and the two sub-slices that a quarter-warp of chain lanes reads
+  // at once, 4 lanes x 16 bytes each, fall in different banks instead of the same 16)
+  constexpr int SST = GL * Q + SP;  // a slot's stride, vectors
   // GL 4: the group sums always in registers (three partials a feature, quartets_combine), so
   // no group sums in shared memory; LEAN then only says where the weights are
   constexpr bool GS_SHARED = GL == 8 && !LEAN;
   extern __shared__ float4 sm4[];
-  float4* slots = sm4;                                       // S slots of GL Q vectors
-  float4* ws4 = slots + S * GL * Q;                          // w32 in quads, zeros past d (not LEAN)
+  float4* slots = sm4;                                       // S slots of GL Q vectors (+ SP)
+  float4* ws4 = slots + S * SST;                             // w32 in quads, zeros past d (not LEAN)
   double* gs = reinterpret_cast<double*>(ws4 + (LEAN ? 0 : Q));  // 2 x 4 Q: G0 (+ G1), G2 (GS_SHARED)
   double* gbl = gs + (GS_SHARED ? 8 * Q : 0);                // the same for the bias and the loss sums
   float* rs = reinterpret_cast<float*>(gbl + 4);             // S * GL residuals
@@ -161,7 +165,7 @@ __device__ __forceinline__ void widet_body(const float* __restrict__ x, const fl
         const SubSlice a = sub_slice<GL>(k, myTiles, lastPer, len);
         const float4* src = x4 + (((start + (i64)a.t * TILE) >> 5) + a.s) * (32 * Q) + a.g * (GL * Q);
         mbar_expect_tx(full + s, BYTES);
-        bulk_copy(slots + s * GL * Q, src, BYTES, full + s);
+        bulk_copy(slots + s * SST, src, BYTES, full + s);
       }
     }
     return;
@@ -188,7 +192,7 @@ __device__ __forceinline__ void widet_body(const float* __restrict__ x, const fl
         if (ku < total) mbar_wait(full + ku % S, (ku / S) & 1);
       }
       const int s = k % S;
-      const float4* chain = slots + s * GL * Q + l;  // quad q of my sample: chain[GL q]
+      const float4* chain = slots + s * SST + l;  // quad q of my sample: chain[GL q]
       float r = 0.0f;
 #pragma unroll
       for (int q = 0; q < Q; ++q) r = quad_terms_w(r, LEAN ? __ldg(wg4 + q) : lds128(ws4 + q), lds128(chain + GL * q));
@@ -224,7 +228,7 @@ __device__ __forceinline__ void widet_body(const float* __restrict__ x, const fl
     mbar_wait(ready + s, (k / S) & 1);
     if (at.s * LANES + at.g * GL + l < at.cnt) {
       const float rl = rs[s * GL + l];
-      const float4* sl = slots + s * GL * Q + lane;
+      const float4* sl = slots + s * SST + lane;
 #pragma unroll
       for (int c = 0; c < QA; ++c) {
         const float4 xv = sl[32 * (a + A * c)];
@@ -560,6 +564,11 @@ __device__ __forceinline__ void deeph_body(const float* __restrict__ x, const fl
   extern "C" __global__ void __launch_bounds__(32 * (C + 9), 1)                                   \
       NAME(SMALL_ARGS, const float* __restrict__ unused) {                                         \
     widet_body<Q, C, 8, TS, S, false, 4>(x, y, d, start, len, params, bias, out, tiles);           \
+  }
+#define WIDETQP_KERNEL(NAME, Q, C, TS, S)                                                          \
+  extern "C" __global__ void __launch_bounds__(32 * (C + 9), 1)                                   \
+      NAME(SMALL_ARGS, const float* __restrict__ unused) {                                         \
+    widet_body<Q, C, 8, TS, S, false, 4, 4>(x, y, d, start, len, params, bias, out, tiles);        \
   }
 #define WIDELQ_KERNEL(NAME, Q, C, TS, S)                                                           \
   extern "C" __global__ void __launch_bounds__(32 * (C + 9), 1)                                   \

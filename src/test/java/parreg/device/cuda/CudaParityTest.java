@@ -650,6 +650,21 @@ class CudaParityTest {
         Arguments.of(2048, 31, "widelq1x6"));
   }
 
+  static Stream<Arguments> wideqPaddedPlans() {
+    return Stream.of(
+        // the padded slots ("p", after call 1 of the seventh session)
+        Arguments.of(1021, 9_000, "widetq1x8p"),
+        Arguments.of(1024, 5_003, "widetq2x4p"),
+        Arguments.of(2045, 9_000, "widetq2x3p"),
+        Arguments.of(2048, 31, "widetq2x3p"));
+  }
+
+  @ParameterizedTest(name = "d={0} N={1} plan={2}")
+  @MethodSource("wideqPaddedPlans")
+  void wideqPaddedPlansMatchTheReference(int d, int n, String plan) {
+    everyPlanMatchesTheReference(d, n, plan);
+  }
+
   @ParameterizedTest(name = "d={0} N={1} plan={2}")
   @MethodSource("wideqPlans")
   void wideqPlansMatchTheReference(int d, int n, String plan) {

@@ -145,6 +145,10 @@ class CudaPlanTest {
     CudaPlan l = CudaPlan.choose(2048, 1000, H200_SMEM, FREE, true, "widelq2x3", true);
     assertEquals("widelq_o_2048_2x3", l.main());
     assertEquals(7 * 16 * 2048 + 32 + 7 * 16 + 7 * 24, l.smem());
+    CudaPlan pq = CudaPlan.choose(2047, 1000, H200_SMEM, FREE, true, "widetq2x3p", true);
+    assertEquals("widetq_o_2048_2x3p", pq.main());
+    assertEquals(6 * (16 * 2048 + 64) + 4 * 2048 + 32 + 6 * 16 + 6 * 24, pq.smem());
+    assertTrue(CudaPlan.wideqSmem(1024, false, true) <= H200_SMEM);
     assertEquals(
         "widetq_o_1536_2x2",
         CudaPlan.choose(1500, 1000, H200_SMEM, FREE, true, "widetq2x2", true).main());

@@ -99,13 +99,13 @@ record CudaPlan(
     String want =
         forced != null ? forced : ladder(d, slices, smemOptin, freeBytes, ordered, hopper);
     java.util.regex.Matcher wq =
-        java.util.regex.Pattern.compile("wide([tl])q(\\d)x(\\d)").matcher(want);
+        java.util.regex.Pattern.compile("wide([tl])q(\\d)x(\\d)(p?)").matcher(want);
     if (wq.matches()) {
       return wideqPlan(
           d,
           want,
           wq.group(1).equals("l"),
-          wq.group(2) + "x" + wq.group(3),
+          wq.group(2) + "x" + wq.group(3) + wq.group(4),
           ordered,
           hopper,
           smemOptin);
@@ -913,7 +913,7 @@ record CudaPlan(
    * samples), family {@code wideq}; {@code lean} (widelq): the weights from global memory, so that
    * a slot more fits. Slice widths 1,024, 1,536 and 2,048 (d rounded up to 128 must be one of
    * them); batches at offsets run the two quartet passes (resid4_o, grad4_o). Comparison shapes,
-   * forced only ("widetqCxT", "widelqCxT").
+   * forced only ("widetqCxT", "widelqCxT"; "widetqCxTp": each slot padded by 64 bytes).
    */
   private static CudaPlan wideqPlan(
       int d,
@@ -930,7 +930,7 @@ record CudaPlan(
         || !ordered
         || !hopper
         || !shapes.contains(shapeName)
-        || wideqSmem(width, lean) > smemOptin) {
+        || wideqSmem(width, lean, shapeName.endsWith("p")) > smemOptin) {
       throw new IllegalArgumentException(
           "plan "
               + want
@@ -950,7 +950,7 @@ record CudaPlan(
         "resid4_o",
         "grad4_o",
         32 * (chainWarps + WIDE_ACC_WARPS + 1),
-        wideqSmem(width, lean),
+        wideqSmem(width, lean, shapeName.endsWith("p")),
         width,
         true);
   }
@@ -961,12 +961,12 @@ record CudaPlan(
       case 1024 ->
           lean
               ? java.util.List.of("2x4", "1x8")
-              : java.util.List.of("1x8", "2x4", "3x2", "4x2", "2x3", "3x3");
+              : java.util.List.of("1x8", "2x4", "3x2", "4x2", "2x3", "3x3", "1x8p", "2x4p");
       case 1536 -> lean ? java.util.List.of() : java.util.List.of("1x4", "2x2", "2x3", "1x6");
       case 2048 ->
           lean
               ? java.util.List.of("1x4", "2x3", "1x6")
-              : java.util.List.of("1x4", "2x2", "1x5", "2x3", "3x2");
+              : java.util.List.of("1x4", "2x2", "1x5", "2x3", "3x2", "2x3p");
       default -> java.util.List.of();
     };
   }
@@ -988,8 +988,20 @@ record CudaPlan(
    * and loss sums' place (4 doubles), 4 residuals and three transaction barriers a slot.
    */
   static int wideqSmem(int width, boolean lean) {
+    return wideqSmem(width, lean, false);
+  }
+
+  /**
+   * As {@link #wideqSmem(int, boolean)}; {@code padded} (the "p" shapes, WIDETQP_KERNEL): each slot
+   * followed by 64 bytes of padding, so that consecutive slots start in different banks.
+   */
+  static int wideqSmem(int width, boolean lean, boolean padded) {
     int slots = wideqSlots(width, lean);
-    return slots * 16 * width + (lean ? 0 : 4 * width) + 32 + slots * 4 * 4 + 24 * slots;
+    return slots * (16 * width + (padded ? 64 : 0))
+        + (lean ? 0 : 4 * width)
+        + 32
+        + slots * 4 * 4
+        + 24 * slots;
   }
 
   /**
