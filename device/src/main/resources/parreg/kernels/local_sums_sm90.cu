@@ -61,39 +61,3 @@ DEEPT_KERNEL(deept_o_32x32, 32, 32, 8, 8, 4)
 DEEPH_KERNEL(deeph_o_64x32, 64, 32, 8, 8, 4)
 DEEPH_KERNEL(deeph_o_32x64, 32, 64, 8, 8, 4)
 DEEPH_KERNEL(deeph_o_128x24, 128, 24, 8, 8, 4)
-// Lane groups of 4 (widetq_o_W_CxTS, widelq_o_W_CxTS: the quartet layout; issue 15, seventh
-// session; comparison shapes, forced only): W = 1,024 13 slots of 16 KB (widelq 14), 1,536 9 of
-// 24 KB, 2,048 6 of 32 KB (widelq 7)
-WIDETQ_KERNEL(widetq_o_1024_1x8, 256, 1, 8, 13)
-WIDETQ_KERNEL(widetq_o_1024_2x4, 256, 2, 4, 13)
-WIDETQ_KERNEL(widetq_o_1024_3x2, 256, 3, 2, 13)
-WIDETQ_KERNEL(widetq_o_1024_4x2, 256, 4, 2, 13)
-WIDETQ_KERNEL(widetq_o_1024_2x3, 256, 2, 3, 13)
-WIDETQ_KERNEL(widetq_o_1024_3x3, 256, 3, 3, 13)
-WIDELQ_KERNEL(widelq_o_1024_2x4, 256, 2, 4, 14)
-WIDELQ_KERNEL(widelq_o_1024_1x8, 256, 1, 8, 14)
-WIDETQ_KERNEL(widetq_o_1536_1x4, 384, 1, 4, 9)
-WIDETQ_KERNEL(widetq_o_1536_2x2, 384, 2, 2, 9)
-WIDETQ_KERNEL(widetq_o_1536_2x3, 384, 2, 3, 9)
-WIDETQ_KERNEL(widetq_o_1536_1x6, 384, 1, 6, 9)
-WIDETQ_KERNEL(widetq_o_2048_1x4, 512, 1, 4, 6)
-WIDETQ_KERNEL(widetq_o_2048_2x2, 512, 2, 2, 6)
-WIDETQ_KERNEL(widetq_o_2048_1x5, 512, 1, 5, 6)
-WIDETQ_KERNEL(widetq_o_2048_2x3, 512, 2, 3, 6)
-WIDETQ_KERNEL(widetq_o_2048_3x2, 512, 3, 2, 6)
-WIDELQ_KERNEL(widelq_o_2048_1x4, 512, 1, 4, 7)
-WIDELQ_KERNEL(widelq_o_2048_2x3, 512, 2, 3, 7)
-WIDELQ_KERNEL(widelq_o_2048_1x6, 512, 1, 6, 7)
-// the same with each slot padded by 64 bytes (widetq_o_W_CxTSp, after call 1 of the seventh
-// session: the chain lanes' 16-byte loads of two sub-slices a quarter-warp no longer share banks)
-WIDETQP_KERNEL(widetq_o_1024_1x8p, 256, 1, 8, 13)
-WIDETQP_KERNEL(widetq_o_1024_2x4p, 256, 2, 4, 13)
-WIDETQP_KERNEL(widetq_o_2048_2x3p, 512, 2, 3, 6)
-// the widetq / widelq plans' batches that do not start on a slice boundary: the two passes over
-// the quartet layout (resid8_o / grad8_o's bodies with xo4)
-extern "C" __global__ void __launch_bounds__(256) resid4_o(SMALL_ARGS, float* __restrict__ rbuf) {
-  resid_body<true, true, 4>(SMALL_PASS, rbuf);
-}
-extern "C" __global__ void __launch_bounds__(256) grad4_o(SMALL_ARGS, float* __restrict__ rbuf) {
-  grad_body<true, true, 4>(x, n, d, start, len, out, tiles, rbuf);
-}

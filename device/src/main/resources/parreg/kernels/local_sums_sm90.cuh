@@ -557,8 +557,21 @@ __device__ __forceinline__ void deeph_body(const float* __restrict__ x, const fl
 // l ^ 2 inside the group (group_tree<4>), then the eight groups ((G0 + G1) + (G2 + G3)) + ((G4 +
 // G5) + (G6 + G7)) through a stack of three partials in registers (quartets_combine; lane l of
 // the group keeps features i = 4 c + l of its accumulators), so the same pairs as lane_tree: the
-// same bits. Dynamic shared memory: S slots of 4 Q vectors, the weights (Q vectors; widelq: none,
-// from wpad), the bias and loss sums' place (4 doubles, unused), S * 4 residuals, 3 S barriers.
+// same bits. Dynamic shared memory: S slots of 4 Q vectors (+ SP each), the weights (Q vectors;
+// widelq: none, from wpad), the bias and loss sums' place (4 doubles, unused), S * 4 residuals,
+// 3 S barriers.
+// Measured on two H200s (docs/device-runs/issue15/s7q*, every row bits=ref, parity 27 of 27):
+// slower than the octet kernels everywhere, so NOT instantiated in local_sums_sm90.cu (the module
+// stays main's, byte for byte): at d = 1,024 the best, 1 x 8 with padded slots, 2.75 TB/s where
+// widet 3 x 2 read 3.27; at 2,048 2 x 3 (p) 1.34 where deepxb read 2.03; at 1,500 2 x 2 1.92,
+// deepxb 1.90. A chain holds 4 W bytes of a slot whatever the group size, so finer slots do not
+// put more chains in flight for the same shared memory (Little's law: at 2,048, 6 slots of 32 KB
+// hold at most 24 chains and none loading; ncu, DRAM 28 %), while the per-byte overheads grow
+// (twice the sub-slices and barrier rounds, chain loads 2-way bank conflicts: the p shapes pad
+// each slot by 64 bytes, +1.6 %). The kernels, forced plans (widetqCxT, widelqCxT, widetqCxTp),
+// quartet passes (resid4_o, grad4_o), ResidentLayout's quartet layout and their tests are in
+// the history of branch kernels-wideg (commit ba5c305, the state call 2 measured; reverted in the
+// commit after it); kernel-emu keeps the modes widetqW_CxT / widelqW_CxT on these bodies.
 // ---------------------------------------------------------------------------------------------
 #define WIDETQ_KERNEL(NAME, Q, C, TS, S)                                                           \
   extern "C" __global__ void __launch_bounds__(32 * (C + 9), 1)                                   \

@@ -114,17 +114,6 @@ class CudaBackendWithoutGpuTest {
       int[] def = CudaPlan.widetShape(width);
       assertTrue(CudaPlan.widetShapes(width).contains(def[0] + "x" + def[1]), "default shape");
     }
-    // the plans in lane groups of 4 (widetq / widelq) and their quartet passes
-    for (int width : new int[] {1024, 1536, 2048}) {
-      for (boolean lean : new boolean[] {false, true}) {
-        for (String shape : CudaPlan.wideqShapes(width, lean)) {
-          String k = (lean ? "widelq_o_" : "widetq_o_") + width + "_" + shape;
-          assertTrue(ptx.contains(".entry " + k + "("), "kernel " + k);
-        }
-      }
-    }
-    assertTrue(
-        ptx.contains(".entry resid4_o(") && ptx.contains(".entry grad4_o("), "quartet passes");
     assertTrue(
         !ptx.contains("fma.rn.f32") && !ptx.contains("fma.rn.f64"),
         "no fused multiply-add in the PTX");

@@ -125,63 +125,6 @@ class CudaPlanTest {
         "twopass", CudaPlan.choose(300, 100_000_000, H200_SMEM, FREE, true, null, true).name());
   }
 
-  /**
-   * The plans in lane groups of 4 (widetq / widelq, issue 15 seventh session): forced only, at
-   * slice widths 1,024, 1,536 and 2,048, family wideq (the quartet layout), the quartet passes for
-   * batches at offsets, and every shape's shared memory fits an H200.
-   */
-  @Test
-  void wideqPlansAreForcedAtTheirWidths() {
-    CudaPlan q = CudaPlan.choose(1021, 1000, H200_SMEM, FREE, true, "widetq2x4", true);
-    assertEquals("widetq-1024_2x4", q.name());
-    assertEquals("wideq", q.family());
-    assertEquals("widetq_o_1024_2x4", q.main());
-    assertEquals("resid4_o", q.fallback());
-    assertEquals("grad4_o", q.grad());
-    assertEquals(32 * (2 + 8 + 1), q.block());
-    assertEquals(13 * 16 * 1024 + 4 * 1024 + 32 + 13 * 16 + 13 * 24, q.smem());
-    assertEquals(1024, q.sliceFeatures());
-    assertTrue(q.quads());
-    CudaPlan l = CudaPlan.choose(2048, 1000, H200_SMEM, FREE, true, "widelq2x3", true);
-    assertEquals("widelq_o_2048_2x3", l.main());
-    assertEquals(7 * 16 * 2048 + 32 + 7 * 16 + 7 * 24, l.smem());
-    CudaPlan pq = CudaPlan.choose(2047, 1000, H200_SMEM, FREE, true, "widetq2x3p", true);
-    assertEquals("widetq_o_2048_2x3p", pq.main());
-    assertEquals(6 * (16 * 2048 + 64) + 4 * 2048 + 32 + 6 * 16 + 6 * 24, pq.smem());
-    assertTrue(CudaPlan.wideqSmem(1024, false, true) <= H200_SMEM);
-    assertEquals(
-        "widetq_o_1536_2x2",
-        CudaPlan.choose(1500, 1000, H200_SMEM, FREE, true, "widetq2x2", true).main());
-    for (int width : new int[] {1024, 1536, 2048}) {
-      for (boolean lean : new boolean[] {false, true}) {
-        assertTrue(CudaPlan.wideqSmem(width, lean) <= H200_SMEM, "wideq fits at " + width);
-        // a slot more would not
-        assertTrue(
-            CudaPlan.wideqSmem(width, lean) + 16 * width + 40 > H200_SMEM,
-            "wideq fills the shared memory at " + width);
-      }
-    }
-    // not at other widths, not on other cards, not unordered, not unbuilt shapes; not the ladder's
-    for (String bad : new String[] {"widetq5x1", "widelq3x2"}) {
-      assertThrows(
-          IllegalArgumentException.class,
-          () -> CudaPlan.choose(1024, 1000, H200_SMEM, FREE, true, bad, true));
-    }
-    assertThrows(
-        IllegalArgumentException.class,
-        () -> CudaPlan.choose(1100, 1000, H200_SMEM, FREE, true, "widetq1x4", true));
-    assertThrows(
-        IllegalArgumentException.class,
-        () -> CudaPlan.choose(800, 1000, H200_SMEM, FREE, true, "widetq2x4", true));
-    assertThrows(
-        IllegalArgumentException.class,
-        () -> CudaPlan.choose(1024, 1000, H200_SMEM, FREE, true, "widetq2x4", false));
-    assertThrows(
-        IllegalArgumentException.class,
-        () -> CudaPlan.choose(1024, 1000, H200_SMEM, FREE, false, "widetq2x4", true));
-    assertEquals("widet-1024_3x2", hopperPlan(1024));
-  }
-
   private static String hopperPlan(int d) {
     return CudaPlan.choose(d, 1000, H200_SMEM, FREE, true, null, true).name();
   }

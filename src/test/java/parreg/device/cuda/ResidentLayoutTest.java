@@ -28,8 +28,8 @@ class ResidentLayoutTest {
   }
 
   /**
-   * The value at index k of slice-layout x (plain: xat; quads: xq; quads in groups of 8 lanes: xo;
-   * of 4 lanes: xo4), or 0 for padding.
+   * The value at index k of slice-layout x (plain: xat; quads: xq; quads in groups of 8 lanes: xo),
+   * or 0 for padding.
    */
   static float expected(Partition p, int sliceFeatures, boolean quads, int groupLanes, long k) {
     int sf = 32 * sliceFeatures;
@@ -42,11 +42,6 @@ class ResidentLayoutTest {
       int g = in % (8 * sliceFeatures);
       j = (g / 32) * 4 + g % 4;
       lane = group * 8 + (g % 32) / 4;
-    } else if (groupLanes == 4) {
-      int group = in / (4 * sliceFeatures); // xo4: [8][sliceFeatures / 4][4][4]
-      int g = in % (4 * sliceFeatures);
-      j = (g / 16) * 4 + g % 4;
-      lane = group * 4 + (g % 16) / 4;
     } else if (quads) {
       j = (in / 128) * 4 + in % 4;
       lane = (in % 128) / 4;
@@ -71,17 +66,14 @@ class ResidentLayoutTest {
       {33, 64, 64, 1},
       {1_001, 257, 384, 2},
       {97, 1021, 1024, 2},
-      {77, 513, 640, 2},
-      {97, 1021, 1024, 3},
-      {1_001, 1500, 1536, 3}
+      {77, 513, 640, 2}
     };
     for (int[] s : shapes) {
       int n = s[0];
       int d = s[1];
       int sliceFeatures = s[2];
       boolean quads = s[3] >= 1;
-      // 2: the octet layout (wide plan); 3: the quartet layout (widetq)
-      int groupLanes = s[3] == 2 ? 8 : s[3] == 3 ? 4 : 32;
+      int groupLanes = s[3] == 2 ? 8 : 32; // 2: the octet layout (wide plan)
       Partition p = random(n, d, n * 7L + d);
       ResidentLayout layout = new ResidentLayout(d, sliceFeatures, quads, groupLanes);
       long slices = ResidentLayout.slices(n);

@@ -230,7 +230,7 @@ public final class CudaBackend implements KernelBackend {
     // Block-per-tile kernels use more dynamic shared memory than the default 48 KB allows; the
     // fallback kernel (flow, quad, spec) runs with the same allowance.
     for (CUfunction f :
-        new CUfunction[] {mainFn, plan.family().startsWith("wide") ? null : fallbackFn}) {
+        new CUfunction[] {mainFn, plan.family().equals("wide") ? null : fallbackFn}) {
       if (f != null && plan.smem() > 0) {
         run(
             cuFuncSetAttribute(
@@ -525,8 +525,7 @@ public final class CudaBackend implements KernelBackend {
               common); // every pipe kernel runs 1024 threads
         }
       }
-      case "wide", "wideq" -> {
-        // wideq: lane groups of 4 (the quartet layout), launched as the octet plans
+      case "wide" -> {
         if (start % 32 == 0 && dWeights != null) {
           // widel: the last parameter is the zero-padded weights
           Pointer lean = kernelArgs(start, length, out, tiles, Pointer.to(dWeights));

@@ -75,7 +75,7 @@ record CudaPlan(
    *     "narrow", "narrow64", "narrow1", "pipe1", "pipe2", "flow1", "flow2", "quad2", "spec",
    *     "spec64", "spec128", "spec192", "spec256", "wide", "widep", "deep", "twopass", "split",
    *     "splitKxF_uUtT[p][fPD|gPD]", "specW_rD", "specW_cC", "specW_fPD", "specW_gPD", "specW_mD",
-   *     "widet", "widetCxT", "widelCxT", "widetqCxT", "widelqCxT"), or null
+   *     "widet", "widetCxT", "widelCxT"), or null
    * @throws IllegalArgumentException a forced plan that does not fit d on this card
    */
   static CudaPlan choose(
@@ -98,18 +98,6 @@ record CudaPlan(
     String pfx = ordered ? "_o_" : "_a_";
     String want =
         forced != null ? forced : ladder(d, slices, smemOptin, freeBytes, ordered, hopper);
-    java.util.regex.Matcher wq =
-        java.util.regex.Pattern.compile("wide([tl])q(\\d)x(\\d)(p?)").matcher(want);
-    if (wq.matches()) {
-      return wideqPlan(
-          d,
-          want,
-          wq.group(1).equals("l"),
-          wq.group(2) + "x" + wq.group(3) + wq.group(4),
-          ordered,
-          hopper,
-          smemOptin);
-    }
     java.util.regex.Matcher wl = java.util.regex.Pattern.compile("widel(\\d)x(\\d)").matcher(want);
     if (wl.matches()) {
       // widel: widet with the weights from global memory and the group sums in registers, so
@@ -905,103 +893,6 @@ record CudaPlan(
       case 896 -> java.util.List.of("3x1", "2x2", "2x3", "1x4", "2x4", "3x2");
       default -> java.util.List.of("3x1", "2x2", "3x2", "6x1", "2x3", "1x4", "2x4");
     };
-  }
-
-  /**
-   * A plan in lane groups of 4 (issue 15, seventh session; local_sums_sm90.cu, WIDETQ_KERNEL /
-   * WIDELQ_KERNEL): widet's body on the quartet layout of {@link ResidentLayout} (groups of 4
-   * samples), family {@code wideq}; {@code lean} (widelq): the weights from global memory, so that
-   * a slot more fits. Slice widths 1,024, 1,536 and 2,048 (d rounded up to 128 must be one of
-   * them); batches at offsets run the two quartet passes (resid4_o, grad4_o). Comparison shapes,
-   * forced only ("widetqCxT", "widelqCxT"; "widetqCxTp": each slot padded by 64 bytes).
-   */
-  private static CudaPlan wideqPlan(
-      int d,
-      String want,
-      boolean lean,
-      String shapeName,
-      boolean ordered,
-      boolean hopper,
-      int smemOptin) {
-    int width = wideWidth(d);
-    java.util.List<String> shapes = wideqShapes(width, lean);
-    if (d <= 896
-        || d > 2048
-        || !ordered
-        || !hopper
-        || !shapes.contains(shapeName)
-        || wideqSmem(width, lean, shapeName.endsWith("p")) > smemOptin) {
-      throw new IllegalArgumentException(
-          "plan "
-              + want
-              + " does not fit d="
-              + d
-              + " on this card (needs d rounded up to 128 in {1024, 1536, 2048}, ordered,"
-              + " compute capability 9.0 and one of the shapes "
-              + shapes
-              + ")");
-    }
-    String kind = lean ? "widelq" : "widetq";
-    int chainWarps = Integer.parseInt(shapeName.substring(0, shapeName.indexOf('x')));
-    return new CudaPlan(
-        kind + "-" + width + "_" + shapeName,
-        "wideq",
-        kind + "_o_" + width + "_" + shapeName,
-        "resid4_o",
-        "grad4_o",
-        32 * (chainWarps + WIDE_ACC_WARPS + 1),
-        wideqSmem(width, lean, shapeName.endsWith("p")),
-        width,
-        true);
-  }
-
-  /** The widetq (widelq: {@code lean}) shapes built at slice width {@code width}. */
-  static java.util.List<String> wideqShapes(int width, boolean lean) {
-    return switch (width) {
-      case 1024 ->
-          lean
-              ? java.util.List.of("2x4", "1x8")
-              : java.util.List.of("1x8", "2x4", "3x2", "4x2", "2x3", "3x3", "1x8p", "2x4p");
-      case 1536 -> lean ? java.util.List.of() : java.util.List.of("1x4", "2x2", "2x3", "1x6");
-      case 2048 ->
-          lean
-              ? java.util.List.of("1x4", "2x3", "1x6")
-              : java.util.List.of("1x4", "2x2", "1x5", "2x3", "3x2", "2x3p");
-      default -> java.util.List.of();
-    };
-  }
-
-  /**
-   * The widetq / widelq kernels' slots at slice width {@code width}: as many sub-slices of 16
-   * {@code width} bytes (4 samples) as fit 227 KB beside the weights (not {@code lean}).
-   */
-  static int wideqSlots(int width, boolean lean) {
-    return switch (width) {
-      case 1024 -> lean ? 14 : 13;
-      case 1536 -> 9;
-      default -> lean ? 7 : 6; // 2,048
-    };
-  }
-
-  /**
-   * The widetq / widelq kernels' shared memory: the slots, the weights (not {@code lean}), the bias
-   * and loss sums' place (4 doubles), 4 residuals and three transaction barriers a slot.
-   */
-  static int wideqSmem(int width, boolean lean) {
-    return wideqSmem(width, lean, false);
-  }
-
-  /**
-   * As {@link #wideqSmem(int, boolean)}; {@code padded} (the "p" shapes, WIDETQP_KERNEL): each slot
-   * followed by 64 bytes of padding, so that consecutive slots start in different banks.
-   */
-  static int wideqSmem(int width, boolean lean, boolean padded) {
-    int slots = wideqSlots(width, lean);
-    return slots * (16 * width + (padded ? 64 : 0))
-        + (lean ? 0 : 4 * width)
-        + 32
-        + slots * 4 * 4
-        + 24 * slots;
   }
 
   /**

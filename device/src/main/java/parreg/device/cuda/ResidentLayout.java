@@ -34,7 +34,7 @@ public final class ResidentLayout {
   private final int sliceFeatures;
   private final boolean quads;
 
-  /** Samples of a lane group (32: the whole slice; 8: the octet layout; 4: the quartet layout). */
+  /** Samples of a lane group (32: the whole slice; 8: the octet layout). */
   private final int groupLanes;
 
   /** Scratch arrays of the conversion tasks, one per thread at a time; garbage with this layout. */
@@ -44,12 +44,9 @@ public final class ResidentLayout {
     this(d, sliceFeatures, quads, 32);
   }
 
-  /**
-   * {@code groupLanes} 8: the octet layout (quads only); 4: the quartet layout (quads only, the
-   * widetq plans); 32: the others.
-   */
+  /** {@code groupLanes} 8: the octet layout (quads only); 32: the others. */
   public ResidentLayout(int d, int sliceFeatures, boolean quads, int groupLanes) {
-    if ((groupLanes != 32 && !((groupLanes == 8 || groupLanes == 4) && quads))
+    if ((groupLanes != 32 && !(groupLanes == 8 && quads))
         || sliceFeatures < d
         || (quads && sliceFeatures % 4 != 0)) {
       throw new IllegalArgumentException(
@@ -67,14 +64,7 @@ public final class ResidentLayout {
 
   static ResidentLayout of(CudaPlan plan, int d) {
     return new ResidentLayout(
-        d,
-        plan.sliceFeatures(),
-        plan.quads(),
-        switch (plan.family()) {
-          case "wide" -> 8;
-          case "wideq" -> 4;
-          default -> 32;
-        });
+        d, plan.sliceFeatures(), plan.quads(), plan.family().equals("wide") ? 8 : 32);
   }
 
   /** Floats of one slice. */
