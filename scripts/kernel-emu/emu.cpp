@@ -6,7 +6,7 @@
 // CudaParityTest.check; every (coordinate, tile) value is compared bit for bit. It checks the
 // order and the indexing of the source, not the card's code generation: parity on the card
 // stays the test. Usage: scripts/kernel-emu/run.sh D N deep|narrow24|narrow32|narrow48|narrow64|narrow24u1|narrow32u1
-// |deepf|deepfd|spec48|spec104|spec208|wide384|...|wide1024|wide2_384|...|wide2_1024|widetW_CxT|widelW_CxT|splitK_F_U_T[p]|narrowpDM_uU[p] (spec, wide, wide2, widet, widel: the
+// |deepf|deepfd|spec48|spec104|spec208|wide384|...|wide1024|wide2_384|...|wide2_1024|widetW_CxT|widelW_CxT|widetqW_CxT|widelqW_CxT|splitK_F_U_T[p]|narrowpDM_uU[p] (spec, wide, wide2, widet, widel: the
 // batches that start on a slice boundary, x converted to the quad or octet layout).
 #include "shim.h"
 #include "local_sums.cuh"
@@ -72,11 +72,13 @@ int main(int argc, char** argv) {
     batches.erase(std::remove_if(batches.begin(), batches.end(), [](auto b) { return b.first != 0 && b.first != 2112; }), batches.end());
   }
   // the quad layout of W features (spec) and the octet layout (wide), from the slice layout
+  // (quart: the quartet layout of widetq / widelq, xo4)
+  bool quart = false;
   auto padded = [&](int W, bool oct) {
     std::vector<float> v((size_t)slices * 32 * W, 0.0f);
     for (long long i = 0; i < (long long)slices * 32; ++i)
       for (int j = 0; j < d; ++j)
-        v[oct ? xo(j, i, W) : xq(j, i, W)] = i < n ? x[(size_t)(i / 32) * 32 * d + 32 * j + i % 32] : 0.0f;
+        v[quart ? xo4(j, i, W) : oct ? xo(j, i, W) : xq(j, i, W)] = i < n ? x[(size_t)(i / 32) * 32 * d + 32 * j + i % 32] : 0.0f;
     return v;
   };
   std::string mode = which;
@@ -84,7 +86,12 @@ int main(int argc, char** argv) {
   bool oct = false;
   if (mode.rfind("spec", 0) == 0) W = atoi(mode.c_str() + 4);
   int TC = 0, TT = 0;  // widetW_CxT / widelW_CxT: chain warps, sub-slices a task
-  if (mode.rfind("widet", 0) == 0 || mode.rfind("widel", 0) == 0) {
+  if (mode.rfind("widetq", 0) == 0 || mode.rfind("widelq", 0) == 0) {
+    // widetqW_CxT / widelqW_CxT: lane groups of 4; batches at offsets run the quartet two passes
+    sscanf(mode.c_str() + 6, "%d_%dx%d", &W, &TC, &TT);
+    oct = true;
+    quart = true;
+  } else if (mode.rfind("widet", 0) == 0 || mode.rfind("widel", 0) == 0) {
     sscanf(mode.c_str() + 5, "%d_%dx%d", &W, &TC, &TT);
     oct = true;
   } else if (mode.rfind("wide2_", 0) == 0) { W = atoi(mode.c_str() + 6); oct = true; }
@@ -99,7 +106,7 @@ int main(int argc, char** argv) {
     for (int j = 0; j < d && j < 256; ++j) wp.w[j] = params[j];
     wp.b = params[d];
     for (auto [start, len] : batches) {
-      if (W && start % 32 != 0) continue;  // those run the plan's fallback
+      if (W && !quart && start % 32 != 0) continue;  // those run the plan's fallback
       int tiles = (len + 1023) / 1024;
       int coords = d + 2;
       std::vector<double> ref((size_t)coords * tiles, -1.0), got((size_t)coords * tiles, -2.0);
@@ -225,9 +232,47 @@ int main(int argc, char** argv) {
         for (int j = 0; j < d; ++j) wpad[j] = params[j];
         const float* WP = wpad.data();
 #define WIDET_EMU(WW, Q, C, TS, S) \
-  if (W == WW && TC == C && TT == TS && w.rfind("widet", 0) == 0) launch(grid, 1, 32 * (C + 9), [&] { widet_body<Q, C, 8, TS, S>(XP, Y, d, start, len, P, bias, G, tiles); });
+  if (W == WW && TC == C && TT == TS && !quart && w.rfind("widet", 0) == 0) launch(grid, 1, 32 * (C + 9), [&] { widet_body<Q, C, 8, TS, S>(XP, Y, d, start, len, P, bias, G, tiles); });
 #define WIDEL_EMU(WW, Q, C, TS, S) \
-  if (W == WW && TC == C && TT == TS && w.rfind("widel", 0) == 0) launch(grid, 1, 32 * (C + 9), [&] { widet_body<Q, C, 8, TS, S, true>(XP, Y, d, start, len, P, bias, G, tiles, WP); });
+  if (W == WW && TC == C && TT == TS && !quart && w.rfind("widel", 0) == 0) launch(grid, 1, 32 * (C + 9), [&] { widet_body<Q, C, 8, TS, S, true>(XP, Y, d, start, len, P, bias, G, tiles, WP); });
+#define WIDETQ_EMU(WW, Q, C, TS, S) \
+  if (W == WW && TC == C && TT == TS && quart && w.rfind("widetq", 0) == 0 && w.back() != 'p' && start % 32 == 0) launch(grid, 1, 32 * (C + 9), [&] { widet_body<Q, C, 8, TS, S, false, 4>(XP, Y, d, start, len, P, bias, G, tiles); });
+#define WIDELQ_EMU(WW, Q, C, TS, S) \
+  if (W == WW && TC == C && TT == TS && quart && w.rfind("widelq", 0) == 0 && start % 32 == 0) launch(grid, 1, 32 * (C + 9), [&] { widet_body<Q, C, 8, TS, S, true, 4>(XP, Y, d, start, len, P, bias, G, tiles, WP); });
+        // local_sums_sm90.cu's shapes, and few slots (S = (C - 1) TS + 1, the least) to stress the ring
+        WIDETQ_EMU(1024, 256, 1, 8, 13)
+        WIDETQ_EMU(1024, 256, 2, 4, 13)
+        WIDETQ_EMU(1024, 256, 3, 2, 13)
+        WIDETQ_EMU(1024, 256, 4, 2, 13)
+        WIDETQ_EMU(1024, 256, 2, 3, 13)
+        WIDETQ_EMU(1024, 256, 3, 3, 13)
+        WIDELQ_EMU(1024, 256, 2, 4, 14)
+        WIDELQ_EMU(1024, 256, 1, 8, 14)
+        WIDETQ_EMU(1536, 384, 1, 4, 9)
+        WIDETQ_EMU(1536, 384, 2, 2, 9)
+        WIDETQ_EMU(1536, 384, 2, 3, 9)
+        WIDETQ_EMU(1536, 384, 1, 6, 9)
+        WIDETQ_EMU(2048, 512, 1, 4, 6)
+        WIDETQ_EMU(2048, 512, 2, 2, 6)
+        WIDETQ_EMU(2048, 512, 1, 5, 6)
+        WIDETQ_EMU(2048, 512, 2, 3, 6)
+        WIDETQ_EMU(2048, 512, 3, 2, 6)
+        WIDELQ_EMU(2048, 512, 1, 4, 7)
+        WIDELQ_EMU(2048, 512, 2, 3, 7)
+        WIDELQ_EMU(2048, 512, 1, 6, 7)
+#define WIDETQP_EMU(WW, Q, C, TS, S) \
+  if (W == WW && TC == C && TT == TS && quart && w.rfind("widetq", 0) == 0 && w.back() == 'p' && start % 32 == 0) launch(grid, 1, 32 * (C + 9), [&] { widet_body<Q, C, 8, TS, S, false, 4, 4>(XP, Y, d, start, len, P, bias, G, tiles); });
+        WIDETQP_EMU(1024, 256, 1, 8, 13)
+        WIDETQP_EMU(1024, 256, 2, 4, 13)
+        WIDETQP_EMU(2048, 512, 2, 3, 6)
+        WIDETQ_EMU(1024, 256, 2, 2, 3)
+        WIDETQ_EMU(2048, 512, 2, 1, 2)
+        if (quart && start % 32 != 0) {
+          // the fallback: the two passes over the quartet layout (resid4_o, grad4_o)
+          std::vector<float> rq(len);
+          launch(2, 1, 256, [&] { resid_body<true, true, 4>(XP, Y, n, d, start, len, P, bias, G, tiles, rq.data()); });
+          launch(std::min(tiles, 3), (d + 7) / 8, 256, [&] { grad_body<true, true, 4>(XP, n, d, start, len, G, tiles, rq.data()); });
+        }
         WIDET_EMU(384, 96, 2, 4, 18)
         WIDET_EMU(384, 96, 4, 2, 18)
         WIDET_EMU(512, 128, 2, 4, 13)

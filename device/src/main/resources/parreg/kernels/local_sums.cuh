@@ -1437,9 +1437,18 @@ __device__ __forceinline__ i64 xo(int j, i64 gi, int w) {
   return (gi >> 5) * ((i64)w * 32) + ((gi & 31) >> 3) * ((i64)w * 8) + ((j >> 2) * 8 + (gi & 7)) * 4 + (j & 3);
 }
 
-// The first three levels of lane_tree: the sum of the 8 lanes of a group, in every lane of it.
+// Index of feature j of sample gi in the quartet layout (the widetq plans, lane groups of 4):
+// slice gi / 32 as [8 groups][w / 4][4][4]; the octet layout's formula with groups of 4 lanes.
+__device__ __forceinline__ i64 xo4(int j, i64 gi, int w) {
+  return (gi >> 5) * ((i64)w * 32) + ((gi & 31) >> 2) * ((i64)w * 4) + ((j >> 2) * 4 + (gi & 3)) * 4 + (j & 3);
+}
+
+// The first levels of lane_tree over a lane group of GL lanes (8: l ^ 1, l ^ 2, l ^ 4; 4: l ^ 1,
+// l ^ 2): the sum of the group's lanes, in every lane of it.
+template <int GL = 8>
 __device__ __forceinline__ double group_tree(double v) {
   v = __dadd_rn(v, __shfl_xor_sync(0xffffffffu, v, 1));
+  if (GL == 4) return __dadd_rn(v, __shfl_xor_sync(0xffffffffu, v, 2));
   v = __dadd_rn(v, __shfl_xor_sync(0xffffffffu, v, 2));
   return __dadd_rn(v, __shfl_xor_sync(0xffffffffu, v, 4));
 }
@@ -1453,18 +1462,38 @@ __device__ __forceinline__ void groups_combine(double& g01, double& g2, int g, d
   else *dst = __dadd_rn(g01, __dadd_rn(g2, v));
 }
 
+// The last three levels of lane_tree over the eight quartets of a tile (lane groups of 4), one
+// group at a time: ((G0 + G1) + (G2 + G3)) + ((G4 + G5) + (G6 + G7)), a stack of three partial
+// sums: p0 holds G0, G0 + G1, then (G0 + G1) + (G2 + G3); p1 holds G2, then G4, G4 + G5; p2 G6;
+// group 7 writes the tile's sum to dst. The same pairs as lane_tree (levels l ^ 4, l ^ 8, l ^ 16).
+__device__ __forceinline__ void quartets_combine(double& p0, double& p1, double& p2, int g, double v, double* dst) {
+  switch (g) {
+    case 0: p0 = v; break;
+    case 1: p0 = __dadd_rn(p0, v); break;
+    case 2: p1 = v; break;
+    case 3: p0 = __dadd_rn(p0, __dadd_rn(p1, v)); break;
+    case 4: p1 = v; break;
+    case 5: p1 = __dadd_rn(p1, v); break;
+    case 6: p2 = v; break;
+    default: *dst = __dadd_rn(p0, __dadd_rn(p1, __dadd_rn(p2, v)));
+  }
+}
+
 // Where sub-slice k of a block lies: tile t (its i-th), group g, slice s of the tile, the tile's
 // slices (per) and samples (cnt). A block's tiles are b, b + G, ...; each tile's sub-slices go
 // group by group, 4 * per of them (per = 32 but in the batch's last tile).
 struct SubSlice {
   int t, g, s, per, cnt;
 };
+// GL: lanes of a group (8: the octet layout, 4 groups a tile; 4: the quartet layout, 8 groups).
+template <int GL = 8>
 __device__ __forceinline__ SubSlice sub_slice(int k, int myTiles, int lastPer, int len) {
+  constexpr int SH = GL == 8 ? 7 : 8;  // log2 of the sub-slices of a whole tile (groups x 32 slices)
   SubSlice a;
-  const int i = k >> 7;  // 4 groups x 32 slices a whole tile
+  const int i = k >> SH;
   a.t = blockIdx.x + i * gridDim.x;
   a.per = i == myTiles - 1 ? lastPer : SLICES;
-  const int r = k - (i << 7);
+  const int r = k - (i << SH);
   a.g = r / a.per;
   a.s = r - a.g * a.per;
   a.cnt = min(TILE, len - a.t * TILE);
@@ -1795,12 +1824,13 @@ __device__ __forceinline__ void wide2_body(const float* __restrict__ x, const fl
 // ---------------------------------------------------------------------------------------------
 // x_index: feature j of sample gi in the layout the plan keeps resident (OCT: the wide plan's
 // octet layout, xo, of d rounded up to 128 features; otherwise the slice layout, xat).
-template <bool OCT>
+// GL 4 with OCT: the quartet layout of the widetq plans (xo4).
+template <bool OCT, int GL = 8>
 __device__ __forceinline__ i64 x_index(int j, i64 gi, int d) {
-  return OCT ? xo(j, gi, (d + 127) & ~127) : xat(j, gi, d);
+  return OCT ? (GL == 4 ? xo4(j, gi, (d + 127) & ~127) : xo(j, gi, (d + 127) & ~127)) : xat(j, gi, d);
 }
 
-template <bool ORDERED, bool OCT = false>
+template <bool ORDERED, bool OCT = false, int GL = 8>
 __device__ __forceinline__ void resid_body(const float* __restrict__ x, const float* __restrict__ y, i64 n,
                                            int d, i64 start, int len, const float* __restrict__ params,
                                            int bias, double* __restrict__ out, int tiles,
@@ -1820,7 +1850,7 @@ __device__ __forceinline__ void resid_body(const float* __restrict__ x, const fl
         const int i = base + k0;
         float r = 0.0f;
 #pragma unroll 8
-        for (int j = 0; j < d; ++j) r = __fadd_rn(r, __fmul_rn(params[j], x[x_index<OCT>(j, start + i, d)]));
+        for (int j = 0; j < d; ++j) r = __fadd_rn(r, __fmul_rn(params[j], x[x_index<OCT, GL>(j, start + i, d)]));
         if (bias) r = __fadd_rn(r, b);
         r = __fsub_rn(r, ys[i]);
         rbuf[i] = r;
@@ -1851,7 +1881,7 @@ __device__ __forceinline__ void resid_body(const float* __restrict__ x, const fl
 }
 
 // grid: x = tile groups (grid-stride over tiles), y = feature groups of 8 (one warp a feature)
-template <bool ORDERED, bool OCT = false>
+template <bool ORDERED, bool OCT = false, int GL = 8>
 __device__ __forceinline__ void grad_body(const float* __restrict__ x, i64 n, int d, i64 start, int len,
                                           double* __restrict__ out, int tiles, const float* __restrict__ rbuf) {
   const int lane = threadIdx.x & 31;
@@ -1866,7 +1896,7 @@ __device__ __forceinline__ void grad_body(const float* __restrict__ x, i64 n, in
       const int k0 = s * LANES + lane;
       if (k0 < cnt) {
         const int i = base + k0;
-        acc = __dadd_rn(acc, (double)__fmul_rn(rbuf[i], x[x_index<OCT>(j, start + i, d)]));
+        acc = __dadd_rn(acc, (double)__fmul_rn(rbuf[i], x[x_index<OCT, GL>(j, start + i, d)]));
       }
     }
     if (ORDERED) {

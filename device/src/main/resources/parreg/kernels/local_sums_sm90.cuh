@@ -93,25 +93,45 @@ __device__ __forceinline__ void bulk_copy(void* dst, const void* src, unsigned b
 inline float4 lds128(const float4* p) { return *p; }
 #endif
 
-template <int Q, int C, int A, int TS, int S, bool LEAN = false>
+template <int Q, int C, int A, int TS, int S, bool LEAN = false, int GL = 8, int SP = 0>
 __device__ __forceinline__ void widet_body(const float* __restrict__ x, const float* __restrict__ y, int d, i64 start,
                                            int len, const float* __restrict__ params, int bias,
                                            double* __restrict__ out, int tiles,
                                            const float* __restrict__ wpad = nullptr) {
-  static_assert(TS >= 1 && TS <= 4 && TS <= S, "1 .. 4 sub-slices a task, at most S");
-  static_assert(Q % (4 * A) == 0, "whole quads per accumulating thread");
-  constexpr int QA = Q / (4 * A);  // quads of an accumulating thread
-  constexpr unsigned BYTES = 8 * Q * 16;
+  // GL: lanes of a group, 8 (the octet layout) or 4 (the quartet layout, the widetq / widelq
+  // plans: see the note after this body). QG: quads of a 32-lane warp load in the accumulating
+  // warps (one lane group each); NGR: groups of a slice; LG: log2 GL.
+  static_assert(GL == 8 || GL == 4, "lane groups of 8 or 4");
+  constexpr int QG = 32 / GL;
+  constexpr int NGR = LANES / GL;
+  constexpr int LG = GL == 8 ? 3 : 2;
+  static_assert(TS >= 1 && TS <= QG && TS <= S, "1 .. 32 / GL sub-slices a task, at most S");
+  // A chain warp at task m waits on FULL of sub-slice k (slot k % S, phase k / S) by parity: that
+  // wait passes at once, wrongly, while the slot's previous phase (sub-slice k - S) is still
+  // incomplete. The warp has waited for every sub-slice of its task m - C, so k - S is among them
+  // or earlier (the copies are issued in order) when m TS - S <= (m - C) TS + TS - 1, that is
+  // S >= (C - 1) TS + 1 (seventh session: the emulation of a 3 x 2 shape at S = 3 hung).
+  static_assert(S >= (C - 1) * TS + 1, "a slot's previous phase is complete when a chain waits on it");
+  static_assert(Q % (QG * A) == 0, "whole quads per accumulating thread");
+  constexpr int QA = Q / (QG * A);  // quads of an accumulating thread
+  constexpr unsigned BYTES = GL * Q * 16;
+  // SP: vectors of padding after each slot (GL 4, the "p" shapes: 4, so that consecutive slots
+  // start 64 bytes apart modulo 128 and the two sub-slices that a quarter-warp of chain lanes reads
+  // at once, 4 lanes x 16 bytes each, fall in different banks instead of the same 16)
+  constexpr int SST = GL * Q + SP;  // a slot's stride, vectors
+  // GL 4: the group sums always in registers (three partials a feature, quartets_combine), so
+  // no group sums in shared memory; LEAN then only says where the weights are
+  constexpr bool GS_SHARED = GL == 8 && !LEAN;
   extern __shared__ float4 sm4[];
-  float4* slots = sm4;                                       // S slots of 8 Q vectors
-  float4* ws4 = slots + S * 8 * Q;                           // w32 in quads, zeros past d (not LEAN)
-  double* gs = reinterpret_cast<double*>(ws4 + (LEAN ? 0 : Q));  // 2 x 4 Q: G0 (+ G1), G2 (not LEAN)
-  double* gbl = gs + (LEAN ? 0 : 8 * Q);                     // the same for the bias and the loss sums
-  float* rs = reinterpret_cast<float*>(gbl + 4);             // S * 8 residuals
+  float4* slots = sm4;                                       // S slots of GL Q vectors (+ SP)
+  float4* ws4 = slots + S * SST;                             // w32 in quads, zeros past d (not LEAN)
+  double* gs = reinterpret_cast<double*>(ws4 + (LEAN ? 0 : Q));  // 2 x 4 Q: G0 (+ G1), G2 (GS_SHARED)
+  double* gbl = gs + (GS_SHARED ? 8 * Q : 0);                // the same for the bias and the loss sums
+  float* rs = reinterpret_cast<float*>(gbl + 4);             // S * GL residuals
   // LEAN: the weights from wpad (4 Q binary32 in global memory, zeros past d, read through the
   // read-only cache) and each tile's group sums in registers, so that a slot more fits
   const float4* wg4 = reinterpret_cast<const float4*>(wpad);
-  unsigned long long* full = reinterpret_cast<unsigned long long*>(rs + S * 8);  // S FULL barriers
+  unsigned long long* full = reinterpret_cast<unsigned long long*>(rs + S * GL);  // S FULL barriers
   unsigned long long* ready = full + S;                                           // S READY
   unsigned long long* empty = ready + S;                                          // S EMPTY
   float* wsf = reinterpret_cast<float*>(ws4);
@@ -121,7 +141,7 @@ __device__ __forceinline__ void widet_body(const float* __restrict__ x, const fl
   if (threadIdx.x == 0) {
     for (int s = 0; s < S; ++s) {
       mbar_init(full + s, 1);
-      mbar_init(ready + s, GROUP_LANES);
+      mbar_init(ready + s, GL);
       mbar_init(empty + s, A);
     }
     mbar_init_fence();
@@ -133,7 +153,7 @@ __device__ __forceinline__ void widet_body(const float* __restrict__ x, const fl
   const int myTiles = blockIdx.x < tiles ? (tiles - 1 - blockIdx.x) / G + 1 : 0;
   if (myTiles == 0) return;
   const int lastPer = (min(TILE, len - (blockIdx.x + (myTiles - 1) * G) * TILE) + LANES - 1) / LANES;
-  const int total = (myTiles - 1) * 4 * SLICES + 4 * lastPer;  // sub-slices of this block
+  const int total = (myTiles - 1) * NGR * SLICES + NGR * lastPer;  // sub-slices of this block
   const float4* x4 = reinterpret_cast<const float4*>(x);
 
   if (w == C + A) {
@@ -142,10 +162,10 @@ __device__ __forceinline__ void widet_body(const float* __restrict__ x, const fl
       for (int k = 0; k < total; ++k) {
         const int s = k % S;
         if (k >= S) mbar_wait(empty + s, ((k / S) - 1) & 1);
-        const SubSlice a = sub_slice(k, myTiles, lastPer, len);
-        const float4* src = x4 + (((start + (i64)a.t * TILE) >> 5) + a.s) * (32 * Q) + a.g * (8 * Q);
+        const SubSlice a = sub_slice<GL>(k, myTiles, lastPer, len);
+        const float4* src = x4 + (((start + (i64)a.t * TILE) >> 5) + a.s) * (32 * Q) + a.g * (GL * Q);
         mbar_expect_tx(full + s, BYTES);
-        bulk_copy(slots + s * 8 * Q, src, BYTES, full + s);
+        bulk_copy(slots + s * SST, src, BYTES, full + s);
       }
     }
     return;
@@ -154,16 +174,16 @@ __device__ __forceinline__ void widet_body(const float* __restrict__ x, const fl
   if (w < C) {
     const float* ys = y + start;
     const int tasks = (total + TS - 1) / TS;
-    const int h = (lane >> 3) % TS;  // the sub-slice of the task whose chain this lane runs
-    const int l = lane & 7;
-    const bool writer = (lane >> 3) < TS;
+    const int h = (lane >> LG) % TS;  // the sub-slice of the task whose chain this lane runs
+    const int l = lane & (GL - 1);
+    const bool writer = (lane >> LG) < TS;
     for (int m = w; m < tasks; m += C) {
       const int k = m * TS + h;  // this lane's sub-slice
       const bool live = k < total;
       float yv = 0.0f;
       if (live) {
-        const SubSlice a = sub_slice(k, myTiles, lastPer, len);
-        const int ks = a.s * LANES + a.g * GROUP_LANES + l;  // tile-relative sample
+        const SubSlice a = sub_slice<GL>(k, myTiles, lastPer, len);
+        const int ks = a.s * LANES + a.g * GL + l;  // tile-relative sample
         if (ks < a.cnt) yv = ys[a.t * TILE + ks];
       }
 #pragma unroll
@@ -172,14 +192,14 @@ __device__ __forceinline__ void widet_body(const float* __restrict__ x, const fl
         if (ku < total) mbar_wait(full + ku % S, (ku / S) & 1);
       }
       const int s = k % S;
-      const float4* chain = slots + s * 8 * Q + l;  // quad q of my sample: chain[8 q]
+      const float4* chain = slots + s * SST + l;  // quad q of my sample: chain[GL q]
       float r = 0.0f;
 #pragma unroll
-      for (int q = 0; q < Q; ++q) r = quad_terms_w(r, LEAN ? __ldg(wg4 + q) : lds128(ws4 + q), lds128(chain + 8 * q));
+      for (int q = 0; q < Q; ++q) r = quad_terms_w(r, LEAN ? __ldg(wg4 + q) : lds128(ws4 + q), lds128(chain + GL * q));
       if (bias) r = __fadd_rn(r, b);
       r = __fsub_rn(r, yv);
       if (writer && live) {
-        rs[s * GROUP_LANES + l] = r;
+        rs[s * GL + l] = r;
         mbar_arrive(ready + s);
       }
     }
@@ -188,23 +208,27 @@ __device__ __forceinline__ void widet_body(const float* __restrict__ x, const fl
 
   // Accumulating warp a: every sub-slice in order (wide_accumulate's order and sums).
   const int a = w - C;
-  const int e = lane >> 3;
-  const int l = lane & 7;
+  const int e = lane >> LG;
+  const int l = lane & (GL - 1);
   double acc[4 * QA];
 #pragma unroll
   for (int i = 0; i < 4 * QA; ++i) acc[i] = 0.0;
   double accb = 0.0, accl = 0.0;
-  constexpr int NG = (4 * QA + GROUP_LANES - 1) / GROUP_LANES;  // LEAN: group sums a lane keeps
-  double g01[NG], g2[NG];  // LEAN: G0 (+ G1) and G2 of accumulators i = 8 c + l (c < NG)
+  constexpr int NG = (4 * QA + GL - 1) / GL;  // LEAN or GL 4: group sums a lane keeps
+  double g01[NG], g2[NG];  // LEAN: G0 (+ G1) and G2 of accumulators i = GL c + l (c < NG)
+  double g3[GL == 4 ? NG : 1];  // GL 4: the third partial of quartets_combine
 #pragma unroll
   for (int c = 0; c < NG; ++c) g01[c] = g2[c] = 0.0;
+#pragma unroll
+  for (int c = 0; c < (GL == 4 ? NG : 1); ++c) g3[c] = 0.0;
+  double pb[3] = {0.0, 0.0, 0.0}, pl[3] = {0.0, 0.0, 0.0};  // GL 4: the bias and loss partials
   for (int k = 0; k < total; ++k) {
     const int s = k % S;
-    const SubSlice at = sub_slice(k, myTiles, lastPer, len);
+    const SubSlice at = sub_slice<GL>(k, myTiles, lastPer, len);
     mbar_wait(ready + s, (k / S) & 1);
-    if (at.s * LANES + at.g * GROUP_LANES + l < at.cnt) {
-      const float rl = rs[s * GROUP_LANES + l];
-      const float4* sl = slots + s * 8 * Q + lane;
+    if (at.s * LANES + at.g * GL + l < at.cnt) {
+      const float rl = rs[s * GL + l];
+      const float4* sl = slots + s * SST + lane;
 #pragma unroll
       for (int c = 0; c < QA; ++c) {
         const float4 xv = sl[32 * (a + A * c)];
@@ -225,23 +249,32 @@ __device__ __forceinline__ void widet_body(const float* __restrict__ x, const fl
       // end of group at.g of tile at.t: the group's sums, combined with the tile's other groups
 #pragma unroll
       for (int i = 0; i < 4 * QA; ++i) {
-        const double v = group_tree(acc[i]);
-        const int j = 4 * (4 * (a + A * (i >> 2)) + e) + (i & 3);
-        if (LEAN) {
+        const double v = group_tree<GL>(acc[i]);
+        const int j = 4 * (QG * (a + A * (i >> 2)) + e) + (i & 3);
+        if constexpr (GL == 4) {
+          // every lane of the group holds v: lane l keeps (and writes) accumulators i = 4 c + l
+          if ((i & (GL - 1)) == l && j < d)
+            quartets_combine(g01[i / GL], g2[i / GL], g3[i / GL], at.g, v, out + (i64)j * tiles + at.t);
+        } else if (LEAN) {
           // every lane of the group holds v: lane l keeps (and writes) accumulators i = 8 c + l
-          if ((i & (GROUP_LANES - 1)) == l && j < d)
-            groups_combine(g01[i / GROUP_LANES], g2[i / GROUP_LANES], at.g, v, out + (i64)j * tiles + at.t);
+          if ((i & (GL - 1)) == l && j < d)
+            groups_combine(g01[i / GL], g2[i / GL], at.g, v, out + (i64)j * tiles + at.t);
         } else if (l == 0 && j < d) {
           groups_combine(gs[j], gs[4 * Q + j], at.g, v, out + (i64)j * tiles + at.t);
         }
         acc[i] = 0.0;
       }
       if (a == 0) {
-        const double vb = group_tree(accb);
-        const double vl = group_tree(accl);
+        const double vb = group_tree<GL>(accb);
+        const double vl = group_tree<GL>(accl);
         if (lane == 0) {
-          groups_combine(gbl[0], gbl[1], at.g, vb, out + (i64)d * tiles + at.t);
-          groups_combine(gbl[2], gbl[3], at.g, vl, out + (i64)(d + 1) * tiles + at.t);
+          if constexpr (GL == 4) {
+            quartets_combine(pb[0], pb[1], pb[2], at.g, vb, out + (i64)d * tiles + at.t);
+            quartets_combine(pl[0], pl[1], pl[2], at.g, vl, out + (i64)(d + 1) * tiles + at.t);
+          } else {
+            groups_combine(gbl[0], gbl[1], at.g, vb, out + (i64)d * tiles + at.t);
+            groups_combine(gbl[2], gbl[3], at.g, vl, out + (i64)(d + 1) * tiles + at.t);
+          }
         }
         accb = 0.0;
         accl = 0.0;
@@ -510,4 +543,48 @@ __device__ __forceinline__ void deeph_body(const float* __restrict__ x, const fl
 #define DEEPH_KERNEL(NAME, R, S, A, F, US)                                                         \
   extern "C" __global__ void __launch_bounds__(32 * (2 + A), 1) NAME(SMALL_ARGS, float* __restrict__ rbuf) { \
     deeph_body<R, S, F, US, true>(x, y, n, d, start, len, params, bias, out, tiles, rbuf);        \
+  }
+
+// ---------------------------------------------------------------------------------------------
+// Wide d in lane groups of 4 (the widetq / widelq plans; issue 15, seventh session): widet_body
+// with GL = 4, x in the quartet layout (xo4: a slice as [8 groups][W / 4][4 lanes][4 features]).
+// A sub-slice is 4 samples x W features (16 KB at W = 1,024: twice widet's slots in the same
+// shared memory, so that more of them load while others run their chains), and a tile's
+// accumulators halve (4 W doubles: 16 a thread of 8 accumulating warps at 1,024, 32 at 2,048), so
+// W = 2,048 fits a block: a single read of x at 1,024 < d <= 2,048, where deepxb reads it twice.
+// Chain lane (h = lane / 4 mod TS, l = lane % 4), TS up to 8 (all 32 lanes). Accumulating warp a,
+// lane (e = lane / 4, l = lane % 4) owns lane l of quads 8 (a + A c) + e. The lane tree: l ^ 1,
+// l ^ 2 inside the group (group_tree<4>), then the eight groups ((G0 + G1) + (G2 + G3)) + ((G4 +
+// G5) + (G6 + G7)) through a stack of three partials in registers (quartets_combine; lane l of
+// the group keeps features i = 4 c + l of its accumulators), so the same pairs as lane_tree: the
+// same bits. Dynamic shared memory: S slots of 4 Q vectors (+ SP each), the weights (Q vectors;
+// widelq: none, from wpad), the bias and loss sums' place (4 doubles, unused), S * 4 residuals,
+// 3 S barriers.
+// Measured on two H200s (docs/device-runs/issue15/s7q*, every row bits=ref, parity 27 of 27):
+// slower than the octet kernels everywhere, so NOT instantiated in local_sums_sm90.cu (the module
+// stays main's, byte for byte): at d = 1,024 the best, 1 x 8 with padded slots, 2.75 TB/s where
+// widet 3 x 2 read 3.27; at 2,048 2 x 3 (p) 1.34 where deepxb read 2.03; at 1,500 2 x 2 1.92,
+// deepxb 1.90. A chain holds 4 W bytes of a slot whatever the group size, so finer slots do not
+// put more chains in flight for the same shared memory (Little's law: at 2,048, 6 slots of 32 KB
+// hold at most 24 chains and none loading; ncu, DRAM 28 %), while the per-byte overheads grow
+// (twice the sub-slices and barrier rounds, chain loads 2-way bank conflicts: the p shapes pad
+// each slot by 64 bytes, +1.6 %). The kernels, forced plans (widetqCxT, widelqCxT, widetqCxTp),
+// quartet passes (resid4_o, grad4_o), ResidentLayout's quartet layout and their tests are in
+// the history of branch kernels-wideg (commit ba5c305, the state call 2 measured; reverted in the
+// commit after it); kernel-emu keeps the modes widetqW_CxT / widelqW_CxT on these bodies.
+// ---------------------------------------------------------------------------------------------
+#define WIDETQ_KERNEL(NAME, Q, C, TS, S)                                                           \
+  extern "C" __global__ void __launch_bounds__(32 * (C + 9), 1)                                   \
+      NAME(SMALL_ARGS, const float* __restrict__ unused) {                                         \
+    widet_body<Q, C, 8, TS, S, false, 4>(x, y, d, start, len, params, bias, out, tiles);           \
+  }
+#define WIDETQP_KERNEL(NAME, Q, C, TS, S)                                                          \
+  extern "C" __global__ void __launch_bounds__(32 * (C + 9), 1)                                   \
+      NAME(SMALL_ARGS, const float* __restrict__ unused) {                                         \
+    widet_body<Q, C, 8, TS, S, false, 4, 4>(x, y, d, start, len, params, bias, out, tiles);        \
+  }
+#define WIDELQ_KERNEL(NAME, Q, C, TS, S)                                                           \
+  extern "C" __global__ void __launch_bounds__(32 * (C + 9), 1)                                   \
+      NAME(SMALL_ARGS, const float* __restrict__ wpad) {                                           \
+    widet_body<Q, C, 8, TS, S, true, 4>(x, y, d, start, len, params, bias, out, tiles, wpad);      \
   }
