@@ -38,8 +38,8 @@ SPECP_KERNEL(specp_o_24_6x3m3, 24, 6, 3, 3)
 NARROWP_KERNEL(narrowp_o_17_u4_w16, 17, 4, false, 32, 16)
 NARROWP_KERNEL(narrowp_o_20_u2p_w12, 20, 2, true, 32, 12)
 // 21..24 on branch kernels-narrow7-24: one slice loaded ahead, 16 warps an SM (128 registers):
-// 3.82 / 3.97 TB/s at d = 21 / 24 where specp-24_6x3m3 read 3.55 / 3.66 on one H200 (s7n2); to be
-// confirmed by docs/device-runs/issue15/s7n-call3.sh before the merge
+// 3.82 / 3.97 TB/s at d = 21 / 24 where specp-24_6x3m3 read 3.55 / 3.66 on one H200 (s7n2); on a
+// third 3.69 / 3.66 / 3.85 at 21 / 22 / 24 where specp read 3.38 / 3.55 / 3.82 (s7n3; a tie at 24)
 NARROWP_KERNEL(narrowp_o_24_u1p_w16, 24, 1, true, 32, 16)
 LARGE_KERNEL(large_o_1_1, 1, 1, true)
 LARGE_KERNEL(large_o_2_1, 2, 1, true)

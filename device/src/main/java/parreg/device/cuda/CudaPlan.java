@@ -528,7 +528,8 @@ record CudaPlan(
       // specp-24_6x3m3 3.22; call 2 (s7n2, another card) narrowp-20_u2p_w12 3.71 / 3.87 / 3.78 at
       // d = 18 / 19 / 20 where specp-24_6x3m3 read 3.18 / 3.45 at 19 / 20; narrowp-24_u1p_w16
       // (one slice loaded ahead, 16 warps an SM) 3.82 / 3.97 at 21 / 24 where specp-24_6x3m3 read
-      // 3.55 / 3.66 (s7n2; to be confirmed by s7n-call3.sh before this branch is merged)
+      // 3.55 / 3.66 (s7n2); call 3 (s7n3, a third card, narrowp first) 3.69 / 3.66 / 3.85 at
+      // 21 / 22 / 24 where specp read 3.38 / 3.55 / 3.82 (at 24 again 3.66 vs 3.82: a tie there)
       return d <= 17 ? NARROWP_17 : d <= 20 ? NARROWP_20 : NARROWP_24;
     } else if (d <= 48 && ordered) {
       // the split chain (no padding, a few KB of shared memory), by measured speed on an H200
