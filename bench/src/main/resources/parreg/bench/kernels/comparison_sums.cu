@@ -240,4 +240,13 @@ NARROWP_KERNEL(narrowp_o_17_u1p_w16, 17, 1, true, 32, 16)
 NARROWP_KERNEL(narrowp_o_20_u1p_w16, 20, 1, true, 32, 16)
 // (24_u1p_w16: the product's on branch kernels-narrow7-24)
 NARROWP_KERNEL(narrowp_o_24_u2p_w12, 24, 2, true, 32, 12)
-NARROWP_KERNEL(narrowp_o_32_u1p_w12, 32, 1, true, 32, 12)
+// (32_u1p_w12: the product's since the eighth session, branch kernels-narrow8, at 25..32)
+// eighth session: at 25..32 one slice at a time without the load ahead, 16 warps an SM (28_u1_w16
+// 124 registers, 32_u1_w16 128; ptxas sm_90, no spill), and 33..48, where split-4x12_u2t2p and
+// spec-48_m6 read 2.9-3.8: 40_u1_w12 167, 48_u1_w10 168, 48_u1p_w8 254 registers, no spill
+// (40_u1p_w10 and 28_u1p_w14 spill: not instantiated)
+NARROWP_KERNEL(narrowp_o_28_u1_w16, 28, 1, false, 32, 16)
+NARROWP_KERNEL(narrowp_o_32_u1_w16, 32, 1, false, 32, 16)
+NARROWP_KERNEL(narrowp_o_40_u1_w12, 40, 1, false, 32, 12)
+NARROWP_KERNEL(narrowp_o_48_u1_w10, 48, 1, false, 32, 10)
+NARROWP_KERNEL(narrowp_o_48_u1p_w8, 48, 1, true, 32, 8)
