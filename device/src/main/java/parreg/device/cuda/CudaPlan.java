@@ -7,8 +7,8 @@ package parreg.device.cuda;
  * ladder is tested without a card.
  *
  * <p>The ladder, first that fits: {@code small} (d &le; 16), {@code spec48_m6} (43 &le; d &le; 48,
- * ordered, where x padded to 48 fits), {@code narrowp} (16 &lt; d &le; 24, ordered; a warp per
- * tile, the accumulators in registers), {@code split} (24 &lt; d &le; 48, ordered), {@code spec24}
+ * ordered, where x padded to 48 fits), {@code narrowp} (16 &lt; d &le; 32, ordered; a warp per
+ * tile, the accumulators in registers), {@code split} (32 &lt; d &le; 48, ordered), {@code spec24}
  * (16 &lt; d &le; 24, unordered, where its slots and x padded to 24 fit), {@code narrow} (16 &lt; d
  * &le; 32, unordered), {@code spec} (32 &lt; d &le; 256, where its slots fit and x padded to its
  * slice width fits in free memory; ordered, its shapes {@code spec64_m4} at 49..64, {@code
@@ -531,6 +531,12 @@ record CudaPlan(
       // 3.55 / 3.66 (s7n2); call 3 (s7n3, a third card, narrowp first) 3.69 / 3.66 / 3.85 at
       // 21 / 22 / 24 where specp read 3.38 / 3.55 / 3.82 (at 24 again 3.66 vs 3.82: a tie there)
       return d <= 17 ? NARROWP_17 : d <= 20 ? NARROWP_20 : NARROWP_24;
+    } else if (d <= 32 && ordered) {
+      // the same body at up to 32 features, one slice loaded ahead, 12 warps an SM (168
+      // registers; issue 15, eighth session, branch kernels-narrow8): narrowp-32_u1p_w12 3.84 /
+      // 3.84 TB/s at d = 32 where split-2x16_u2t4p read 3.24 / 3.27 on two H200s (s7n2, s7n3, as
+      // a comparison kernel); to be kept only if s7n-call4.sh (the product build) confirms it
+      return NARROWP_32;
     } else if (d <= 48 && ordered) {
       // the split chain (no padding, a few KB of shared memory), by measured speed on an H200
       // (issue 15, fourth session, call 2, TB/s, every row bits=ref): 3.55 / 3.63 / 3.47 / 3.17 at
@@ -717,6 +723,9 @@ record CudaPlan(
   static final String NARROWP_20 = "narrowp20_u2p_w12";
 
   static final String NARROWP_24 = "narrowp24_u1p_w16";
+
+  /** 25..32 (issue 15, eighth session); {@code split2x16_u2t4p} stays a forced plan. */
+  static final String NARROWP_32 = "narrowp32_u1p_w12";
 
   /** Teams (of {@code K} warps, one tile at a time each) a block of a split plan. */
   static int splitTeams(CudaPlan plan) {
