@@ -43,7 +43,9 @@ NARROWP_KERNEL(narrowp_o_20_u2p_w12, 20, 2, true, 32, 12)
 NARROWP_KERNEL(narrowp_o_24_u1p_w16, 24, 1, true, 32, 16)
 // 25..32 on branch kernels-narrow8 (issue 15, eighth session): one slice loaded ahead, 12 warps an
 // SM (168 registers, no spill): 3.84 TB/s at d = 32 where split-2x16_u2t4p read 3.24 / 3.27 on two
-// H200s (s7n2, s7n3; then a comparison kernel). split_o_2x16_u2t4p stays for the forced plan
+// H200s (s7n2, s7n3; then a comparison kernel); as the ladder's on a third 3.48 / 3.59 / 3.77 at
+// d = 25 / 28 / 32 where split-2x16_u2t4p read 2.80 / 2.88 / 3.02 (s7n4; reverse order 3.69 vs
+// 3.05 at 32). split_o_2x16_u2t4p stays for the forced plan
 NARROWP_KERNEL(narrowp_o_32_u1p_w12, 32, 1, true, 32, 12)
 LARGE_KERNEL(large_o_1_1, 1, 1, true)
 LARGE_KERNEL(large_o_2_1, 2, 1, true)

@@ -535,7 +535,9 @@ record CudaPlan(
       // the same body at up to 32 features, one slice loaded ahead, 12 warps an SM (168
       // registers; issue 15, eighth session, branch kernels-narrow8): narrowp-32_u1p_w12 3.84 /
       // 3.84 TB/s at d = 32 where split-2x16_u2t4p read 3.24 / 3.27 on two H200s (s7n2, s7n3, as
-      // a comparison kernel); to be kept only if s7n-call4.sh (the product build) confirms it
+      // a comparison kernel); call 4 (s7n4, a third card, this product build, default first):
+      // 3.48 / 3.59 / 3.77 at d = 25 / 28 / 32 where split-2x16_u2t4p read 2.80 / 2.88 / 3.02, in
+      // the reverse order 3.69 vs 3.05 at 32; parity 13 / 13
       return NARROWP_32;
     } else if (d <= 48 && ordered) {
       // the split chain (no padding, a few KB of shared memory), by measured speed on an H200
@@ -715,7 +717,7 @@ record CudaPlan(
 
   /**
    * The ladder's narrowp shapes (issue 15, seventh session; kernels in local_sums.cu): at d = 17,
-   * 18..20 and 21..24. The split shape {@code 2x9_u8t4} (17..18 before) and {@code specp24_6x3m3}
+   * 18..20 and 21..24 (and, since the eighth, {@link #NARROWP_32} at 25..32). The split shape {@code 2x9_u8t4} (17..18 before) and {@code specp24_6x3m3}
    * (19..24 before) stay forced plans, {@code 2x12_u2t4p} specp's fallback.
    */
   static final String NARROWP_17 = "narrowp17_u4_w16";
