@@ -717,8 +717,9 @@ record CudaPlan(
 
   /**
    * The ladder's narrowp shapes (issue 15, seventh session; kernels in local_sums.cu): at d = 17,
-   * 18..20 and 21..24 (and, since the eighth, {@link #NARROWP_32} at 25..32). The split shape {@code 2x9_u8t4} (17..18 before) and {@code specp24_6x3m3}
-   * (19..24 before) stay forced plans, {@code 2x12_u2t4p} specp's fallback.
+   * 18..20 and 21..24 (and, since the eighth, {@link #NARROWP_32} at 25..32). The split shape
+   * {@code 2x9_u8t4} (17..18 before) and {@code specp24_6x3m3} (19..24 before) stay forced plans,
+   * {@code 2x12_u2t4p} specp's fallback.
    */
   static final String NARROWP_17 = "narrowp17_u4_w16";
 
