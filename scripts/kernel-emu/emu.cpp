@@ -342,6 +342,7 @@ int main(int argc, char** argv) {
         NARROWP_EMU(40, 1, false)
         NARROWP_EMU(48, 1, false)
         NARROWP_EMU(48, 1, true)
+        NARROWP_EMU(40, 1, true)
       } else if (w == "narrow64") {
         launch(3, 1, 64, [&] { small_body<64, 1, true>(X, Y, d, start, len, wp, wp.b, bias, G, tiles); });
       }

@@ -47,6 +47,11 @@ NARROWP_KERNEL(narrowp_o_24_u1p_w16, 24, 1, true, 32, 16)
 // d = 25 / 28 / 32 where split-2x16_u2t4p read 2.80 / 2.88 / 3.02 (s7n4; reverse order 3.69 vs
 // 3.05 at 32). split_o_2x16_u2t4p stays for the forced plan
 NARROWP_KERNEL(narrowp_o_32_u1p_w12, 32, 1, true, 32, 12)
+// 33..48 on branch kernels-narrow8-48 (where spec_o_48_m6 does not run): one slice loaded ahead, 8
+// warps an SM (254 registers, no spill): as a comparison kernel 3.75 TB/s at d = 48 where
+// split-4x12_u2t2p read 3.03 and spec-48_m6 3.71 (s7n4, one row); to be confirmed by
+// docs/device-runs/issue15/s7n-call5.sh before the merge. split_o_4x12_u2t2p stays for the forced plan
+NARROWP_KERNEL(narrowp_o_48_u1p_w8, 48, 1, true, 32, 8)
 LARGE_KERNEL(large_o_1_1, 1, 1, true)
 LARGE_KERNEL(large_o_2_1, 2, 1, true)
 LARGE_KERNEL(large_o_4_1, 4, 1, true)

@@ -472,6 +472,31 @@ class CudaParityTest {
         Arguments.of(48, 5_003, "narrowp48_u1p_w8"));
   }
 
+  static Stream<Arguments> narrow8wLadder() {
+    return Stream.of(
+        // branch kernels-narrow8-48: the ladder's narrowp-48_u1p_w8 at 33..42 (product module; any
+        // batch start), d not a multiple of 4, several tiles a warp, N small; at 43..48 the
+        // ladder runs spec-48_m6 where x padded to 48 fits (always here), so the product kernel
+        // is forced there; the neighbours 32 and 49; the comparison shape 40_u1p_w8
+        Arguments.of(33, 150_001, null),
+        Arguments.of(35, 9_000, null),
+        Arguments.of(38, 31, null),
+        Arguments.of(40, 40_000, null),
+        Arguments.of(41, 5_003, null),
+        Arguments.of(42, 70_001, null),
+        Arguments.of(45, 40_000, "narrowp48_u1p_w8"),
+        Arguments.of(48, 9_000, "narrowp48_u1p_w8"),
+        Arguments.of(32, 9_000, null),
+        Arguments.of(49, 9_000, null),
+        Arguments.of(39, 9_000, "narrowp40_u1p_w8"));
+  }
+
+  @ParameterizedTest(name = "d={0} N={1} plan={2}")
+  @MethodSource("narrow8wLadder")
+  void narrow8wLadderMatchesTheReference(int d, int n, String plan) {
+    everyPlanMatchesTheReference(d, n, plan);
+  }
+
   @ParameterizedTest(name = "d={0} N={1} plan={2}")
   @MethodSource("narrow8Ladder")
   void narrow8LadderMatchesTheReference(int d, int n, String plan) {
