@@ -381,6 +381,13 @@ int main(int argc, char** argv) {
         NARROWP_EMU(20, 1, true)
         NARROWP_EMU(24, 1, true)
         NARROWP_EMU(32, 1, true)
+        // eighth session: the product's 32_u1p at 25..32, comparison shapes at 25..48
+        NARROWP_EMU(28, 1, false)
+        NARROWP_EMU(32, 1, false)
+        NARROWP_EMU(40, 1, false)
+        NARROWP_EMU(48, 1, false)
+        NARROWP_EMU(48, 1, true)
+        NARROWP_EMU(40, 1, true)
       } else if (w == "narrow64") {
         launch(3, 1, 64, [&] { small_body<64, 1, true>(X, Y, d, start, len, wp, wp.b, bias, G, tiles); });
       }

@@ -21,10 +21,12 @@ import parreg.device.cuda.CudaBackend;
  * variants (benchmark only), at N*d about 4*10^8.
  *
  * <p>Usage: {@code GpuGradientBench [--device 0] [--values 400000000] [--d 1,16,256] [--reps 50]
- * [--plans | --plan-list quad2,flow2,...] [--verify] [--out FILE.tsv]}. {@code --plans} also times
- * every plan that fits each d; {@code --plan-list} times the default choice and the listed plans
- * only. Time is the median over the repetitions of the kernels alone (CUDA events around the
- * kernels and the tile tree); "step" adds the parameter upload and the result read-back.
+ * [--plans | --plan-list quad2,flow2,...] [--default-last] [--verify] [--out FILE.tsv]}. {@code
+ * --plans} also times every plan that fits each d; {@code --plan-list} times the default choice and
+ * the listed plans only; {@code --default-last} times the default choice after the listed plans
+ * rather than before them (the other order). Time is the median over the repetitions of the kernels
+ * alone (CUDA events around the kernels and the tile tree); "step" adds the parameter upload and
+ * the result read-back.
  */
 public final class GpuGradientBench {
   /**
@@ -43,6 +45,7 @@ public final class GpuGradientBench {
     boolean plans = false;
     List<String> only = null;
     boolean verify = false;
+    boolean defaultLast = false;
     String out = null;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
@@ -54,6 +57,7 @@ public final class GpuGradientBench {
         case "--plans" -> plans = true;
         case "--plan-list" -> only = Arrays.asList(args[++i].split(","));
         case "--verify" -> verify = true;
+        case "--default-last" -> defaultLast = true;
         case "--out" -> out = args[++i];
         default -> throw new IllegalArgumentException("unknown argument " + args[i]);
       }
@@ -104,6 +108,10 @@ public final class GpuGradientBench {
         }
         planList.add("twopass");
       }
+      if (defaultLast) {
+        planList.remove(0);
+        planList.add(null);
+      }
       List<String> seen = new ArrayList<>();
       for (String plan : planList) {
         for (boolean ordered : new boolean[] {true, false}) {
@@ -126,7 +134,7 @@ public final class GpuGradientBench {
               continue;
             }
             seen.add(key);
-            if (seen.size() == 1 && plan == null) {
+            if (seen.size() == 1) { // the card line before the first row
               System.out.println(
                   "# card: "
                       + b.info().deviceName()

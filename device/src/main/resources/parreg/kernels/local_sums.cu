@@ -38,9 +38,20 @@ SPECP_KERNEL(specp_o_24_6x3m3, 24, 6, 3, 3)
 NARROWP_KERNEL(narrowp_o_17_u4_w16, 17, 4, false, 32, 16)
 NARROWP_KERNEL(narrowp_o_20_u2p_w12, 20, 2, true, 32, 12)
 // 21..24 on branch kernels-narrow7-24: one slice loaded ahead, 16 warps an SM (128 registers):
-// 3.82 / 3.97 TB/s at d = 21 / 24 where specp-24_6x3m3 read 3.55 / 3.66 on one H200 (s7n2); to be
-// confirmed by docs/device-runs/issue15/s7n-call3.sh before the merge
+// 3.82 / 3.97 TB/s at d = 21 / 24 where specp-24_6x3m3 read 3.55 / 3.66 on one H200 (s7n2); on a
+// third 3.69 / 3.66 / 3.85 at 21 / 22 / 24 where specp read 3.38 / 3.55 / 3.82 (s7n3; a tie at 24)
 NARROWP_KERNEL(narrowp_o_24_u1p_w16, 24, 1, true, 32, 16)
+// 25..32 on branch kernels-narrow8 (issue 15, eighth session): one slice loaded ahead, 12 warps an
+// SM (168 registers, no spill): 3.84 TB/s at d = 32 where split-2x16_u2t4p read 3.24 / 3.27 on two
+// H200s (s7n2, s7n3; then a comparison kernel); as the ladder's on a third 3.48 / 3.59 / 3.77 at
+// d = 25 / 28 / 32 where split-2x16_u2t4p read 2.80 / 2.88 / 3.02 (s7n4; reverse order 3.69 vs
+// 3.05 at 32). split_o_2x16_u2t4p stays for the forced plan
+NARROWP_KERNEL(narrowp_o_32_u1p_w12, 32, 1, true, 32, 12)
+// 33..48 on branch kernels-narrow8-48 (where spec_o_48_m6 does not run): one slice loaded ahead, 8
+// warps an SM (254 registers, no spill): as a comparison kernel 3.75 TB/s at d = 48 where
+// split-4x12_u2t2p read 3.03 and spec-48_m6 3.71 (s7n4, one row); to be confirmed by
+// docs/device-runs/issue15/s7n-call5.sh before the merge. split_o_4x12_u2t2p stays for the forced plan
+NARROWP_KERNEL(narrowp_o_48_u1p_w8, 48, 1, true, 32, 8)
 LARGE_KERNEL(large_o_1_1, 1, 1, true)
 LARGE_KERNEL(large_o_2_1, 2, 1, true)
 LARGE_KERNEL(large_o_4_1, 4, 1, true)

@@ -1311,7 +1311,9 @@ __device__ __forceinline__ void split_body(const float* __restrict__ x, const fl
     split_body<K, F, U, T, PF, PD, PS>(x, y, d, start, len, params, bias, out, tiles);             \
   }
 // ---------------------------------------------------------------------------------------------
-// Narrow d in registers, loads ahead (issue 15, seventh session; 16 < d <= DMAX <= 24): small_body
+// Narrow d in registers, loads ahead (issue 15, seventh session; 16 < d <= DMAX <= 24; since the
+// eighth DMAX up to 32 in the product, up to 48 as comparison kernels: WParam holds 256 weights and
+// the lane trees past 16 go one by one, so nothing but the registers bounds DMAX): small_body
 // (a warp per tile, a thread per lane, all DMAX accumulators of the lane in registers, x in the
 // plain slice layout, any batch start) with two changes aimed at d = 17..20, where small-16 reads
 // 3.95 TB/s at 16 but the split chain only 3.2-3.5 at 17: the weights by value (constant-bank
@@ -1327,7 +1329,7 @@ template <int DMAX, int U, bool PF>
 __device__ __forceinline__ void narrowp_body(const float* __restrict__ x, const float* __restrict__ y, int d,
                                              i64 start, int len, const WParam& wp, int bias,
                                              double* __restrict__ out, int tiles) {
-  static_assert(SLICES % U == 0 && DMAX > 16 && DMAX <= 32, "whole groups a tile; 16 < DMAX <= 32");
+  static_assert(SLICES % U == 0 && DMAX > 16 && DMAX <= 48, "whole groups a tile; 16 < DMAX <= 48");
   constexpr int GT = SLICES / U;  // groups a tile
   const int lane = threadIdx.x & 31;
   const int gw = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;

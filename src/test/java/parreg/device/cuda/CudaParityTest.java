@@ -451,6 +451,58 @@ class CudaParityTest {
         Arguments.of(32, 5_003, "narrowp32_u1p_w12"));
   }
 
+  static Stream<Arguments> narrow8Ladder() {
+    return Stream.of(
+        // issue 15, eighth session (branch kernels-narrow8): the ladder's narrowp-32_u1p_w12 at
+        // 25..32 (product module; any batch start: check() runs batches at offsets), d below 32
+        // and not a multiple of 4, several tiles a warp, N small; the neighbours 24 and 33
+        Arguments.of(25, 150_001, null),
+        Arguments.of(27, 9_000, null),
+        Arguments.of(29, 31, null),
+        Arguments.of(31, 40_000, null),
+        Arguments.of(32, 70_001, null),
+        Arguments.of(32, 5_003, null),
+        Arguments.of(24, 9_000, null),
+        Arguments.of(33, 9_000, null),
+        // the comparison shapes of the eighth session (comparison module)
+        Arguments.of(26, 40_000, "narrowp28_u1_w16"),
+        Arguments.of(30, 9_000, "narrowp32_u1_w16"),
+        Arguments.of(37, 40_000, "narrowp40_u1_w12"),
+        Arguments.of(43, 9_000, "narrowp48_u1_w10"),
+        Arguments.of(48, 5_003, "narrowp48_u1p_w8"));
+  }
+
+  static Stream<Arguments> narrow8wLadder() {
+    return Stream.of(
+        // branch kernels-narrow8-48: the ladder's narrowp-48_u1p_w8 at 33..42 (product module; any
+        // batch start), d not a multiple of 4, several tiles a warp, N small; at 43..48 the
+        // ladder runs spec-48_m6 where x padded to 48 fits (always here), so the product kernel
+        // is forced there; the neighbours 32 and 49; the comparison shape 40_u1p_w8
+        Arguments.of(33, 150_001, null),
+        Arguments.of(35, 9_000, null),
+        Arguments.of(38, 31, null),
+        Arguments.of(40, 40_000, null),
+        Arguments.of(41, 5_003, null),
+        Arguments.of(42, 70_001, null),
+        Arguments.of(45, 40_000, "narrowp48_u1p_w8"),
+        Arguments.of(48, 9_000, "narrowp48_u1p_w8"),
+        Arguments.of(32, 9_000, null),
+        Arguments.of(49, 9_000, null),
+        Arguments.of(39, 9_000, "narrowp40_u1p_w8"));
+  }
+
+  @ParameterizedTest(name = "d={0} N={1} plan={2}")
+  @MethodSource("narrow8wLadder")
+  void narrow8wLadderMatchesTheReference(int d, int n, String plan) {
+    everyPlanMatchesTheReference(d, n, plan);
+  }
+
+  @ParameterizedTest(name = "d={0} N={1} plan={2}")
+  @MethodSource("narrow8Ladder")
+  void narrow8LadderMatchesTheReference(int d, int n, String plan) {
+    everyPlanMatchesTheReference(d, n, plan);
+  }
+
   @ParameterizedTest(name = "d={0} N={1} plan={2}")
   @MethodSource("narrow7Ladder")
   void narrow7LadderMatchesTheReference(int d, int n, String plan) {

@@ -38,17 +38,34 @@ class CudaPlanTest {
     assertEquals("narrowp-24_u1p_w16", plan(24, 1000, H200_SMEM, FREE));
     assertEquals("narrowp-24_u1p_w16", plan(24, 100_000_000, 48 * 1024, 1L << 30));
     assertEquals(null, CudaPlan.choose(21, 1000, H200_SMEM, FREE, true, null).fallback());
-    // 25..48: the split chain, whatever the memory (no padding, a few KB of shared memory)
-    assertEquals("split-2x16_u2t4p", plan(25, 1000, H200_SMEM, FREE));
-    assertEquals("split-2x16_u2t4p", plan(32, 1000, H200_SMEM, FREE));
-    assertEquals("split-4x12_u2t2p", plan(33, 1000, H200_SMEM, FREE));
-    assertEquals("split-4x12_u2t2p", plan(42, 1000, H200_SMEM, FREE));
+    // 25..32: narrowp at 32 features, one slice ahead, 12 warps an SM (issue 15, eighth session,
+    // branch kernels-narrow8), whatever the memory; split-2x16_u2t4p stays a forced plan
+    assertEquals("narrowp-32_u1p_w12", plan(25, 1000, H200_SMEM, FREE));
+    assertEquals("narrowp-32_u1p_w12", plan(28, 1000, H200_SMEM, FREE));
+    assertEquals("narrowp-32_u1p_w12", plan(32, 1000, H200_SMEM, FREE));
+    assertEquals("narrowp-32_u1p_w12", plan(32, 100_000_000, 48 * 1024, 1L << 30));
+    assertEquals(
+        "narrowp_o_32_u1p_w12", CudaPlan.choose(29, 1000, H200_SMEM, FREE, true, null).main());
+    assertEquals(null, CudaPlan.choose(29, 1000, H200_SMEM, FREE, true, null).fallback());
+    assertEquals(
+        "split-2x16_u2t4p",
+        CudaPlan.choose(32, 1000, H200_SMEM, FREE, true, "split2x16_u2t4p").name());
+    // 33..42: narrowp at 48 features, one slice ahead, 8 warps an SM (branch
+    // kernels-narrow8-48), whatever the memory; split-4x12_u2t2p stays a forced plan
+    assertEquals("narrowp-48_u1p_w8", plan(33, 1000, H200_SMEM, FREE));
+    assertEquals("narrowp-48_u1p_w8", plan(42, 1000, H200_SMEM, FREE));
+    assertEquals(
+        "narrowp_o_48_u1p_w8", CudaPlan.choose(37, 1000, H200_SMEM, FREE, true, null).main());
+    assertEquals(null, CudaPlan.choose(37, 1000, H200_SMEM, FREE, true, null).fallback());
+    assertEquals(
+        "split-4x12_u2t2p",
+        CudaPlan.choose(40, 1000, H200_SMEM, FREE, true, "split4x12_u2t2p").name());
     // 43..48: spec at 48 features, two blocks an SM (issue 15, fifth session), where x padded to
-    // 48 features fits; the split chain where it does not
+    // 48 features fits; narrowp where it does not
     assertEquals("spec-48_m6", plan(43, 1000, H200_SMEM, FREE));
     assertEquals("spec-48_m6", plan(48, 1000, H200_SMEM, FREE));
-    assertEquals("split-4x12_u2t2p", plan(48, 100_000_000, H200_SMEM, 1L << 30));
-    assertEquals("split-2x16_u2t4p", plan(32, 100_000_000, 48 * 1024, 1L << 30));
+    assertEquals("narrowp-48_u1p_w8", plan(48, 100_000_000, H200_SMEM, 1L << 30));
+    assertEquals("narrowp-48_u1p_w8", plan(33, 100_000_000, 48 * 1024, 1L << 30));
     // 49..64 and 65..104: spec's fifth-session shapes (two blocks an SM; seven chain warps)
     assertEquals("spec-64_m4", plan(49, 1000, H200_SMEM, FREE));
     assertEquals("spec-64_m4", plan(64, 625_000, H200_SMEM, FREE));

@@ -240,4 +240,18 @@ NARROWP_KERNEL(narrowp_o_17_u1p_w16, 17, 1, true, 32, 16)
 NARROWP_KERNEL(narrowp_o_20_u1p_w16, 20, 1, true, 32, 16)
 // (24_u1p_w16: the product's on branch kernels-narrow7-24)
 NARROWP_KERNEL(narrowp_o_24_u2p_w12, 24, 2, true, 32, 12)
-NARROWP_KERNEL(narrowp_o_32_u1p_w12, 32, 1, true, 32, 12)
+// (32_u1p_w12: the product's since the eighth session, branch kernels-narrow8, at 25..32)
+// eighth session: at 25..32 one slice at a time without the load ahead, 16 warps an SM (28_u1_w16
+// 124 registers, 32_u1_w16 128; ptxas sm_90, no spill), and 33..48, where split-4x12_u2t2p and
+// spec-48_m6 read 2.9-3.8: 40_u1_w12 167, 48_u1_w10 168, 48_u1p_w8 254 registers, no spill
+// (40_u1p_w10 and 28_u1p_w14 spill: not instantiated). Call 4 (s7n4, TB/s, bits=ref, one row each,
+// after the ladder's default): 28_u1_w16 3.59 / 3.86 at d = 25 / 28 (narrowp-32_u1p_w12 3.48 /
+// 3.59), 32_u1_w16 3.83 / 3.69 at 28 / 32 (3.59 / 3.77); 40_u1_w12 3.22, 48_u1_w10 3.26 at 40
+// (split-4x12_u2t2p 2.75); 48_u1p_w8 3.75, 48_u1_w10 3.44 at 48 (spec-48_m6 3.71)
+NARROWP_KERNEL(narrowp_o_28_u1_w16, 28, 1, false, 32, 16)
+NARROWP_KERNEL(narrowp_o_32_u1_w16, 32, 1, false, 32, 16)
+NARROWP_KERNEL(narrowp_o_40_u1_w12, 40, 1, false, 32, 12)
+NARROWP_KERNEL(narrowp_o_48_u1_w10, 48, 1, false, 32, 10)
+// (48_u1p_w8: the product's on branch kernels-narrow8-48, at 33..48 where spec-48_m6 does not
+// run); 40_u1p_w8 (232 registers, no spill; 40_u1p_w9 spills) for call 5 at 33..40
+NARROWP_KERNEL(narrowp_o_40_u1p_w8, 40, 1, true, 32, 8)

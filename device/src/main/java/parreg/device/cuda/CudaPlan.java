@@ -7,24 +7,24 @@ package parreg.device.cuda;
  * ladder is tested without a card.
  *
  * <p>The ladder, first that fits: {@code small} (d &le; 16), {@code spec48_m6} (43 &le; d &le; 48,
- * ordered, where x padded to 48 fits), {@code narrowp} (16 &lt; d &le; 24, ordered; a warp per
- * tile, the accumulators in registers), {@code split} (24 &lt; d &le; 48, ordered), {@code spec24}
- * (16 &lt; d &le; 24, unordered, where its slots and x padded to 24 fit), {@code narrow} (16 &lt; d
- * &le; 32, unordered), {@code spec} (32 &lt; d &le; 256, where its slots fit and x padded to its
- * slice width fits in free memory; ordered, its shapes {@code spec64_m4} at 49..64, {@code
- * spec100_c7} at 65..100 and {@code spec104_c7} at 101..104 where their slots fit), {@code quad2}
- * (64 &lt; d &le; 256), {@code flow2}, {@code flow1}, {@code pipe2}, {@code pipe1}, {@code large1}
- * (d &le; 256, by shared memory), on cards of compute capability 9.0 and newer {@code widet} (256
- * &lt; d &le; 1,024, ordered; their kernels are local_sums_sm90.cu's), else {@code wide2} (256 &lt;
- * d &le; 896), {@code widea} (896 &lt; d &le; 1,024) or {@code wide} (256 &lt; d &le; 1,024;
- * ordered, where their slots fit and x padded to the slice width fits in free memory), {@code
- * deepxb} (d &gt; 1,024, ordered, where its ring fits), {@code deep} (d &gt; 1,024, ordered),
- * {@code twopass} (any d). docs/GPU.md describes each; local_sums.cu holds their kernels. The
- * benchmark and the parity tests may force a plan by name, including {@code large2}, {@code widep},
- * {@code narrow} at 32 &lt; d &le; 48, {@code narrow64}, {@code narrow1}, {@code deepf}, {@code
- * deepw} and the other {@code deepx} shapes, whose kernels only the comparison module has, and on
- * cards of compute capability 9.0 {@code deeptRxS} / {@code deephRxS} (issue 15, sixth session;
- * local_sums_sm90.cu, slower than deepxb on an H200).
+ * ordered, where x padded to 48 fits), {@code narrowp} (16 &lt; d &le; 32, ordered; a warp per
+ * tile, the accumulators in registers; and 32 &lt; d &le; 48, ordered, where {@code spec48_m6} does
+ * not run), {@code spec24} (16 &lt; d &le; 24, unordered, where its slots and x padded to 24 fit),
+ * {@code narrow} (16 &lt; d &le; 32, unordered), {@code spec} (32 &lt; d &le; 256, where its slots
+ * fit and x padded to its slice width fits in free memory; ordered, its shapes {@code spec64_m4} at
+ * 49..64, {@code spec100_c7} at 65..100 and {@code spec104_c7} at 101..104 where their slots fit),
+ * {@code quad2} (64 &lt; d &le; 256), {@code flow2}, {@code flow1}, {@code pipe2}, {@code pipe1},
+ * {@code large1} (d &le; 256, by shared memory), on cards of compute capability 9.0 and newer
+ * {@code widet} (256 &lt; d &le; 1,024, ordered; their kernels are local_sums_sm90.cu's), else
+ * {@code wide2} (256 &lt; d &le; 896), {@code widea} (896 &lt; d &le; 1,024) or {@code wide} (256
+ * &lt; d &le; 1,024; ordered, where their slots fit and x padded to the slice width fits in free
+ * memory), {@code deepxb} (d &gt; 1,024, ordered, where its ring fits), {@code deep} (d &gt; 1,024,
+ * ordered), {@code twopass} (any d). docs/GPU.md describes each; local_sums.cu holds their kernels.
+ * The benchmark and the parity tests may force a plan by name, including {@code large2}, {@code
+ * widep}, {@code narrow} at 32 &lt; d &le; 48, {@code narrow64}, {@code narrow1}, {@code deepf},
+ * {@code deepw} and the other {@code deepx} shapes, whose kernels only the comparison module has,
+ * and on cards of compute capability 9.0 {@code deeptRxS} / {@code deephRxS} (issue 15, sixth
+ * session; local_sums_sm90.cu, slower than deepxb on an H200).
  *
  * @param name the plan as reported ("spec-64", "quad-8x2", "small-16", "twopass", ...)
  * @param family small, narrow, large, pipe, flow, quad, spec, wide, deep or twopass: how the
@@ -528,13 +528,25 @@ record CudaPlan(
       // specp-24_6x3m3 3.22; call 2 (s7n2, another card) narrowp-20_u2p_w12 3.71 / 3.87 / 3.78 at
       // d = 18 / 19 / 20 where specp-24_6x3m3 read 3.18 / 3.45 at 19 / 20; narrowp-24_u1p_w16
       // (one slice loaded ahead, 16 warps an SM) 3.82 / 3.97 at 21 / 24 where specp-24_6x3m3 read
-      // 3.55 / 3.66 (s7n2; to be confirmed by s7n-call3.sh before this branch is merged)
+      // 3.55 / 3.66 (s7n2); call 3 (s7n3, a third card, narrowp first) 3.69 / 3.66 / 3.85 at
+      // 21 / 22 / 24 where specp read 3.38 / 3.55 / 3.82 (at 24 again 3.66 vs 3.82: a tie there)
       return d <= 17 ? NARROWP_17 : d <= 20 ? NARROWP_20 : NARROWP_24;
+    } else if (d <= 32 && ordered) {
+      // the same body at up to 32 features, one slice loaded ahead, 12 warps an SM (168
+      // registers; issue 15, eighth session, branch kernels-narrow8): narrowp-32_u1p_w12 3.84 /
+      // 3.84 TB/s at d = 32 where split-2x16_u2t4p read 3.24 / 3.27 on two H200s (s7n2, s7n3, as
+      // a comparison kernel); call 4 (s7n4, a third card, this product build, default first):
+      // 3.48 / 3.59 / 3.77 at d = 25 / 28 / 32 where split-2x16_u2t4p read 2.80 / 2.88 / 3.02, in
+      // the reverse order 3.69 vs 3.05 at 32; parity 13 / 13
+      return NARROWP_32;
     } else if (d <= 48 && ordered) {
-      // the split chain (no padding, a few KB of shared memory), by measured speed on an H200
-      // (issue 15, fourth session, call 2, TB/s, every row bits=ref): 3.55 / 3.63 / 3.47 / 3.17 at
-      // d = 17 / 24 / 32 / 48 where spec-24 read 2.31 / 3.06, narrow-32 2.48, spec-48 2.91
-      return "split";
+      // narrowp at 48 features, one slice loaded ahead, 8 warps an SM (254 registers, no spill;
+      // branch kernels-narrow8-48, on top of kernels-narrow8): as a comparison kernel 3.75 TB/s at
+      // d = 48 where split-4x12_u2t2p read 3.03 and spec-48_m6 3.71, and narrowp-48_u1_w10 3.26 at
+      // d = 40 where split-4x12_u2t2p read 2.75 (s7n4, one card, one row each); to be merged only
+      // after s7n-call5.sh confirms it on the product build. The split chain (33..48 from issue
+      // 15's fourth session: 3.17 at 48 where spec-48 read 2.91) stays a forced plan
+      return NARROWP_48;
     } else if (d <= 24 && specSmem(d, 24) <= smemOptin && paddedFits(slices, 24, freeBytes)) {
       // spec at 24 features: 2.25 / 3.07 TB/s at d = 17 / 24 where narrow-24 read 2.08-2.17 /
       // 2.70-2.75 (issue 15, third session, call 2; at d = 32 spec-32 read 2.34, narrow-32 2.37)
@@ -708,14 +720,24 @@ record CudaPlan(
 
   /**
    * The ladder's narrowp shapes (issue 15, seventh session; kernels in local_sums.cu): at d = 17,
-   * 18..20 and 21..24. The split shape {@code 2x9_u8t4} (17..18 before) and {@code specp24_6x3m3}
-   * (19..24 before) stay forced plans, {@code 2x12_u2t4p} specp's fallback.
+   * 18..20 and 21..24 (and, since the eighth, {@link #NARROWP_32} at 25..32). The split shape
+   * {@code 2x9_u8t4} (17..18 before) and {@code specp24_6x3m3} (19..24 before) stay forced plans,
+   * {@code 2x12_u2t4p} specp's fallback.
    */
   static final String NARROWP_17 = "narrowp17_u4_w16";
 
   static final String NARROWP_20 = "narrowp20_u2p_w12";
 
   static final String NARROWP_24 = "narrowp24_u1p_w16";
+
+  /** 25..32 (issue 15, eighth session); {@code split2x16_u2t4p} stays a forced plan. */
+  static final String NARROWP_32 = "narrowp32_u1p_w12";
+
+  /**
+   * 33..48 where {@code spec48_m6} does not run (branch kernels-narrow8-48); {@code
+   * split4x12_u2t2p} stays a forced plan.
+   */
+  static final String NARROWP_48 = "narrowp48_u1p_w8";
 
   /** Teams (of {@code K} warps, one tile at a time each) a block of a split plan. */
   static int splitTeams(CudaPlan plan) {
