@@ -52,11 +52,6 @@ NARROWP_KERNEL(narrowp_o_32_u1p_w12, 32, 1, true, 32, 12)
 // split-4x12_u2t2p read 3.03 and spec-48_m6 3.71 (s7n4, one row); to be confirmed by
 // docs/device-runs/issue15/s7n-call5.sh before the merge. split_o_4x12_u2t2p stays for the forced plan
 NARROWP_KERNEL(narrowp_o_48_u1p_w8, 48, 1, true, 32, 8)
-// 33..40 on branch kernels-narrow9: the same body at 40 features (fewer padded features a sample
-// than at 48), one slice loaded ahead, 8 warps an SM: as a comparison kernel 3.63 TB/s at d = 40
-// where narrowp-48_u1p_w8 read 3.22 (3.37 in the reverse order; s7n5, bits=ref); to be kept only
-// if s7n-call6 confirms it on the product build (> 3 % in both orders, parity)
-NARROWP_KERNEL(narrowp_o_40_u1p_w8, 40, 1, true, 32, 8)
 LARGE_KERNEL(large_o_1_1, 1, 1, true)
 LARGE_KERNEL(large_o_2_1, 2, 1, true)
 LARGE_KERNEL(large_o_4_1, 4, 1, true)

@@ -141,7 +141,6 @@ class CudaBackendWithoutGpuTest {
           "narrowp_o_24_u1p_w16",
           "narrowp_o_32_u1p_w12",
           "narrowp_o_48_u1p_w8",
-          "narrowp_o_40_u1p_w8",
           "specp_o_24_6x3m3",
           "deepr_o",
           "deepg_o",

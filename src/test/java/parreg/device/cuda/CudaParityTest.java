@@ -477,8 +477,7 @@ class CudaParityTest {
         // branch kernels-narrow8-48: the ladder's narrowp-48_u1p_w8 at 33..42 (product module; any
         // batch start), d not a multiple of 4, several tiles a warp, N small; at 43..48 the
         // ladder runs spec-48_m6 where x padded to 48 fits (always here), so the product kernel
-        // is forced there; the neighbours 32 and 49; the comparison shape 40_u1p_w8 (since branch
-        // kernels-narrow9 the ladder's at 33..40, so the nulls at 33..40 run it there)
+        // is forced there; the neighbours 32 and 49; the comparison shape 40_u1p_w8
         Arguments.of(33, 150_001, null),
         Arguments.of(35, 9_000, null),
         Arguments.of(38, 31, null),
@@ -490,28 +489,6 @@ class CudaParityTest {
         Arguments.of(32, 9_000, null),
         Arguments.of(49, 9_000, null),
         Arguments.of(39, 9_000, "narrowp40_u1p_w8"));
-  }
-
-  static Stream<Arguments> narrow9Ladder() {
-    return Stream.of(
-        // branch kernels-narrow9: the ladder's narrowp-40_u1p_w8 at 33..40 (product module; any
-        // batch start), d not a multiple of 4, several tiles a warp (N = 150,001), N small (31,
-        // one partial tile); the neighbours 41 (narrowp-48_u1p_w8) and 32 (narrowp-32_u1p_w12);
-        // the former default narrowp-48_u1p_w8 forced at 36
-        Arguments.of(33, 150_001, null),
-        Arguments.of(35, 31, null),
-        Arguments.of(37, 9_000, null),
-        Arguments.of(39, 70_001, null),
-        Arguments.of(40, 40_000, null),
-        Arguments.of(41, 9_000, null),
-        Arguments.of(32, 5_003, null),
-        Arguments.of(36, 9_000, "narrowp48_u1p_w8"));
-  }
-
-  @ParameterizedTest(name = "d={0} N={1} plan={2}")
-  @MethodSource("narrow9Ladder")
-  void narrow9LadderMatchesTheReference(int d, int n, String plan) {
-    everyPlanMatchesTheReference(d, n, plan);
   }
 
   @ParameterizedTest(name = "d={0} N={1} plan={2}")

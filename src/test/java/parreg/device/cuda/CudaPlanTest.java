@@ -50,23 +50,13 @@ class CudaPlanTest {
     assertEquals(
         "split-2x16_u2t4p",
         CudaPlan.choose(32, 1000, H200_SMEM, FREE, true, "split2x16_u2t4p").name());
-    // 33..40: narrowp at 40 features, one slice ahead, 8 warps an SM (branch kernels-narrow9),
-    // whatever the memory; narrowp-48_u1p_w8 stays a forced plan there
-    assertEquals("narrowp-40_u1p_w8", plan(33, 1000, H200_SMEM, FREE));
-    assertEquals("narrowp-40_u1p_w8", plan(40, 1000, H200_SMEM, FREE));
-    assertEquals("narrowp-40_u1p_w8", plan(36, 100_000_000, 48 * 1024, 1L << 30));
-    assertEquals(
-        "narrowp_o_40_u1p_w8", CudaPlan.choose(37, 1000, H200_SMEM, FREE, true, null).main());
-    assertEquals(null, CudaPlan.choose(37, 1000, H200_SMEM, FREE, true, null).fallback());
-    assertEquals(
-        "narrowp-48_u1p_w8",
-        CudaPlan.choose(36, 1000, H200_SMEM, FREE, true, "narrowp48_u1p_w8").name());
-    // 41..42: narrowp at 48 features, one slice ahead, 8 warps an SM (branch
+    // 33..42: narrowp at 48 features, one slice ahead, 8 warps an SM (branch
     // kernels-narrow8-48), whatever the memory; split-4x12_u2t2p stays a forced plan
-    assertEquals("narrowp-48_u1p_w8", plan(41, 1000, H200_SMEM, FREE));
+    assertEquals("narrowp-48_u1p_w8", plan(33, 1000, H200_SMEM, FREE));
     assertEquals("narrowp-48_u1p_w8", plan(42, 1000, H200_SMEM, FREE));
     assertEquals(
-        "narrowp_o_48_u1p_w8", CudaPlan.choose(41, 1000, H200_SMEM, FREE, true, null).main());
+        "narrowp_o_48_u1p_w8", CudaPlan.choose(37, 1000, H200_SMEM, FREE, true, null).main());
+    assertEquals(null, CudaPlan.choose(37, 1000, H200_SMEM, FREE, true, null).fallback());
     assertEquals(
         "split-4x12_u2t2p",
         CudaPlan.choose(40, 1000, H200_SMEM, FREE, true, "split4x12_u2t2p").name());
@@ -75,7 +65,7 @@ class CudaPlanTest {
     assertEquals("spec-48_m6", plan(43, 1000, H200_SMEM, FREE));
     assertEquals("spec-48_m6", plan(48, 1000, H200_SMEM, FREE));
     assertEquals("narrowp-48_u1p_w8", plan(48, 100_000_000, H200_SMEM, 1L << 30));
-    assertEquals("narrowp-48_u1p_w8", plan(43, 100_000_000, 48 * 1024, 1L << 30));
+    assertEquals("narrowp-48_u1p_w8", plan(33, 100_000_000, 48 * 1024, 1L << 30));
     // 49..64 and 65..104: spec's fifth-session shapes (two blocks an SM; seven chain warps)
     assertEquals("spec-64_m4", plan(49, 1000, H200_SMEM, FREE));
     assertEquals("spec-64_m4", plan(64, 625_000, H200_SMEM, FREE));

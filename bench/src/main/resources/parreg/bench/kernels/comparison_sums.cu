@@ -252,6 +252,6 @@ NARROWP_KERNEL(narrowp_o_28_u1_w16, 28, 1, false, 32, 16)
 NARROWP_KERNEL(narrowp_o_32_u1_w16, 32, 1, false, 32, 16)
 NARROWP_KERNEL(narrowp_o_40_u1_w12, 40, 1, false, 32, 12)
 NARROWP_KERNEL(narrowp_o_48_u1_w10, 48, 1, false, 32, 10)
-// (48_u1p_w8: the product's at 41..42, and 43..48 where spec-48_m6 does not run; 40_u1p_w8,
-// 3.63 TB/s at d = 40 in s7n5, moved to the product module on branch kernels-narrow9 for 33..40;
-// 40_u1p_w9 spills)
+// (48_u1p_w8: the product's on branch kernels-narrow8-48, at 33..48 where spec-48_m6 does not
+// run); 40_u1p_w8 (232 registers, no spill; 40_u1p_w9 spills) for call 5 at 33..40
+NARROWP_KERNEL(narrowp_o_40_u1p_w8, 40, 1, true, 32, 8)

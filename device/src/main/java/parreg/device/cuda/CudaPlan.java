@@ -8,24 +8,23 @@ package parreg.device.cuda;
  *
  * <p>The ladder, first that fits: {@code small} (d &le; 16), {@code spec48_m6} (43 &le; d &le; 48,
  * ordered, where x padded to 48 fits), {@code narrowp} (16 &lt; d &le; 32, ordered; a warp per
- * tile, the accumulators in registers; at 40 features 32 &lt; d &le; 40, at 48 features 40 &lt; d
- * &le; 48, ordered, where {@code spec48_m6} does not run), {@code spec24} (16 &lt; d &le; 24,
- * unordered, where its slots and x padded to 24 fit), {@code narrow} (16 &lt; d &le; 32,
- * unordered), {@code spec} (32 &lt; d &le; 256, where its slots fit and x padded to its slice width
- * fits in free memory; ordered, its shapes {@code spec64_m4} at 49..64, {@code spec100_c7} at
- * 65..100 and {@code spec104_c7} at 101..104 where their slots fit), {@code quad2} (64 &lt; d &le;
- * 256), {@code flow2}, {@code flow1}, {@code pipe2}, {@code pipe1}, {@code large1} (d &le; 256, by
- * shared memory), on cards of compute capability 9.0 and newer {@code widet} (256 &lt; d &le;
- * 1,024, ordered; their kernels are local_sums_sm90.cu's), else {@code wide2} (256 &lt; d &le;
- * 896), {@code widea} (896 &lt; d &le; 1,024) or {@code wide} (256 &lt; d &le; 1,024; ordered,
- * where their slots fit and x padded to the slice width fits in free memory), {@code deepxb} (d
- * &gt; 1,024, ordered, where its ring fits), {@code deep} (d &gt; 1,024, ordered), {@code twopass}
- * (any d). docs/GPU.md describes each; local_sums.cu holds their kernels. The benchmark and the
- * parity tests may force a plan by name, including {@code large2}, {@code widep}, {@code narrow} at
- * 32 &lt; d &le; 48, {@code narrow64}, {@code narrow1}, {@code deepf}, {@code deepw} and the other
- * {@code deepx} shapes, whose kernels only the comparison module has, and on cards of compute
- * capability 9.0 {@code deeptRxS} / {@code deephRxS} (issue 15, sixth session; local_sums_sm90.cu,
- * slower than deepxb on an H200).
+ * tile, the accumulators in registers; and 32 &lt; d &le; 48, ordered, where {@code spec48_m6} does
+ * not run), {@code spec24} (16 &lt; d &le; 24, unordered, where its slots and x padded to 24 fit),
+ * {@code narrow} (16 &lt; d &le; 32, unordered), {@code spec} (32 &lt; d &le; 256, where its slots
+ * fit and x padded to its slice width fits in free memory; ordered, its shapes {@code spec64_m4} at
+ * 49..64, {@code spec100_c7} at 65..100 and {@code spec104_c7} at 101..104 where their slots fit),
+ * {@code quad2} (64 &lt; d &le; 256), {@code flow2}, {@code flow1}, {@code pipe2}, {@code pipe1},
+ * {@code large1} (d &le; 256, by shared memory), on cards of compute capability 9.0 and newer
+ * {@code widet} (256 &lt; d &le; 1,024, ordered; their kernels are local_sums_sm90.cu's), else
+ * {@code wide2} (256 &lt; d &le; 896), {@code widea} (896 &lt; d &le; 1,024) or {@code wide} (256
+ * &lt; d &le; 1,024; ordered, where their slots fit and x padded to the slice width fits in free
+ * memory), {@code deepxb} (d &gt; 1,024, ordered, where its ring fits), {@code deep} (d &gt; 1,024,
+ * ordered), {@code twopass} (any d). docs/GPU.md describes each; local_sums.cu holds their kernels.
+ * The benchmark and the parity tests may force a plan by name, including {@code large2}, {@code
+ * widep}, {@code narrow} at 32 &lt; d &le; 48, {@code narrow64}, {@code narrow1}, {@code deepf},
+ * {@code deepw} and the other {@code deepx} shapes, whose kernels only the comparison module has,
+ * and on cards of compute capability 9.0 {@code deeptRxS} / {@code deephRxS} (issue 15, sixth
+ * session; local_sums_sm90.cu, slower than deepxb on an H200).
  *
  * @param name the plan as reported ("spec-64", "quad-8x2", "small-16", "twopass", ...)
  * @param family small, narrow, large, pipe, flow, quad, spec, wide, deep or twopass: how the
@@ -540,19 +539,17 @@ record CudaPlan(
       // 3.48 / 3.59 / 3.77 at d = 25 / 28 / 32 where split-2x16_u2t4p read 2.80 / 2.88 / 3.02, in
       // the reverse order 3.69 vs 3.05 at 32; parity 13 / 13
       return NARROWP_32;
-    } else if (d <= 40 && ordered) {
-      // the same body at 40 features, one slice loaded ahead, 8 warps an SM (branch
-      // kernels-narrow9): it reads 8 padded features a sample fewer than narrowp-48; as a
-      // comparison kernel 3.63 TB/s at d = 40 where narrowp-48_u1p_w8 read 3.22 (3.37 in the
-      // reverse order; s7n5, bits=ref); kept only if s7n-call6 confirms it on the product build
-      return NARROWP_40;
     } else if (d <= 48 && ordered) {
       // narrowp at 48 features, one slice loaded ahead, 8 warps an SM (254 registers, no spill;
       // branch kernels-narrow8-48, on top of kernels-narrow8): as a comparison kernel 3.75 TB/s at
       // d = 48 where split-4x12_u2t2p read 3.03 and spec-48_m6 3.71, and narrowp-48_u1_w10 3.26 at
       // d = 40 where split-4x12_u2t2p read 2.75 (s7n4, one card, one row each); to be merged only
       // after s7n-call5.sh confirms it on the product build. The split chain (33..48 from issue
-      // 15's fourth session: 3.17 at 48 where spec-48 read 2.91) stays a forced plan
+      // 15's fourth session: 3.17 at 48 where spec-48 read 2.91) stays a forced plan.
+      // narrowp-40_u1p_w8 at 33..40 (branch kernels-narrow9, product build, s7n6, bits=ref) won
+      // by 9-10 % when it ran second (3.33 / 3.48 vs 3.06 / 3.16 at 36 / 40) but only by 1-3 %
+      // when it ran first (3.06 / 3.28 / 3.45 vs 3.02 / 3.20 / 3.35 at 33 / 36 / 40) and lost at
+      // 38 (3.31 vs 3.38): not > 3 % in both orders, so it stays a comparison kernel
       return NARROWP_48;
     } else if (d <= 24 && specSmem(d, 24) <= smemOptin && paddedFits(slices, 24, freeBytes)) {
       // spec at 24 features: 2.25 / 3.07 TB/s at d = 17 / 24 where narrow-24 read 2.08-2.17 /
@@ -740,12 +737,9 @@ record CudaPlan(
   /** 25..32 (issue 15, eighth session); {@code split2x16_u2t4p} stays a forced plan. */
   static final String NARROWP_32 = "narrowp32_u1p_w12";
 
-  /** 33..40 (branch kernels-narrow9); {@code narrowp48_u1p_w8} stays a forced plan there. */
-  static final String NARROWP_40 = "narrowp40_u1p_w8";
-
   /**
-   * 41..42, and 43..48 where {@code spec48_m6} does not run (branch kernels-narrow8-48; 33..40
-   * until kernels-narrow9); {@code split4x12_u2t2p} stays a forced plan.
+   * 33..48 where {@code spec48_m6} does not run (branch kernels-narrow8-48); {@code
+   * split4x12_u2t2p} stays a forced plan.
    */
   static final String NARROWP_48 = "narrowp48_u1p_w8";
 
