@@ -543,8 +543,10 @@ record CudaPlan(
       // narrowp at 48 features, one slice loaded ahead, 8 warps an SM (254 registers, no spill;
       // branch kernels-narrow8-48, on top of kernels-narrow8): as a comparison kernel 3.75 TB/s at
       // d = 48 where split-4x12_u2t2p read 3.03 and spec-48_m6 3.71, and narrowp-48_u1_w10 3.26 at
-      // d = 40 where split-4x12_u2t2p read 2.75 (s7n4, one card, one row each); to be merged only
-      // after s7n-call5.sh confirms it on the product build. The split chain (33..48 from issue
+      // d = 40 where split-4x12_u2t2p read 2.75 (s7n4, one card, one row each); confirmed on the
+      // product build by s7n5 (2.97 / 3.24 / 3.22 / 3.52 at 33 / 36 / 40 / 42 where split read
+      // 2.39 / 2.81 / 2.98 / 2.96, 3.37 vs 2.63 at 40 in the reverse order; parity 11 / 11), so
+      // merged. The split chain (33..48 from issue
       // 15's fourth session: 3.17 at 48 where spec-48 read 2.91) stays a forced plan.
       // narrowp-40_u1p_w8 at 33..40 (branch kernels-narrow9, product build, s7n6, bits=ref) won
       // by 9-10 % when it ran second (3.33 / 3.48 vs 3.06 / 3.16 at 36 / 40) but only by 1-3 %
