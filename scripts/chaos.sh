@@ -6,7 +6,8 @@
 # run (computed by the reference simulation in the driving JVM) and that every journal holds every
 # step exactly once. The driver is the JUnit test parreg.cli.ChaosSoakTest (CI runs it with 3 nodes
 # and 10 faults); this script runs it with other figures and prints its fault log and summary.
-# usage: scripts/chaos.sh [NODES=3] [FAULTS=100] [SEED]
+# usage: scripts/chaos.sh [NODES=3] [FAULTS=100] [SEED]   (GRACEFUL=1: a fifth kind of fault, a
+# graceful stop of one node (SIGTERM: its H2 journal closed cleanly) and its restart)
 # Nodes are real processes on 127.0.0.1 with free ports, journals in a temporary directory; the
 # test kills every node it started when it ends, passed or failed.
 set -euo pipefail
@@ -14,6 +15,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 N=${1:-3}; K=${2:-100}; SEED=${3:-}
 props=(-Dparreg.chaos.nodes="$N" -Dparreg.chaos.faults="$K")
 [ -n "$SEED" ] && props+=(-Dparreg.chaos.seed="$SEED")
+[ -n "${GRACEFUL:-}" ] && props+=(-Dparreg.chaos.graceful=true)
 rc=0
 mvn -q -B test -Dtest=ChaosSoakTest -Dsurefire.failIfNoSpecifiedTests=false "${props[@]}" || rc=$?
 cat target/surefire-reports/parreg.cli.ChaosSoakTest-output.txt 2>/dev/null | grep -E '^(chaos|fault)' || true
