@@ -120,10 +120,7 @@ class ChaosSoakTest {
           c.node(first).restart();
           c.await(
               first,
-              s ->
-                  "done".equals(s.get("state").asText())
-                      || (!"starting".equals(s.get("state").asText())
-                          && s.get("committedStep").asLong() > s.get("recoveredStep").asLong()),
+              ClusterRun.COMMITTED_SINCE_START,
               "node " + first + " to commit after its graceful restart");
           continue;
         }
@@ -167,12 +164,7 @@ class ChaosSoakTest {
         }
         for (int v : victims) {
           c.await(
-              v,
-              s ->
-                  "done".equals(s.get("state").asText())
-                      || (!"starting".equals(s.get("state").asText())
-                          && s.get("committedStep").asLong() > s.get("recoveredStep").asLong()),
-              "node " + v + " to commit after its restart");
+              v, ClusterRun.COMMITTED_SINCE_START, "node " + v + " to commit after its restart");
         }
       }
       for (JsonNode s : c.awaitAllDone()) {

@@ -102,15 +102,7 @@ final class ClusterRun implements AutoCloseable {
     v.kill9();
     whileDown.check(before);
     v.restart();
-    // A victim killed just before its last step may come back already done: that is fine too.
-    JsonNode after =
-        await(
-            v,
-            s ->
-                "done".equals(s.get("state").asText())
-                    || (!"starting".equals(s.get("state").asText())
-                        && s.get("committedStep").asLong() > s.get("recoveredStep").asLong()),
-            "node " + p + " to commit after its restart");
+    JsonNode after = await(v, COMMITTED_SINCE_START, "node " + p + " to commit after its restart");
     long durable = before.get("durableStep").asLong();
     if (after.get("recoveredStep").asLong() < durable) {
       throw new AssertionError(
@@ -152,36 +144,51 @@ final class ClusterRun implements AutoCloseable {
    * start).
    */
   JsonNode await(int p, Predicate<JsonNode> until, String what) throws Exception {
-    long deadline = System.nanoTime() + Duration.ofSeconds(180).toNanos();
-    while (true) {
-      for (int q = 0; q < nodes.size(); q++) {
-        if (q != p && !nodes.get(q).isAlive()) {
-          throw new AssertionError(
-              "node "
-                  + q
-                  + " exited ("
-                  + nodes.get(q).exitCode().orElse(-1)
-                  + ") while waiting for "
-                  + what
-                  + ":\n"
-                  + logWithoutTraces(nodes.get(q)));
-        }
+    return await(node(p), until, what, () -> othersAlive(p, what));
+  }
+
+  /** Fails, quoting its log, when a node of this cluster other than p has exited. */
+  private void othersAlive(int p, String what) throws Exception {
+    for (int q = 0; q < nodes.size(); q++) {
+      if (q != p && !nodes.get(q).isAlive()) {
+        throw new AssertionError(
+            "node "
+                + q
+                + " exited ("
+                + nodes.get(q).exitCode().orElse(-1)
+                + ") while waiting for "
+                + what
+                + ":\n"
+                + logWithoutTraces(nodes.get(q)));
       }
-      long left = deadline - System.nanoTime();
-      if (left <= 0) {
-        throw new AssertionError("timed out waiting for " + what + "; see " + node(p).log());
-      }
-      Optional<JsonNode> s = pollOnce(node(p), what);
-      if (s.isPresent() && until.test(s.get())) {
-        return s.get();
-      }
-      Thread.sleep(20);
     }
   }
 
+  /**
+   * A node that came back after a restart: done, or up and past the step it recovered at (a victim
+   * killed just before its last step may come back already done).
+   */
+  static final Predicate<JsonNode> COMMITTED_SINCE_START =
+      s ->
+          "done".equals(s.get("state").asText())
+              || (!"starting".equals(s.get("state").asText())
+                  && s.get("committedStep").asLong() > s.get("recoveredStep").asLong());
+
+  /** A check run on every poll of {@link #await}; it fails by throwing. */
+  @FunctionalInterface
+  private interface Check {
+    void run() throws Exception;
+  }
+
   static JsonNode await(NodeProcess n, Predicate<JsonNode> until, String what) throws Exception {
+    return await(n, until, what, () -> {});
+  }
+
+  private static JsonNode await(NodeProcess n, Predicate<JsonNode> until, String what, Check each)
+      throws Exception {
     long deadline = System.nanoTime() + Duration.ofSeconds(180).toNanos();
     while (System.nanoTime() < deadline) {
+      each.run();
       Optional<JsonNode> s = pollOnce(n, what);
       if (s.isPresent() && until.test(s.get())) {
         return s.get();

@@ -25,27 +25,28 @@ import org.h2.mvstore.MVStore;
  * embedded H2 journal) every acknowledged write counts as safe.
  */
 public final class H2Durability {
-  private volatile MVStore store;
-  private final LongSupplier versionSource;
-  private final LongSupplier headerSource;
+  // Without a store: every write counts as safe. Volatile: attached on the journal's set-up thread,
+  // read on the training actor's.
+  private volatile LongSupplier version = () -> 0;
+  private volatile LongSupplier header = () -> Long.MAX_VALUE;
 
   /** Not attached yet: {@link #attach} gives it the journal's store. */
-  public H2Durability() {
-    this(null, null);
-  }
+  public H2Durability() {}
 
   /**
    * Versions from two sources instead of a store (tests): {@code version} for {@link #version},
    * {@code header} for {@link #recoverable}.
    */
   public H2Durability(LongSupplier version, LongSupplier header) {
-    this.versionSource = version;
-    this.headerSource = header;
+    this.version = version;
+    this.header = header;
   }
 
   /** Attaches the store of the embedded H2 database behind {@code connection}. */
   public void attach(Connection connection) throws SQLException {
-    store = H2Compaction.mvStore(connection);
+    MVStore store = H2Compaction.mvStore(connection);
+    version = store::getCurrentVersion;
+    header = () -> headerVersion(store);
   }
 
   /**
@@ -53,11 +54,7 @@ public final class H2Durability {
    * version. 0 without a store.
    */
   public long version() {
-    if (versionSource != null) {
-      return versionSource.getAsLong();
-    }
-    MVStore s = store;
-    return s == null ? 0 : s.getCurrentVersion();
+    return version.getAsLong();
   }
 
   /**
@@ -66,16 +63,18 @@ public final class H2Durability {
    * first header).
    */
   public long recoverable() {
-    if (headerSource != null) {
-      return headerSource.getAsLong();
-    }
-    MVStore s = store;
-    if (s == null) {
-      return Long.MAX_VALUE;
-    }
+    return header.getAsLong();
+  }
+
+  /** Whether a commit that returned when {@link #version} said {@code version} is safe now. */
+  public boolean covers(long version) {
+    return version <= recoverable();
+  }
+
+  private static long headerVersion(MVStore store) {
     // H2's own map, written by the committing thread: a value read while it changes is only an
     // older or a missing one, and either keeps the log longer.
-    Object v = s.getStoreHeader().get("version");
+    Object v = store.getStoreHeader().get("version");
     if (v instanceof Number n) {
       return n.longValue();
     }
@@ -88,10 +87,5 @@ public final class H2Durability {
       }
     }
     return -1;
-  }
-
-  /** Whether a commit that returned when {@link #version} said {@code version} is safe now. */
-  public boolean covers(long version) {
-    return version <= recoverable();
   }
 }
