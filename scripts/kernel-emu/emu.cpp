@@ -6,7 +6,7 @@
 // CudaParityTest.check; every (coordinate, tile) value is compared bit for bit. It checks the
 // order and the indexing of the source, not the card's code generation: parity on the card
 // stays the test. Usage: scripts/kernel-emu/run.sh D N deep|narrow24|narrow32|narrow48|narrow64|narrow24u1|narrow32u1
-// |deepf|deepfd|spec48|spec104|spec208|wide384|...|wide1024|wide2_384|...|wide2_1024|widetW_CxT|widelW_CxT|widetqW_CxT|widelqW_CxT|splitK_F_U_T[p]|narrowpDM_uU[p] (spec, wide, wide2, widet, widel: the
+// |deepf|deepfd|spec48|spec104|spec208|wide384|...|wide1024|wide2_384|...|wide2_1024|widetW_CxT|widelW_CxT|widetqW_CxT|widelqW_CxT|widecN_W_CxT|splitK_F_U_T[p]|narrowpDM_uU[p] (spec, wide, wide2, widet, widel, widec: the
 // batches that start on a slice boundary, x converted to the quad or octet layout).
 #include "shim.h"
 #include "local_sums.cuh"
@@ -86,7 +86,12 @@ int main(int argc, char** argv) {
   bool oct = false;
   if (mode.rfind("spec", 0) == 0) W = atoi(mode.c_str() + 4);
   int TC = 0, TT = 0;  // widetW_CxT / widelW_CxT: chain warps, sub-slices a task
-  if (mode.rfind("widetq", 0) == 0 || mode.rfind("widelq", 0) == 0) {
+  int NCv = 0;  // widecNC_W_CxT: clusters of NC blocks of width W (the slice NC W features wide)
+  if (mode.rfind("widec", 0) == 0) {
+    sscanf(mode.c_str() + 5, "%d_%d_%dx%d", &NCv, &W, &TC, &TT);
+    W *= NCv;
+    oct = true;
+  } else if (mode.rfind("widetq", 0) == 0 || mode.rfind("widelq", 0) == 0) {
     // widetqW_CxT / widelqW_CxT: lane groups of 4; batches at offsets run the quartet two passes
     sscanf(mode.c_str() + 6, "%d_%dx%d", &W, &TC, &TT);
     oct = true;
@@ -260,6 +265,26 @@ int main(int argc, char** argv) {
         WIDELQ_EMU(2048, 512, 1, 4, 7)
         WIDELQ_EMU(2048, 512, 2, 3, 7)
         WIDELQ_EMU(2048, 512, 1, 6, 7)
+#define WIDEC_EMU(NC, WW, Q, C, TS, S) \
+  if (NCv == NC && W == NC * WW && TC == C && TT == TS && w.rfind("widec", 0) == 0) { \
+    launch_cluster(NC * std::min(tiles, 2), NC, 32 * (C + 9), [&] { widet_body<Q, C, 8, TS, S, false, 8, 0, NC>(XP, Y, d, start, len, P, bias, G, tiles); }); \
+    std::vector<double> g1 = got; \
+    launch_cluster(NC * 3, NC, 32 * (C + 9), [&] { widet_body<Q, C, 8, TS, S, false, 8, 0, NC>(XP, Y, d, start, len, P, bias, G, tiles); }); \
+    if (!same(g1, got, d + 2, tiles, "widec grid 2 vs 3 clusters")) ++fails; \
+    if (!same(ref, got, d + 2, tiles, "widec (S = " #S ") against the two passes")) ++fails; \
+  }
+        // local_sums_sm90.cu's widec shapes (clusters of 2), few slots (S = (C - 1) TS + 1) to
+        // stress the ring, and clusters of 3 and 4 (the body takes any NC; s9c1 ran 4 and 8)
+        WIDEC_EMU(2, 640, 160, 3, 2, 10)
+        WIDEC_EMU(2, 768, 192, 2, 4, 8)
+        WIDEC_EMU(2, 896, 224, 3, 2, 7)
+        WIDEC_EMU(2, 1024, 256, 3, 2, 6)
+        WIDEC_EMU(2, 512, 128, 2, 4, 13)
+        WIDEC_EMU(2, 512, 128, 3, 2, 13)
+        WIDEC_EMU(2, 512, 128, 2, 4, 5)
+        WIDEC_EMU(4, 512, 128, 2, 4, 13)
+        WIDEC_EMU(4, 512, 128, 3, 2, 5)
+        WIDEC_EMU(3, 384, 96, 2, 4, 18)
 #define WIDETQP_EMU(WW, Q, C, TS, S) \
   if (W == WW && TC == C && TT == TS && quart && w.rfind("widetq", 0) == 0 && w.back() == 'p' && start % 32 == 0) launch(grid, 1, 32 * (C + 9), [&] { widet_body<Q, C, 8, TS, S, false, 4, 4>(XP, Y, d, start, len, P, bias, G, tiles); });
         WIDETQP_EMU(1024, 256, 1, 8, 13)

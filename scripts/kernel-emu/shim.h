@@ -18,6 +18,7 @@
 #define __global__
 #define __shared__
 #define __launch_bounds__(...)
+#define __cluster_dims__(...)
 struct dim3s { unsigned x = 0, y = 0, z = 0; };
 inline thread_local dim3s threadIdx, blockIdx;
 inline dim3s blockDim, gridDim;
@@ -36,7 +37,7 @@ inline int __ffs(int v) { return v == 0 ? 0 : __builtin_ffs(v); }
 inline double atomicAdd(double* p, double v) { double o = *p; *p = o + v; return o; }  // unused (ordered only)
 struct Warp { std::barrier<> bar{32}; double slot[32]; };
 struct Block { std::unique_ptr<std::barrier<>> bar; std::vector<std::unique_ptr<Warp>> warps; };
-inline Block* g_block;
+inline thread_local Block* g_block;  // each emulated thread's block (clusters run several at once)
 inline void __syncthreads() { g_block->bar->arrive_and_wait(); }
 inline void __syncwarp() { g_block->warps[threadIdx.x >> 5]->bar.arrive_and_wait(); }
 // bar.sync / bar.arrive: barrier id completes when count threads have arrived (each emulated
@@ -92,6 +93,7 @@ inline void launch(int gx, int gy, int bs, const std::function<void()>& f) {
         ts.emplace_back([&, t, bx, by] {
           threadIdx = {(unsigned)t, 0, 0};
           blockIdx = {(unsigned)bx, (unsigned)by, 0};
+          g_block = &b;
           f();
         });
       for (auto& t : ts) t.join();
@@ -159,3 +161,53 @@ inline void bulk_copy(void* dst, const void* src, unsigned bytes, unsigned long 
   mbar_check(b);
 }
 inline float4 __ldg(const float4* p) { return *p; }
+// thread-block clusters (the widec kernels): the NC blocks of a cluster run at once, each with
+// its own dynamic shared memory; a remote store or arrival goes to the same offset in block rank
+extern float4 sm4[];
+inline thread_local float4* g_smem4 = nullptr;  // this block's dynamic shared memory in a cluster
+inline float4* cta_smem4() { return g_smem4 ? g_smem4 : sm4; }
+inline int g_cluster = 1;
+inline std::vector<float4*> g_cluster_smem;  // block rank's shared memory, the current cluster
+inline std::unique_ptr<std::barrier<>> g_cluster_bar;
+inline unsigned cluster_rank() { return blockIdx.x % g_cluster; }
+inline void cluster_sync() { g_cluster_bar->arrive_and_wait(); }
+template <class T>
+inline T* cluster_map(T* p, unsigned rank) {
+  const char* base = reinterpret_cast<const char*>(g_smem4);
+  return reinterpret_cast<T*>(reinterpret_cast<char*>(g_cluster_smem.at(rank)) + (reinterpret_cast<const char*>(p) - base));
+}
+inline void st_cluster(float* p, unsigned rank, float v) {
+  std::lock_guard<std::mutex> lk(g_mb_mu);  // ordered before the arrival that follows
+  *cluster_map(p, rank) = v;
+}
+inline void mbar_arrive_cluster(unsigned long long* bar, unsigned rank) { mbar_arrive(cluster_map(bar, rank)); }
+inline void mbar_wait_cluster(unsigned long long* bar, unsigned parity) { mbar_wait(bar, parity); }
+// Runs f on a grid of gx blocks of bs threads in clusters of nc blocks, one cluster at a time.
+inline void launch_cluster(int gx, int nc, int bs, const std::function<void()>& f) {
+  gridDim = {(unsigned)gx, 1, 1};
+  blockDim = {(unsigned)bs, 1, 1};
+  g_cluster = nc;
+  std::vector<std::vector<float4>> mem(nc, std::vector<float4>(16384));
+  g_cluster_smem.clear();
+  for (auto& m : mem) g_cluster_smem.push_back(m.data());
+  for (int c = 0; c < gx / nc; ++c) {
+    g_cluster_bar = std::make_unique<std::barrier<>>(nc * bs);
+    std::vector<Block> blocks(nc);
+    for (auto& b : blocks) {
+      b.bar = std::make_unique<std::barrier<>>(bs);
+      for (int w = 0; w < bs / 32; ++w) b.warps.push_back(std::make_unique<Warp>());
+    }
+    std::vector<std::thread> ts;
+    for (int r = 0; r < nc; ++r)
+      for (int t = 0; t < bs; ++t)
+        ts.emplace_back([&, t, r, c] {
+          threadIdx = {(unsigned)t, 0, 0};
+          blockIdx = {(unsigned)(c * nc + r), 0, 0};
+          g_block = &blocks[r];
+          g_smem4 = g_cluster_smem[r];
+          f();
+        });
+    for (auto& t : ts) t.join();
+  }
+  g_cluster = 1;
+}

@@ -1488,18 +1488,23 @@ struct SubSlice {
   int t, g, s, per, cnt;
 };
 // GL: lanes of a group (8: the octet layout, 4 groups a tile; 4: the quartet layout, 8 groups).
+// bx of G: the block's place among those that share the tiles (a cluster's, for widec).
 template <int GL = 8>
-__device__ __forceinline__ SubSlice sub_slice(int k, int myTiles, int lastPer, int len) {
+__device__ __forceinline__ SubSlice sub_slice(int k, int myTiles, int lastPer, int len, int bx, int G) {
   constexpr int SH = GL == 8 ? 7 : 8;  // log2 of the sub-slices of a whole tile (groups x 32 slices)
   SubSlice a;
   const int i = k >> SH;
-  a.t = blockIdx.x + i * gridDim.x;
+  a.t = bx + i * G;
   a.per = i == myTiles - 1 ? lastPer : SLICES;
   const int r = k - (i << SH);
   a.g = r / a.per;
   a.s = r - a.g * a.per;
   a.cnt = min(TILE, len - a.t * TILE);
   return a;
+}
+template <int GL = 8>
+__device__ __forceinline__ SubSlice sub_slice(int k, int myTiles, int lastPer, int len) {
+  return sub_slice<GL>(k, myTiles, lastPer, len, blockIdx.x, gridDim.x);
 }
 
 // The residual chain's terms of one quad, weights w (features 4 q .. 4 q + 3), in feature order.

@@ -61,3 +61,12 @@ DEEPT_KERNEL(deept_o_32x32, 32, 32, 8, 8, 4)
 DEEPH_KERNEL(deeph_o_64x32, 64, 32, 8, 8, 4)
 DEEPH_KERNEL(deeph_o_32x64, 32, 64, 8, 8, 4)
 DEEPH_KERNEL(deeph_o_128x24, 128, 24, 8, 8, 4)
+// 1,024 < d <= 2,048: widec_o_2xW_CxTS, clusters of 2 widet blocks of W features each, x read
+// once (issue 15, ninth session; widet's slots and ladder shape at width W; 2 x 3 at 2,048 a
+// comparison shape). Clusters of 4 and 8 (2,048 / 4,096) were 2-3 x slower than deepxb: a slot of
+// the first block is held for the chain through every block (s9c1)
+WIDEC_KERNEL(widec_o_2x640_3x2, 2, 160, 3, 2, 10)
+WIDEC_KERNEL(widec_o_2x768_2x4, 2, 192, 2, 4, 8)
+WIDEC_KERNEL(widec_o_2x896_3x2, 2, 224, 3, 2, 7)
+WIDEC_KERNEL(widec_o_2x1024_3x2, 2, 256, 3, 2, 6)
+WIDEC_KERNEL(widec_o_2x1024_2x3, 2, 256, 2, 3, 6)

@@ -89,11 +89,52 @@ __device__ __forceinline__ void bulk_copy(void* dst, const void* src, unsigned b
       "l"(src), "r"(bytes), "r"(smem_addr(bar))
       : "memory");
 }
+// This block's dynamic shared memory (the emulation gives each block of a cluster its own).
+__device__ __forceinline__ float4* cta_smem4() {
+  extern __shared__ float4 sm4[];
+  return sm4;
+}
+// Thread-block clusters (the widec kernels; PTX ISA 7.8, sm_90): this block's rank in its
+// cluster, a barrier of all the cluster's threads, and a store / a transaction-barrier arrival
+// into the shared memory of block `rank` of the cluster (mapa: the same offset in that block).
+__device__ __forceinline__ unsigned cluster_rank() {
+  unsigned r;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+  return r;
+}
+__device__ __forceinline__ void cluster_sync() {
+  asm volatile("barrier.cluster.arrive;\nbarrier.cluster.wait;" ::: "memory");
+}
+__device__ __forceinline__ unsigned cluster_addr(const void* p, unsigned rank) {
+  unsigned a;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(a) : "r"(smem_addr(p)), "r"(rank));
+  return a;
+}
+__device__ __forceinline__ void st_cluster(float* p, unsigned rank, float v) {
+  asm volatile("st.shared::cluster.f32 [%0], %1;" ::"r"(cluster_addr(p, rank)), "f"(v) : "memory");
+}
+// Release at cluster scope: the arriving thread's earlier stores (st_cluster) are visible to a
+// thread of that block that then waits on the phase with mbar_wait_cluster (acquire).
+__device__ __forceinline__ void mbar_arrive_cluster(unsigned long long* bar, unsigned rank) {
+  asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];" ::"r"(cluster_addr(bar, rank))
+               : "memory");
+}
+__device__ __forceinline__ void mbar_wait_cluster(unsigned long long* bar, unsigned parity) {
+  asm volatile(
+      "{\n"
+      ".reg .pred p;\n"
+      "WAIT_%=:\n"
+      "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%0], %1;\n"
+      "@!p bra WAIT_%=;\n"
+      "}\n" ::"r"(smem_addr(bar)),
+      "r"(parity)
+      : "memory");
+}
 #else
 inline float4 lds128(const float4* p) { return *p; }
 #endif
 
-template <int Q, int C, int A, int TS, int S, bool LEAN = false, int GL = 8, int SP = 0>
+template <int Q, int C, int A, int TS, int S, bool LEAN = false, int GL = 8, int SP = 0, int NC = 1>
 __device__ __forceinline__ void widet_body(const float* __restrict__ x, const float* __restrict__ y, int d, i64 start,
                                            int len, const float* __restrict__ params, int bias,
                                            double* __restrict__ out, int tiles,
@@ -102,6 +143,9 @@ __device__ __forceinline__ void widet_body(const float* __restrict__ x, const fl
   // plans: see the note after this body). QG: quads of a 32-lane warp load in the accumulating
   // warps (one lane group each); NGR: groups of a slice; LG: log2 GL.
   static_assert(GL == 8 || GL == 4, "lane groups of 8 or 4");
+  // NC > 1: a cluster of NC blocks shares each sub-slice (the widec plans, see the note after this
+  // body); block `rank` holds features [4 Q rank, 4 Q (rank + 1)) of the slice width 4 Q NC
+  static_assert(NC == 1 || (GL == 8 && !LEAN && SP == 0), "clusters: the octet layout, widet's shape");
   constexpr int QG = 32 / GL;
   constexpr int NGR = LANES / GL;
   constexpr int LG = GL == 8 ? 3 : 2;
@@ -122,8 +166,7 @@ __device__ __forceinline__ void widet_body(const float* __restrict__ x, const fl
   // GL 4: the group sums always in registers (three partials a feature, quartets_combine), so
   // no group sums in shared memory; LEAN then only says where the weights are
   constexpr bool GS_SHARED = GL == 8 && !LEAN;
-  extern __shared__ float4 sm4[];
-  float4* slots = sm4;                                       // S slots of GL Q vectors (+ SP)
+  float4* slots = cta_smem4();                               // S slots of GL Q vectors (+ SP)
   float4* ws4 = slots + S * SST;                             // w32 in quads, zeros past d (not LEAN)
   double* gs = reinterpret_cast<double*>(ws4 + (LEAN ? 0 : Q));  // 2 x 4 Q: G0 (+ G1), G2 (GS_SHARED)
   double* gbl = gs + (GS_SHARED ? 8 * Q : 0);                // the same for the bias and the loss sums
@@ -131,28 +174,37 @@ __device__ __forceinline__ void widet_body(const float* __restrict__ x, const fl
   // LEAN: the weights from wpad (4 Q binary32 in global memory, zeros past d, read through the
   // read-only cache) and each tile's group sums in registers, so that a slot more fits
   const float4* wg4 = reinterpret_cast<const float4*>(wpad);
-  unsigned long long* full = reinterpret_cast<unsigned long long*>(rs + S * GL);  // S FULL barriers
+  float* hs = rs + S * GL;  // NC > 1: S * GL chain states handed on by block rank - 1
+  unsigned long long* full = reinterpret_cast<unsigned long long*>(rs + S * GL * (NC > 1 ? 2 : 1));  // S FULL
   unsigned long long* ready = full + S;                                           // S READY
   unsigned long long* empty = ready + S;                                          // S EMPTY
+  unsigned long long* hand = empty + S;  // NC > 1: S HAND (GL arrivals from block rank - 1)
+  const int rank = NC > 1 ? (int)cluster_rank() : 0;
+  const int f0 = 4 * Q * rank;  // this block's first feature
   float* wsf = reinterpret_cast<float*>(ws4);
   if (!LEAN)
-    for (int j = threadIdx.x; j < 4 * Q; j += blockDim.x) wsf[j] = j < d ? params[j] : 0.0f;
+    for (int j = threadIdx.x; j < 4 * Q; j += blockDim.x) wsf[j] = f0 + j < d ? params[f0 + j] : 0.0f;
   const float b = bias ? params[d] : 0.0f;
   if (threadIdx.x == 0) {
     for (int s = 0; s < S; ++s) {
       mbar_init(full + s, 1);
       mbar_init(ready + s, GL);
       mbar_init(empty + s, A);
+      if (NC > 1) mbar_init(hand + s, GL);
     }
     mbar_init_fence();
   }
-  __syncthreads();
+  // NC > 1: every block's barriers initialised before any block arrives at them remotely
+  if constexpr (NC > 1) cluster_sync();
+  else __syncthreads();
   const int w = threadIdx.x >> 5;
   const int lane = threadIdx.x & 31;
-  const int G = gridDim.x;
-  const int myTiles = blockIdx.x < tiles ? (tiles - 1 - blockIdx.x) / G + 1 : 0;
-  if (myTiles == 0) return;
-  const int lastPer = (min(TILE, len - (blockIdx.x + (myTiles - 1) * G) * TILE) + LANES - 1) / LANES;
+  // the blocks of a cluster take the same tiles: cluster bx of G
+  const int bx = NC > 1 ? (int)(blockIdx.x / NC) : (int)blockIdx.x;
+  const int G = NC > 1 ? (int)(gridDim.x / NC) : (int)gridDim.x;
+  const int myTiles = bx < tiles ? (tiles - 1 - bx) / G + 1 : 0;
+  if (myTiles == 0) return;  // NC > 1: the whole cluster, before any remote access
+  const int lastPer = (min(TILE, len - (bx + (myTiles - 1) * G) * TILE) + LANES - 1) / LANES;
   const int total = (myTiles - 1) * NGR * SLICES + NGR * lastPer;  // sub-slices of this block
   const float4* x4 = reinterpret_cast<const float4*>(x);
 
@@ -162,12 +214,13 @@ __device__ __forceinline__ void widet_body(const float* __restrict__ x, const fl
       for (int k = 0; k < total; ++k) {
         const int s = k % S;
         if (k >= S) mbar_wait(empty + s, ((k / S) - 1) & 1);
-        const SubSlice a = sub_slice<GL>(k, myTiles, lastPer, len);
-        const float4* src = x4 + (((start + (i64)a.t * TILE) >> 5) + a.s) * (32 * Q) + a.g * (GL * Q);
+        const SubSlice a = sub_slice<GL>(k, myTiles, lastPer, len, bx, G);
+        const float4* src = x4 + (((start + (i64)a.t * TILE) >> 5) + a.s) * (32 * Q * NC) + a.g * (GL * Q * NC) + rank * (GL * Q);
         mbar_expect_tx(full + s, BYTES);
         bulk_copy(slots + s * SST, src, BYTES, full + s);
       }
     }
+    if constexpr (NC > 1) cluster_sync();
     return;
   }
 
@@ -181,8 +234,8 @@ __device__ __forceinline__ void widet_body(const float* __restrict__ x, const fl
       const int k = m * TS + h;  // this lane's sub-slice
       const bool live = k < total;
       float yv = 0.0f;
-      if (live) {
-        const SubSlice a = sub_slice<GL>(k, myTiles, lastPer, len);
+      if (live && rank == NC - 1) {
+        const SubSlice a = sub_slice<GL>(k, myTiles, lastPer, len, bx, G);
         const int ks = a.s * LANES + a.g * GL + l;  // tile-relative sample
         if (ks < a.cnt) yv = ys[a.t * TILE + ks];
       }
@@ -194,15 +247,42 @@ __device__ __forceinline__ void widet_body(const float* __restrict__ x, const fl
       const int s = k % S;
       const float4* chain = slots + s * SST + l;  // quad q of my sample: chain[GL q]
       float r = 0.0f;
+      if constexpr (NC > 1) {
+        if (rank > 0) {
+          // the chain so far (features below f0), from block rank - 1; HAND of sub-slice k - S
+          // has completed, since FULL of k (waited above) follows the accumulation of k - S here
+#pragma unroll
+          for (int u = 0; u < TS; ++u) {
+            const int ku = m * TS + u;
+            if (ku < total) mbar_wait_cluster(hand + ku % S, (ku / S) & 1);
+          }
+          r = hs[s * GL + l];
+        }
+      }
 #pragma unroll
       for (int q = 0; q < Q; ++q) r = quad_terms_w(r, LEAN ? __ldg(wg4 + q) : lds128(ws4 + q), lds128(chain + GL * q));
+      if (NC > 1 && rank < NC - 1) {
+        // hand the chain on to block rank + 1
+        if (writer && live) {
+          st_cluster(hs + s * GL + l, rank + 1, r);
+          mbar_arrive_cluster(hand + s, rank + 1);
+        }
+        continue;
+      }
       if (bias) r = __fadd_rn(r, b);
       r = __fsub_rn(r, yv);
       if (writer && live) {
+        // NC > 1: r to every other block first, then here: this block's accumulation of k (and
+        // so its next copy into slot s) cannot pass before the others have their arrivals
+        for (int j = 0; j < NC - 1; ++j) {
+          st_cluster(rs + s * GL + l, j, r);
+          mbar_arrive_cluster(ready + s, j);
+        }
         rs[s * GL + l] = r;
         mbar_arrive(ready + s);
       }
     }
+    if constexpr (NC > 1) cluster_sync();
     return;
   }
 
@@ -224,8 +304,9 @@ __device__ __forceinline__ void widet_body(const float* __restrict__ x, const fl
   double pb[3] = {0.0, 0.0, 0.0}, pl[3] = {0.0, 0.0, 0.0};  // GL 4: the bias and loss partials
   for (int k = 0; k < total; ++k) {
     const int s = k % S;
-    const SubSlice at = sub_slice<GL>(k, myTiles, lastPer, len);
-    mbar_wait(ready + s, (k / S) & 1);
+    const SubSlice at = sub_slice<GL>(k, myTiles, lastPer, len, bx, G);
+    if constexpr (NC > 1) mbar_wait_cluster(ready + s, (k / S) & 1);
+    else mbar_wait(ready + s, (k / S) & 1);
     if (at.s * LANES + at.g * GL + l < at.cnt) {
       const float rl = rs[s * GL + l];
       const float4* sl = slots + s * SST + lane;
@@ -237,7 +318,7 @@ __device__ __forceinline__ void widet_body(const float* __restrict__ x, const fl
         acc[4 * c + 2] = __dadd_rn(acc[4 * c + 2], (double)__fmul_rn(rl, xv.z));
         acc[4 * c + 3] = __dadd_rn(acc[4 * c + 3], (double)__fmul_rn(rl, xv.w));
       }
-      if (a == 0 && e == 0) {
+      if (a == 0 && e == 0 && rank == 0) {
         const double rd = (double)rl;
         accb = __dadd_rn(accb, rd);
         accl = __dadd_rn(accl, __dmul_rn(rd, rd));
@@ -250,7 +331,7 @@ __device__ __forceinline__ void widet_body(const float* __restrict__ x, const fl
 #pragma unroll
       for (int i = 0; i < 4 * QA; ++i) {
         const double v = group_tree<GL>(acc[i]);
-        const int j = 4 * (QG * (a + A * (i >> 2)) + e) + (i & 3);
+        const int j = 4 * (QG * (a + A * (i >> 2)) + e) + (i & 3);  // this block's feature f0 + j
         if constexpr (GL == 4) {
           // every lane of the group holds v: lane l keeps (and writes) accumulators i = 4 c + l
           if ((i & (GL - 1)) == l && j < d)
@@ -259,12 +340,12 @@ __device__ __forceinline__ void widet_body(const float* __restrict__ x, const fl
           // every lane of the group holds v: lane l keeps (and writes) accumulators i = 8 c + l
           if ((i & (GL - 1)) == l && j < d)
             groups_combine(g01[i / GL], g2[i / GL], at.g, v, out + (i64)j * tiles + at.t);
-        } else if (l == 0 && j < d) {
-          groups_combine(gs[j], gs[4 * Q + j], at.g, v, out + (i64)j * tiles + at.t);
+        } else if (l == 0 && f0 + j < d) {
+          groups_combine(gs[j], gs[4 * Q + j], at.g, v, out + (i64)(f0 + j) * tiles + at.t);
         }
         acc[i] = 0.0;
       }
-      if (a == 0) {
+      if (a == 0 && rank == 0) {
         const double vb = group_tree<GL>(accb);
         const double vl = group_tree<GL>(accl);
         if (lane == 0) {
@@ -281,7 +362,26 @@ __device__ __forceinline__ void widet_body(const float* __restrict__ x, const fl
       }
     }
   }
+  // NC > 1: no block leaves while another may still store or arrive in its shared memory
+  if constexpr (NC > 1) cluster_sync();
 }
+
+// Wide d in clusters (the widec plans; issue 15, ninth session): at d > 1,024 a slice's 8
+// samples x d features do not fit a block, so widet read x twice (deepxb: the chain's read, then
+// the gradient's re-read, which misses the L2). Here a cluster of NC blocks (NC SMs, thread-block
+// clusters of compute capability 9.0) holds a sub-slice together, block `rank` the features
+// [4 Q rank, 4 Q (rank + 1)) of the octet layout at slice width 4 Q NC (those are the sub-slice's
+// contiguous bytes [32 Q rank, 32 Q (rank + 1)) x 16, so each block's producer copies its part
+// with one bulk copy), and x is read once. The binary32 chain of a sample runs through the blocks
+// in feature order: block 0 from 0, block rank from the chain state that block rank - 1 stored
+// into its HS slot (st.shared::cluster, then a release arrival at its HAND barrier); the last
+// block adds b, subtracts y and stores r into every block's RS slot (arriving at each block's
+// READY), so each block accumulates its features (block 0 also the bias and loss sums) and
+// writes them at f0 + j: the same operations in the same order as widet at width 4 Q NC, so the
+// same bits. Every remote store and arrival for sub-slice k reaches a block that cannot pass
+// sub-slice k without it, and happens after that block's accumulation of k - S (the chain of k
+// in block rank waited on FULL of k, which followed EMPTY of k - S in every block before it, and
+// the last block's arrival comes after all of those), so the slot is free and the phase is right.
 
 // Parameters: those of the wide kernels. C chain warps of TS sub-slices a task, 8 accumulating
 // warps, one producer warp, S slots. WIDEL: LEAN, the last parameter is the weights zero-padded to
@@ -295,6 +395,13 @@ __device__ __forceinline__ void widet_body(const float* __restrict__ x, const fl
   extern "C" __global__ void __launch_bounds__(32 * (C + 9), 1)                                   \
       NAME(SMALL_ARGS, const float* __restrict__ unused) {                                         \
     widet_body<Q, C, 8, TS, S>(x, y, d, start, len, params, bias, out, tiles);                     \
+  }
+// WIDEC: clusters of NC blocks (__cluster_dims__: the launch's grid is a multiple of NC), each
+// widet's block at width 4 Q of a slice 4 Q NC features wide
+#define WIDEC_KERNEL(NAME, NC, Q, C, TS, S)                                                        \
+  extern "C" __global__ void __cluster_dims__(NC, 1, 1) __launch_bounds__(32 * (C + 9), 1)        \
+      NAME(SMALL_ARGS, const float* __restrict__ unused) {                                         \
+    widet_body<Q, C, 8, TS, S, false, 8, 0, NC>(x, y, d, start, len, params, bias, out, tiles);    \
   }
 
 // ---------------------------------------------------------------------------------------------
