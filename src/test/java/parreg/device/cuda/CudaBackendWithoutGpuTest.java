@@ -93,10 +93,10 @@ class CudaBackendWithoutGpuTest {
 
   /**
    * The kernels of compute capability 9.0 (local_sums_sm90.cu): the lowered ISA stamp, a compute_90
-   * target, every widet shape the plan names, no fused multiply-add, no flush to zero.
+   * target, every widet and widec shape the plan names, no fused multiply-add, no flush to zero.
    */
   @Test
-  void shippedSm90PtxHoldsEveryWidetShape() throws Exception {
+  void shippedSm90PtxHoldsEveryWidetAndWidecShape() throws Exception {
     String ptx = resource(CudaCard.SM90_PTX_RESOURCE, "sm90 PTX resource present");
     assertTrue(ptx.contains("\n.version 8.0\n"), "PTX ISA 8.0 stamp");
     assertTrue(ptx.contains("\n.target sm_90\n"), "compute_90 target");
@@ -113,6 +113,20 @@ class CudaBackendWithoutGpuTest {
       }
       int[] def = CudaPlan.widetShape(width);
       assertTrue(CudaPlan.widetShapes(width).contains(def[0] + "x" + def[1]), "default shape");
+    }
+    // the widec kernels: every shape the plan names, each with its cluster size in the PTX
+    for (int width = 1024; width <= 8192; width += 128) {
+      for (String shape : CudaPlan.widecShapes(width)) {
+        String entry = ".entry widec_o_" + shape + "(";
+        int at = ptx.indexOf(entry);
+        assertTrue(at >= 0, "kernel widec_o_" + shape);
+        int body = ptx.indexOf('{', at);
+        assertTrue(
+            ptx.substring(at, body)
+                .contains(
+                    ".reqnctapercluster " + shape.substring(0, shape.indexOf('x')) + ", 1, 1"),
+            "cluster size of widec_o_" + shape);
+      }
     }
     assertTrue(
         !ptx.contains("fma.rn.f32") && !ptx.contains("fma.rn.f64"),

@@ -729,6 +729,33 @@ class CudaParityTest {
         Arguments.of(1024, 150_001, "widel2x3"));
   }
 
+  static Stream<Arguments> widecPlans() {
+    return Stream.of(
+        // issue 15, ninth session: widec (clusters of 2 widet blocks, each W features of a
+        // sub-slice; compute capability 9.0 only): every shape, d at and inside each slice width
+        // (the second block partly or, at 1,153 / 1,409 / 1,665 / 1,921, mostly padding), several
+        // tiles a cluster
+        // (150,001 / 200,003 samples), a batch shorter than a slice, batches at offsets (the octet
+        // passes), with and without bias
+        Arguments.of(1200, 5_003, "widec"),
+        Arguments.of(1153, 9_000, "widec2x640_3x2"),
+        Arguments.of(1280, 150_001, "widec2x640_3x2"),
+        Arguments.of(1279, 31, "widec2x640_3x2"),
+        Arguments.of(1409, 5_003, "widec2x768_2x4"),
+        Arguments.of(1536, 9_000, "widec2x768_2x4"),
+        Arguments.of(1665, 5_003, "widec2x896_3x2"),
+        Arguments.of(1792, 9_000, "widec2x896_3x2"),
+        Arguments.of(1921, 5_003, "widec2x1024_3x2"),
+        Arguments.of(2048, 200_003, "widec2x1024_3x2"),
+        Arguments.of(2047, 9_000, "widec2x1024_2x3"));
+  }
+
+  @ParameterizedTest(name = "d={0} N={1} plan={2}")
+  @MethodSource("widecPlans")
+  void widecPlansMatchTheReference(int d, int n, String plan) {
+    everyPlanMatchesTheReference(d, n, plan);
+  }
+
   @ParameterizedTest(name = "d={0} N={1} plan={2}")
   @MethodSource("widetMoreShapes")
   void widetMoreShapesMatchTheReference(int d, int n, String plan) {

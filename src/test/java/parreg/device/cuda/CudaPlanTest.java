@@ -94,6 +94,65 @@ class CudaPlanTest {
     assertEquals("deep", plan(4093, 1000, 65_536, FREE));
   }
 
+  /**
+   * The widec plans (clusters of widet blocks): forced by shape on a card of compute capability
+   * 9.0, each block W features of the slice width N W = d rounded up to 128, widet's slots and a
+   * chain state and a barrier more a slot; refused elsewhere with the shapes that exist.
+   */
+  @Test
+  void widecPlansAreClustersOfWidetBlocks() {
+    CudaPlan c = CudaPlan.choose(2048, 1000, H200_SMEM, FREE, true, "widec2x1024_2x3", true);
+    assertEquals("widec-2x1024_2x3", c.name());
+    assertEquals("widec", c.family());
+    assertEquals("widec_o_2x1024_2x3", c.main());
+    assertEquals("resid8_o", c.fallback());
+    assertEquals("grad8_o", c.grad());
+    assertEquals(32 * (2 + 8 + 1), c.block());
+    assertEquals(2048, c.sliceFeatures());
+    assertEquals(2, CudaPlan.widecCluster(c));
+    assertEquals(CudaPlan.widetSmem(1024) + 6 * 40, c.smem());
+    assertEquals(
+        "widec_o_2x1024_3x2",
+        CudaPlan.choose(1921, 1000, H200_SMEM, FREE, true, "widec", true).main());
+    assertEquals(
+        "widec-2x640_3x2", CudaPlan.choose(1153, 1, H200_SMEM, FREE, true, "widec", true).name());
+    for (int width = 1024; width <= 8192; width += 128) {
+      for (String shape : CudaPlan.widecShapes(width)) {
+        int w = Integer.parseInt(shape.substring(shape.indexOf('x') + 1, shape.indexOf('_')));
+        assertEquals(width, Integer.parseInt(shape.substring(0, shape.indexOf('x'))) * w, shape);
+        assertTrue(CudaPlan.widecSmem(w) <= H200_SMEM, "widec fits an H200: " + shape);
+      }
+    }
+    // the ladder: at slice widths 1,280 and 1,536 on cards of compute capability 9.0 where x
+    // padded to the width fits; deepxb elsewhere above 1,024
+    assertEquals("widec-2x640_3x2", hopperPlan(1153));
+    assertEquals("widec-2x640_3x2", hopperPlan(1280));
+    assertEquals("deepxb", hopperPlan(1281));
+    assertEquals("widec-2x768_2x4", hopperPlan(1409));
+    assertEquals("widec-2x768_2x4", hopperPlan(1536));
+    assertEquals("deepxb", hopperPlan(1537));
+    assertEquals("deepxb", hopperPlan(1792));
+    assertEquals("deepxb", hopperPlan(2048));
+    assertEquals("deepxb", plan(1280, 1000, H200_SMEM, FREE));
+    assertEquals(
+        "deepxb", CudaPlan.choose(1280, 10_000_000, H200_SMEM, 8L << 30, true, null, true).name());
+    // a shape of another width, no card of compute capability 9.0, unordered, no shape at 1,152
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> CudaPlan.choose(1536, 1000, H200_SMEM, FREE, true, "widec2x1024_3x2", true));
+    assertTrue(e.getMessage().contains("[2x768_2x4]"), e.getMessage());
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> CudaPlan.choose(2048, 1000, H200_SMEM, FREE, true, "widec2x1024_3x2", false));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> CudaPlan.choose(2048, 1000, H200_SMEM, FREE, false, "widec2x1024_3x2", true));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> CudaPlan.choose(1100, 1000, H200_SMEM, FREE, true, "widec", true));
+  }
+
   /** On a card of compute capability 9.0 the widet kernels (local_sums_sm90.cu) take 257..1,024. */
   @Test
   void hopperCardsRunWidetAt257To1024() {

@@ -230,7 +230,7 @@ public final class CudaBackend implements KernelBackend {
     // Block-per-tile kernels use more dynamic shared memory than the default 48 KB allows; the
     // fallback kernel (flow, quad, spec) runs with the same allowance.
     for (CUfunction f :
-        new CUfunction[] {mainFn, plan.family().equals("wide") ? null : fallbackFn}) {
+        new CUfunction[] {mainFn, plan.family().startsWith("wide") ? null : fallbackFn}) {
       if (f != null && plan.smem() > 0) {
         run(
             cuFuncSetAttribute(
@@ -536,6 +536,16 @@ public final class CudaBackend implements KernelBackend {
           twoPasses(fallbackFn, Math.min((tiles + 7) / 8, card.smCount * 8), tiles, common);
         }
       }
+      case "widec" -> {
+        if (start % 32 == 0) {
+          // whole clusters of blocks (the kernel's __cluster_dims__), all of them resident
+          int nc = CudaPlan.widecCluster(plan);
+          int clusters = Math.min(tiles, widecClusters(nc));
+          launchKernel(mainFn, nc * clusters, 1, plan.block(), plan.smem(), common);
+        } else {
+          twoPasses(fallbackFn, Math.min((tiles + 7) / 8, card.smCount * 8), tiles, common);
+        }
+      }
       default -> twoPasses(mainFn, Math.min((tiles + 7) / 8, full), tiles, common);
     }
     if (!ordered) {
@@ -592,6 +602,20 @@ public final class CudaBackend implements KernelBackend {
     int gy = (d + 7) / 8;
     int gx = Math.min(tiles, Math.max(1, (card.smCount * 16 + gy - 1) / gy));
     launchKernel(gradFn, gx, gy, 256, 0, common);
+  }
+
+  /**
+   * Clusters of {@code nc} blocks (one an SM) that are resident at once: a cluster's blocks lie in
+   * one GPC, and JCuda 12.0 has no cuOccupancyMaxActiveClusters, so this assumes the H100 / H200
+   * arrangement (GPCs of 16 or more SMs, in pairs): every SM in pairs, 16 SMs a GPC in clusters of
+   * 4 and 8. {@code parreg.cuda.clusters} overrides it (the benchmark measures that it holds).
+   */
+  private int widecClusters(int nc) {
+    Integer forced = Integer.getInteger("parreg.cuda.clusters");
+    if (forced != null && forced > 0) {
+      return forced;
+    }
+    return nc <= 2 ? card.smCount / nc : (card.smCount / 16) * (16 / nc);
   }
 
   private void launchKernel(CUfunction f, int gx, int gy, int block, int smem, Pointer args) {

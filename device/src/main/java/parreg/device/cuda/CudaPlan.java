@@ -18,7 +18,9 @@ package parreg.device.cuda;
  * {@code widet} (256 &lt; d &le; 1,024, ordered; their kernels are local_sums_sm90.cu's), else
  * {@code wide2} (256 &lt; d &le; 896), {@code widea} (896 &lt; d &le; 1,024) or {@code wide} (256
  * &lt; d &le; 1,024; ordered, where their slots fit and x padded to the slice width fits in free
- * memory), {@code deepxb} (d &gt; 1,024, ordered, where its ring fits), {@code deep} (d &gt; 1,024,
+ * memory), on cards of compute capability 9.0 {@code widec} (1,152 &lt; d &le; 1,280 and 1,408 &lt;
+ * d &le; 1,536, ordered: clusters of two widet blocks, where x padded to the slice width fits),
+ * {@code deepxb} (d &gt; 1,024, ordered, where its ring fits), {@code deep} (d &gt; 1,024,
  * ordered), {@code twopass} (any d). docs/GPU.md describes each; local_sums.cu holds their kernels.
  * The benchmark and the parity tests may force a plan by name, including {@code large2}, {@code
  * widep}, {@code narrow} at 32 &lt; d &le; 48, {@code narrow64}, {@code narrow1}, {@code deepf},
@@ -27,7 +29,7 @@ package parreg.device.cuda;
  * session; local_sums_sm90.cu, slower than deepxb on an H200).
  *
  * @param name the plan as reported ("spec-64", "quad-8x2", "small-16", "twopass", ...)
- * @param family small, narrow, large, pipe, flow, quad, spec, wide, deep or twopass: how the
+ * @param family small, narrow, large, pipe, flow, quad, spec, wide, widec, deep or twopass: how the
  *     backend launches it
  * @param main the kernel that computes the tile sums (twopass, deep: the residual pass)
  * @param fallback flow, quad, spec: the pipe kernel for batches that do not start on a slice
@@ -130,6 +132,9 @@ record CudaPlan(
           widelSmem(width),
           width,
           true);
+    }
+    if (want.startsWith("widec")) {
+      return widecPlan(d, want, ordered, hopper, smemOptin);
     }
     java.util.regex.Matcher wt = java.util.regex.Pattern.compile("widet(\\d)x(\\d)").matcher(want);
     if (want.equals("widet") || wt.matches()) {
@@ -624,6 +629,18 @@ record CudaPlan(
       return width <= 896 && wideSmem(width, wide2Slots(width)) <= smemOptin
           ? "wide2"
           : width == 1024 ? "widea" : "wide";
+    } else if (hopper
+        && d > 1024
+        && ordered
+        && widecLadder(wideWidth(d))
+        && widecSmem(wideWidth(d) / 2) <= smemOptin
+        && paddedFits(slices, wideWidth(d), freeBytes)) {
+      // clusters of 2 widet blocks, x read once (issue 15, ninth session; H200, TB/s, every row
+      // bits=ref, docs/device-runs/issue15/s9c3-bench.txt): widec-2x640_3x2 2.82 at d = 1,280 and
+      // widec-2x768_2x4 2.44 / 2.01 at 1,536 / 1,450 where deepxb read 1.94 / 2.01 / 1.90 in the
+      // same invocations (s9c1, s9c2 on two other cards: 2.40 / 2.43 at 1,536 where it read 1.94 /
+      // 2.00)
+      return "widec";
     } else if (d > 1024 && ordered && deepxSmem(d) <= smemOptin) {
       // by measured speed (H200, issue 15 fifth session, s5d2; TB/s, every row bits=ref): deepxb
       // 2.14 / 2.08 / 2.06 / 1.98 at d = 1,025 / 1,500 / 2,048 / 4,096 where deep read 1.58 /
@@ -897,6 +914,87 @@ record CudaPlan(
       case 896 -> 7;
       default -> 6; // 1,024
     };
+  }
+
+  /**
+   * The widec kernels built (local_sums_sm90.cu, WIDEC_KERNEL), by slice width: "NxW_CxT", clusters
+   * of N blocks of W features each (N W = the slice width), C chain warps of T sub-slices a task.
+   * The first of a width is the ladder's shape.
+   */
+  static java.util.List<String> widecShapes(int width) {
+    return switch (width) {
+      case 1280 -> java.util.List.of("2x640_3x2");
+      case 1536 -> java.util.List.of("2x768_2x4");
+      case 1792 -> java.util.List.of("2x896_3x2");
+      case 2048 ->
+          java.util.List.of("2x1024_3x2", "2x1024_2x3"); // 2 x 3: 2.02 where 3 x 2 read 2.07
+      default -> java.util.List.of();
+    };
+  }
+
+  /**
+   * Whether the ladder runs widec at slice width {@code width}: where it read clearly faster than
+   * deepxb (s9c3: 1,280 and 1,536). At 1,792 and 2,048 it read 4 % faster at the width (2.08 / 2.07
+   * where deepxb read 2.00 / 1.99) but 6 % slower inside it (1.72 at 1,950 where deepxb read 1.84,
+   * 2.01 at 1,700 where it read 1.98): forced only there.
+   */
+  static boolean widecLadder(int width) {
+    return width == 1280 || width == 1536;
+  }
+
+  /**
+   * A plan of clusters (local_sums_sm90.cuh, widet_body with NC blocks a cluster; issue 15, ninth
+   * session): "widec" (the first shape of {@link #widecShapes} at d's slice width) or
+   * "widecNxW_CxT". Each block holds W features of every sub-slice, so x is read once at any d the
+   * shapes cover; batches that do not start on a slice boundary run the octet two passes.
+   */
+  static CudaPlan widecPlan(int d, String want, boolean ordered, boolean hopper, int smemOptin) {
+    int width = wideWidth(d);
+    java.util.List<String> shapes = widecShapes(width);
+    String shape =
+        want.equals("widec") ? (shapes.isEmpty() ? "" : shapes.get(0)) : want.substring(5);
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("(\\d)x(\\d+)_(\\d)x(\\d)").matcher(shape);
+    if (!m.matches()
+        || !shapes.contains(shape)
+        || !ordered
+        || !hopper
+        || widecSmem(Integer.parseInt(m.group(2))) > smemOptin) {
+      throw new IllegalArgumentException(
+          "plan "
+              + want
+              + " does not fit d="
+              + d
+              + " on this card (needs ordered, compute capability 9.0 and, at slice width "
+              + width
+              + ", one of the shapes "
+              + shapes
+              + ")");
+    }
+    int blockWidth = Integer.parseInt(m.group(2));
+    return new CudaPlan(
+        "widec-" + shape,
+        "widec",
+        "widec_o_" + shape,
+        "resid8_o",
+        "grad8_o",
+        32 * (Integer.parseInt(m.group(3)) + WIDE_ACC_WARPS + 1),
+        widecSmem(blockWidth),
+        width,
+        true);
+  }
+
+  /** Blocks a cluster of a widec plan (its name "widec-NxW_CxT"). */
+  static int widecCluster(CudaPlan plan) {
+    return Integer.parseInt(plan.name().substring("widec-".length(), plan.name().indexOf('x')));
+  }
+
+  /**
+   * The widec kernels' shared memory at block width {@code width}: widet's ({@link #widetSmem}, the
+   * same slots) and, a slot, the 8 chain states handed on (32 bytes) and its HAND barrier.
+   */
+  static int widecSmem(int width) {
+    return widetSmem(width) + 40 * widetSlots(width);
   }
 
   /** The widet kernels' shared memory: {@link #wideSmem} of its slots and their barriers. */
