@@ -285,6 +285,16 @@ int main(int argc, char** argv) {
         WIDEC_EMU(4, 512, 128, 2, 4, 13)
         WIDEC_EMU(4, 512, 128, 3, 2, 5)
         WIDEC_EMU(3, 384, 96, 2, 4, 18)
+#define WIDECR_EMU(NC, WW, Q, C, TS, S, RC) \
+  if (NCv == NC && W == NC * WW && TC == C && TT == TS && w.rfind("widec", 0) == 0 && w.find('r') != std::string::npos) { \
+    launch_cluster(NC * std::min(tiles, 2), NC, 32 * (C + 9), [&] { widet_body<Q, C, 8, TS, S, false, 8, 0, NC, RC>(XP, Y, d, start, len, P, bias, G, tiles); }); \
+    if (!same(ref, got, d + 2, tiles, "widec rolled (RC = " #RC ") against the two passes")) ++fails; \
+  }
+        // the rolled chain (widecN_W_CxTrR; the product rolls widet_o_1024_3x2 and
+        // widec_o_2x1024_3x2 with RC 4): RC 4 and 8, clusters of 1 and 2
+        WIDECR_EMU(1, 1024, 256, 3, 2, 6, 4)
+        WIDECR_EMU(1, 1024, 256, 3, 2, 6, 8)
+        WIDECR_EMU(2, 640, 160, 3, 2, 10, 4)
 #define WIDETQP_EMU(WW, Q, C, TS, S) \
   if (W == WW && TC == C && TT == TS && quart && w.rfind("widetq", 0) == 0 && w.back() == 'p' && start % 32 == 0) launch(grid, 1, 32 * (C + 9), [&] { widet_body<Q, C, 8, TS, S, false, 4, 4>(XP, Y, d, start, len, P, bias, G, tiles); });
         WIDETQP_EMU(1024, 256, 1, 8, 13)

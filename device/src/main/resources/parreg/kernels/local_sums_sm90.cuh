@@ -134,7 +134,43 @@ __device__ __forceinline__ void mbar_wait_cluster(unsigned long long* bar, unsig
 inline float4 lds128(const float4* p) { return *p; }
 #endif
 
-template <int Q, int C, int A, int TS, int S, bool LEAN = false, int GL = 8, int SP = 0, int NC = 1>
+// The residual chain of one sample over Q quads (weights w, the sample's quad q at x[GL q]) as a
+// rolled loop of 2 RC quads an iteration, the loads of each half issued while the other half's
+// additions run (two register buffers, no moves): the fully unrolled chain of widet at Q = 256
+// is 2,562 instructions (41 KB), and ncu found its warps waiting for instruction fetch 18 % of
+// their time in it (s9c5); same operations in the same order, so the same bits.
+template <int Q, int GL, int RC>
+__device__ __forceinline__ float chain_rolled(float r, const float4* w, const float4* x) {
+  static_assert(Q % (2 * RC) == 0, "whole iterations");
+  float4 wa[RC], xa[RC], wb[RC], xb[RC];
+#pragma unroll
+  for (int i = 0; i < RC; ++i) {
+    wa[i] = lds128(w + i);
+    xa[i] = lds128(x + GL * i);
+  }
+#pragma unroll 1
+  for (int q = 0; q < Q; q += 2 * RC) {
+#pragma unroll
+    for (int i = 0; i < RC; ++i) {
+      wb[i] = lds128(w + q + RC + i);
+      xb[i] = lds128(x + GL * (q + RC + i));
+    }
+#pragma unroll
+    for (int i = 0; i < RC; ++i) r = quad_terms_w(r, wa[i], xa[i]);
+    if (q + 2 * RC < Q) {
+#pragma unroll
+      for (int i = 0; i < RC; ++i) {
+        wa[i] = lds128(w + q + 2 * RC + i);
+        xa[i] = lds128(x + GL * (q + 2 * RC + i));
+      }
+    }
+#pragma unroll
+    for (int i = 0; i < RC; ++i) r = quad_terms_w(r, wb[i], xb[i]);
+  }
+  return r;
+}
+
+template <int Q, int C, int A, int TS, int S, bool LEAN = false, int GL = 8, int SP = 0, int NC = 1, int RC = 0>
 __device__ __forceinline__ void widet_body(const float* __restrict__ x, const float* __restrict__ y, int d, i64 start,
                                            int len, const float* __restrict__ params, int bias,
                                            double* __restrict__ out, int tiles,
@@ -146,6 +182,7 @@ __device__ __forceinline__ void widet_body(const float* __restrict__ x, const fl
   // NC > 1: a cluster of NC blocks shares each sub-slice (the widec plans, see the note after this
   // body); block `rank` holds features [4 Q rank, 4 Q (rank + 1)) of the slice width 4 Q NC
   static_assert(NC == 1 || (GL == 8 && !LEAN && SP == 0), "clusters: the octet layout, widet's shape");
+  static_assert(RC == 0 || !LEAN, "the rolled chain reads the weights from shared memory");
   constexpr int QG = 32 / GL;
   constexpr int NGR = LANES / GL;
   constexpr int LG = GL == 8 ? 3 : 2;
@@ -259,8 +296,12 @@ __device__ __forceinline__ void widet_body(const float* __restrict__ x, const fl
           r = hs[s * GL + l];
         }
       }
+      if constexpr (RC > 0) {
+        r = chain_rolled<Q, GL, RC>(r, ws4, chain);
+      } else {
 #pragma unroll
-      for (int q = 0; q < Q; ++q) r = quad_terms_w(r, LEAN ? __ldg(wg4 + q) : lds128(ws4 + q), lds128(chain + GL * q));
+        for (int q = 0; q < Q; ++q) r = quad_terms_w(r, LEAN ? __ldg(wg4 + q) : lds128(ws4 + q), lds128(chain + GL * q));
+      }
       if (NC > 1 && rank < NC - 1) {
         // hand the chain on to block rank + 1
         if (writer && live) {
@@ -382,6 +423,19 @@ __device__ __forceinline__ void widet_body(const float* __restrict__ x, const fl
 // sub-slice k without it, and happens after that block's accumulation of k - S (the chain of k
 // in block rank waited on FULL of k, which followed EMPTY of k - S in every block before it, and
 // the last block's arrival comes after all of those), so the slot is free and the phase is right.
+
+// WIDETR: WIDET with the chain rolled (chain_rolled, RC quads a half-iteration)
+#define WIDETR_KERNEL(NAME, Q, C, TS, S, RC)                                                       \
+  extern "C" __global__ void __launch_bounds__(32 * (C + 9), 1)                                   \
+      NAME(SMALL_ARGS, const float* __restrict__ unused) {                                         \
+    widet_body<Q, C, 8, TS, S, false, 8, 0, 1, RC>(x, y, d, start, len, params, bias, out, tiles); \
+  }
+// WIDECR: WIDEC with the chain rolled (chain_rolled, RC quads a half-iteration)
+#define WIDECR_KERNEL(NAME, NC, Q, C, TS, S, RC)                                                   \
+  extern "C" __global__ void __cluster_dims__(NC, 1, 1) __launch_bounds__(32 * (C + 9), 1)        \
+      NAME(SMALL_ARGS, const float* __restrict__ unused) {                                         \
+    widet_body<Q, C, 8, TS, S, false, 8, 0, NC, RC>(x, y, d, start, len, params, bias, out, tiles); \
+  }
 
 // Parameters: those of the wide kernels. C chain warps of TS sub-slices a task, 8 accumulating
 // warps, one producer warp, S slots. WIDEL: LEAN, the last parameter is the weights zero-padded to

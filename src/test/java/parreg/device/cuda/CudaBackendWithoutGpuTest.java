@@ -115,7 +115,7 @@ class CudaBackendWithoutGpuTest {
       assertTrue(CudaPlan.widetShapes(width).contains(def[0] + "x" + def[1]), "default shape");
     }
     // the widec kernels: every shape the plan names, each with its cluster size in the PTX
-    for (int width = 1024; width <= 8192; width += 128) {
+    for (int width = 384; width <= 8192; width += 128) {
       for (String shape : CudaPlan.widecShapes(width)) {
         String entry = ".entry widec_o_" + shape + "(";
         int at = ptx.indexOf(entry);

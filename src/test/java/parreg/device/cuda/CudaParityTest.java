@@ -750,6 +750,23 @@ class CudaParityTest {
         Arguments.of(2047, 9_000, "widec2x1024_2x3"));
   }
 
+  static Stream<Arguments> rolledChainPlans() {
+    return Stream.of(
+        // issue 15, ninth session: the chain as a rolled loop (chain_rolled) in the ladder's
+        // widet-1024_3x2 and in widec-2x1024_3x2 (their own cases among widetPlans and
+        // widecPlans; these the card call that adopted them ran; call 6 ran 7 of 7 rolled shapes)
+        Arguments.of(1024, 200_003, "widet"),
+        Arguments.of(1000, 9_000, "widet"),
+        Arguments.of(2048, 9_000, "widec2x1024_3x2"),
+        Arguments.of(1930, 5_003, "widec2x1024_3x2"));
+  }
+
+  @ParameterizedTest(name = "d={0} N={1} plan={2}")
+  @MethodSource("rolledChainPlans")
+  void rolledChainPlansMatchTheReference(int d, int n, String plan) {
+    everyPlanMatchesTheReference(d, n, plan);
+  }
+
   @ParameterizedTest(name = "d={0} N={1} plan={2}")
   @MethodSource("widecPlans")
   void widecPlansMatchTheReference(int d, int n, String plan) {

@@ -927,7 +927,7 @@ record CudaPlan(
       case 1536 -> java.util.List.of("2x768_2x4");
       case 1792 -> java.util.List.of("2x896_3x2");
       case 2048 ->
-          java.util.List.of("2x1024_3x2", "2x1024_2x3"); // 2 x 3: 2.02 where 3 x 2 read 2.07
+          java.util.List.of("2x1024_3x2", "2x1024_2x3"); // 2 x 3: 2.02 where 3 x 2 read 2.07 (s9c3)
       default -> java.util.List.of();
     };
   }
@@ -1054,7 +1054,8 @@ record CudaPlan(
    * 3 at 896 (s5w3: 3.07; 2 x 2 2.91, 3 x 1 2.66 in s5w2). Sixth session: 3 x 2 at 896, measured
    * against the ladder's widel 2 x 4 of the time in two calls on two cards, 3.10 / 3.00
    * (s6w1-bench-b.tsv, before lds128) and 3.29 / 3.24 (s6w3-bench-new.tsv, with it); widet 2 x 3
-   * was not measured beside them.
+   * was not measured beside them. Ninth session: at 1,024 the 3 x 2 kernel's chain is a rolled loop
+   * (local_sums_sm90.cuh, chain_rolled): 3.40-3.50 where the unrolled read 3.14-3.18 (s9c6, s9c7).
    */
   static int[] widetShape(int width) {
     return switch (width) {
