@@ -6,7 +6,8 @@
 #   OUT/test/                             the test classes as a jar and the JUnit platform jars
 #   OUT/scripts/                          run-gpu.sh (the device command lines) and bench_torch.py
 # About 40 MB, within the 64 MiB the device tool carries together with the source tree.
-# Usage: scripts/device-bundle.sh [OUT]   (default /work/main/.device-bundle, ignored by git there)
+# Usage: [SLIM=1] scripts/device-bundle.sh [OUT]   (default /work/main/.device-bundle, ignored by git
+# there; SLIM=1: only what the GPU tests and benchmarks need, below)
 # Then, from the lead's checkout: device run with carry [".device-bundle"] and the command lines
 # of docs/GPU.md. (FULL=1 of earlier versions is no longer needed: the distribution runs whole nodes.)
 set -euo pipefail
@@ -32,6 +33,22 @@ for j in "${jars[@]}"; do
   esac
 done
 cp scripts/bench_torch.py "$out/scripts/"
+if [ "${SLIM:-0}" = 1 ]; then
+  # SLIM=1: what the GPU tests and benchmarks need (~25 MB instead of ~40), so that the bundle and
+  # the source tree (~38 MB with the checked-in PTX and cubins) fit the device tool's 64 MiB
+  # carry: lib/ cut to parreg.jar, JCuda and logging, no class-data archive, no AWT libraries,
+  # xz -9. Not a distribution to hand out: bin/parreg's node commands need the rest of lib/.
+  tb="$out/$(basename "$dist")"
+  slim="$(mktemp -d)"
+  tar -C "$slim" -xJf "$tb"
+  top=$(ls "$slim")
+  find "$slim/$top/lib" -type f ! -name 'parreg*.jar' ! -name 'jcuda*' ! -name 'slf4j*' ! -name 'logback*' -delete
+  find "$slim/$top/runtime" -name '*.jsa' -delete
+  (cd "$slim/$top/runtime/lib" && rm -f libawt*.so libmlib_image.so libfontmanager.so libjavajpeg.so \
+    liblcms.so libsplashscreen.so libfreetype.so libjsound.so)
+  tar -C "$slim" -cf - "$top" | xz -9 -T2 > "$tb"
+  rm -rf "$slim"
+fi
 cat > "$out/scripts/run-gpu.sh" <<'RUN'
 #!/usr/bin/env bash
 # Runs on the GPU machine from the repository root: .device-bundle/scripts/run-gpu.sh WHAT [ARGS]
