@@ -67,20 +67,20 @@ class CudaBackendWithoutGpuTest {
    */
   @Test
   void specSliceWidthIsTheNarrowestThatHoldsD() {
-    assertEquals(48, CudaPlan.specWidth(17)); // 17..32 run split (ladder), forced "spec" 48
-    assertEquals(48, CudaPlan.specWidth(48));
-    assertEquals(64, CudaPlan.specWidth(49));
-    assertEquals(64, CudaPlan.specWidth(64));
-    assertEquals(104, CudaPlan.specWidth(65));
-    assertEquals(104, CudaPlan.specWidth(104));
-    assertEquals(128, CudaPlan.specWidth(105));
-    assertEquals(128, CudaPlan.specWidth(128));
-    assertEquals(192, CudaPlan.specWidth(129));
-    assertEquals(192, CudaPlan.specWidth(192));
-    assertEquals(208, CudaPlan.specWidth(193));
-    assertEquals(208, CudaPlan.specWidth(208));
-    assertEquals(256, CudaPlan.specWidth(209));
-    assertEquals(256, CudaPlan.specWidth(256));
+    assertEquals(48, KernelShapes.specWidth(17)); // 17..32 run split (ladder), forced "spec" 48
+    assertEquals(48, KernelShapes.specWidth(48));
+    assertEquals(64, KernelShapes.specWidth(49));
+    assertEquals(64, KernelShapes.specWidth(64));
+    assertEquals(104, KernelShapes.specWidth(65));
+    assertEquals(104, KernelShapes.specWidth(104));
+    assertEquals(128, KernelShapes.specWidth(105));
+    assertEquals(128, KernelShapes.specWidth(128));
+    assertEquals(192, KernelShapes.specWidth(129));
+    assertEquals(192, KernelShapes.specWidth(192));
+    assertEquals(208, KernelShapes.specWidth(193));
+    assertEquals(208, KernelShapes.specWidth(208));
+    assertEquals(256, KernelShapes.specWidth(209));
+    assertEquals(256, KernelShapes.specWidth(256));
   }
 
   /** A PTX module shipped in the jar, as text; {@code present}: the assertion's message. */
@@ -101,22 +101,22 @@ class CudaBackendWithoutGpuTest {
     assertTrue(ptx.contains("\n.version 8.0\n"), "PTX ISA 8.0 stamp");
     assertTrue(ptx.contains("\n.target sm_90\n"), "compute_90 target");
     for (int width = 384; width <= 1024; width += 128) {
-      for (String shape : CudaPlan.widetShapes(width)) {
+      for (String shape : KernelShapes.widetShapes(width)) {
         assertTrue(
             ptx.contains(".entry widet_o_" + width + "_" + shape + "("),
             "kernel widet_o_" + width + "_" + shape);
       }
-      for (String shape : CudaPlan.widelShapes(width)) {
+      for (String shape : KernelShapes.widelShapes(width)) {
         assertTrue(
             ptx.contains(".entry widel_o_" + width + "_" + shape + "("),
             "kernel widel_o_" + width + "_" + shape);
       }
-      int[] def = CudaPlan.widetShape(width);
-      assertTrue(CudaPlan.widetShapes(width).contains(def[0] + "x" + def[1]), "default shape");
+      int[] def = KernelShapes.widetShape(width);
+      assertTrue(KernelShapes.widetShapes(width).contains(def[0] + "x" + def[1]), "default shape");
     }
     // the widec kernels: every shape the plan names, each with its cluster size in the PTX
     for (int width = 384; width <= 8192; width += 128) {
-      for (String shape : CudaPlan.widecShapes(width)) {
+      for (String shape : KernelShapes.widecShapes(width)) {
         String entry = ".entry widec_o_" + shape + "(";
         int at = ptx.indexOf(entry);
         assertTrue(at >= 0, "kernel widec_o_" + shape);

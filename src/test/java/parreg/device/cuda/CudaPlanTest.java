@@ -110,17 +110,17 @@ class CudaPlanTest {
     assertEquals(32 * (2 + 8 + 1), c.block());
     assertEquals(2048, c.sliceFeatures());
     assertEquals(2, CudaPlan.widecCluster(c));
-    assertEquals(CudaPlan.widetSmem(1024) + 6 * 40, c.smem());
+    assertEquals(KernelShapes.widetSmem(1024) + 6 * 40, c.smem());
     assertEquals(
         "widec_o_2x1024_3x2",
         CudaPlan.choose(1921, 1000, H200_SMEM, FREE, true, "widec", true).main());
     assertEquals(
         "widec-2x640_3x2", CudaPlan.choose(1153, 1, H200_SMEM, FREE, true, "widec", true).name());
     for (int width = 384; width <= 8192; width += 128) {
-      for (String shape : CudaPlan.widecShapes(width)) {
+      for (String shape : KernelShapes.widecShapes(width)) {
         int w = Integer.parseInt(shape.substring(shape.indexOf('x') + 1, shape.indexOf('_')));
         assertEquals(width, Integer.parseInt(shape.substring(0, shape.indexOf('x'))) * w, shape);
-        assertTrue(CudaPlan.widecSmem(w) <= H200_SMEM, "widec fits an H200: " + shape);
+        assertTrue(KernelShapes.widecSmem(w) <= H200_SMEM, "widec fits an H200: " + shape);
       }
     }
     // the ladder: at slice widths 1,280 and 1,536 on cards of compute capability 9.0 where x
@@ -164,7 +164,7 @@ class CudaPlanTest {
     assertEquals("widet-896_3x2", hopperPlan(896)); // sixth session: 3 x 2 beat widel 2 x 4
     assertEquals(
         "widet_o_896_3x2", CudaPlan.choose(801, 1000, H200_SMEM, FREE, true, null, true).main());
-    assertEquals(8 * 32 * 896 + 32 + 8 * 32 + 8 * 24, CudaPlan.widelSmem(896));
+    assertEquals(8 * 32 * 896 + 32 + 8 * 32 + 8 * 24, KernelShapes.widelSmem(896));
     assertEquals(
         "widet_o_896_3x2", CudaPlan.choose(896, 1000, H200_SMEM, FREE, true, "widet", true).main());
     assertEquals(
@@ -185,8 +185,8 @@ class CudaPlanTest {
     assertEquals(6 * 32 * 1024 + 20 * 1024 + 32 + 6 * 32 + 6 * 24, t.smem());
     assertEquals(1024, t.sliceFeatures());
     for (int width = 384; width <= 1024; width += 128) {
-      assertTrue(CudaPlan.widetSmem(width) <= H200_SMEM, "widet fits an H200 at " + width);
-      assertTrue(CudaPlan.widelSmem(width) <= H200_SMEM, "widel fits an H200 at " + width);
+      assertTrue(KernelShapes.widetSmem(width) <= H200_SMEM, "widet fits an H200 at " + width);
+      assertTrue(KernelShapes.widelSmem(width) <= H200_SMEM, "widel fits an H200 at " + width);
     }
     // forced shapes: only those built, only on such cards
     assertEquals(
@@ -214,8 +214,8 @@ class CudaPlanTest {
   void theWidePlanNeedsItsSlotsAndThePaddedCopy() {
     assertEquals(
         217_312,
-        CudaPlan.wideSmem(
-            1024, CudaPlan.WIDE_CHAIN_WARPS)); // 6 slots of 32 KB, weights, group sums
+        KernelShapes.wideSmem(
+            1024, KernelShapes.WIDE_CHAIN_WARPS)); // 6 slots of 32 KB, weights, group sums
     assertEquals("twopass", plan(1024, 1000, 200 * 1024, FREE));
     assertEquals(
         "twopass", plan(300, 100_000_000, H200_SMEM, FREE)); // 10^8 slices at width 384: 4.9 TB

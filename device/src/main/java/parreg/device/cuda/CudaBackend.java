@@ -498,7 +498,8 @@ public final class CudaBackend implements KernelBackend {
             "cuMemsetD32Async(tickets)");
         if (plan.family().equals("deept") && start % 32 != 0) {
           // deept's bulk copies need a slice's rows contiguous: batches at offsets run deepxb
-          int deepxb = 32 * (1 + CudaPlan.DEEPX_SLOTS + CudaPlan.DEEPX_GRAD_WARPS.get("deepxb"));
+          int deepxb =
+              32 * (1 + KernelShapes.DEEPX_SLOTS + KernelShapes.DEEPX_GRAD_WARPS.get("deepxb"));
           launchKernel(fallbackFn, card.smCount, 1, deepxb, plan.smem(), common);
         } else {
           int grid = plan.family().equals("deepf") ? full : card.smCount;
