@@ -86,9 +86,10 @@ int main(int argc, char** argv) {
   bool oct = false;
   if (mode.rfind("spec", 0) == 0) W = atoi(mode.c_str() + 4);
   int TC = 0, TT = 0;  // widetW_CxT / widelW_CxT: chain warps, sub-slices a task
-  int NCv = 0;  // widecNC_W_CxT: clusters of NC blocks of width W (the slice NC W features wide)
+  int NCv = 0, RCv = 0;  // widecNC_W_CxT[rRC]: clusters of NC blocks of width W (the slice NC W
+                         // features wide), the chain rolled RC quads a half-iteration (0: unrolled)
   if (mode.rfind("widec", 0) == 0) {
-    sscanf(mode.c_str() + 5, "%d_%d_%dx%d", &NCv, &W, &TC, &TT);
+    sscanf(mode.c_str() + 5, "%d_%d_%dx%dr%d", &NCv, &W, &TC, &TT, &RCv);
     W *= NCv;
     oct = true;
   } else if (mode.rfind("widetq", 0) == 0 || mode.rfind("widelq", 0) == 0) {
@@ -265,36 +266,32 @@ int main(int argc, char** argv) {
         WIDELQ_EMU(2048, 512, 1, 4, 7)
         WIDELQ_EMU(2048, 512, 2, 3, 7)
         WIDELQ_EMU(2048, 512, 1, 6, 7)
-#define WIDEC_EMU(NC, WW, Q, C, TS, S) \
-  if (NCv == NC && W == NC * WW && TC == C && TT == TS && w.rfind("widec", 0) == 0) { \
-    launch_cluster(NC * std::min(tiles, 2), NC, 32 * (C + 9), [&] { widet_body<Q, C, 8, TS, S, false, 8, 0, NC>(XP, Y, d, start, len, P, bias, G, tiles); }); \
+#define WIDEC_EMU(NC, WW, Q, C, TS, S, RC) \
+  if (NCv == NC && W == NC * WW && TC == C && TT == TS && RCv == RC && w.rfind("widec", 0) == 0) { \
+    launch_cluster(NC * std::min(tiles, 2), NC, 32 * (C + 9), [&] { widet_body<Q, C, 8, TS, S, false, 8, 0, NC, RC>(XP, Y, d, start, len, P, bias, G, tiles); }); \
     std::vector<double> g1 = got; \
-    launch_cluster(NC * 3, NC, 32 * (C + 9), [&] { widet_body<Q, C, 8, TS, S, false, 8, 0, NC>(XP, Y, d, start, len, P, bias, G, tiles); }); \
+    launch_cluster(NC * 3, NC, 32 * (C + 9), [&] { widet_body<Q, C, 8, TS, S, false, 8, 0, NC, RC>(XP, Y, d, start, len, P, bias, G, tiles); }); \
     if (!same(g1, got, d + 2, tiles, "widec grid 2 vs 3 clusters")) ++fails; \
-    if (!same(ref, got, d + 2, tiles, "widec (S = " #S ") against the two passes")) ++fails; \
+    if (!same(ref, got, d + 2, tiles, "widec (S = " #S ", RC = " #RC ") against the two passes")) ++fails; \
   }
         // local_sums_sm90.cu's widec shapes (clusters of 2), few slots (S = (C - 1) TS + 1) to
         // stress the ring, and clusters of 3 and 4 (the body takes any NC; s9c1 ran 4 and 8)
-        WIDEC_EMU(2, 640, 160, 3, 2, 10)
-        WIDEC_EMU(2, 768, 192, 2, 4, 8)
-        WIDEC_EMU(2, 896, 224, 3, 2, 7)
-        WIDEC_EMU(2, 1024, 256, 3, 2, 6)
-        WIDEC_EMU(2, 512, 128, 2, 4, 13)
-        WIDEC_EMU(2, 512, 128, 3, 2, 13)
-        WIDEC_EMU(2, 512, 128, 2, 4, 5)
-        WIDEC_EMU(4, 512, 128, 2, 4, 13)
-        WIDEC_EMU(4, 512, 128, 3, 2, 5)
-        WIDEC_EMU(3, 384, 96, 2, 4, 18)
-#define WIDECR_EMU(NC, WW, Q, C, TS, S, RC) \
-  if (NCv == NC && W == NC * WW && TC == C && TT == TS && w.rfind("widec", 0) == 0 && w.find('r') != std::string::npos) { \
-    launch_cluster(NC * std::min(tiles, 2), NC, 32 * (C + 9), [&] { widet_body<Q, C, 8, TS, S, false, 8, 0, NC, RC>(XP, Y, d, start, len, P, bias, G, tiles); }); \
-    if (!same(ref, got, d + 2, tiles, "widec rolled (RC = " #RC ") against the two passes")) ++fails; \
-  }
-        // the rolled chain (widecN_W_CxTrR; the product rolls widet_o_1024_3x2 and
+        WIDEC_EMU(2, 640, 160, 3, 2, 10, 0)
+        WIDEC_EMU(2, 768, 192, 2, 4, 8, 0)
+        WIDEC_EMU(2, 896, 224, 3, 2, 7, 0)
+        WIDEC_EMU(2, 1024, 256, 3, 2, 6, 0)
+        WIDEC_EMU(2, 512, 128, 2, 4, 13, 0)
+        WIDEC_EMU(2, 512, 128, 3, 2, 13, 0)
+        WIDEC_EMU(2, 512, 128, 2, 4, 5, 0)
+        WIDEC_EMU(4, 512, 128, 2, 4, 13, 0)
+        WIDEC_EMU(4, 512, 128, 3, 2, 5, 0)
+        WIDEC_EMU(3, 384, 96, 2, 4, 18, 0)
+        // the rolled chain (widecN_W_CxTrRC; the product rolls widet_o_1024_3x2 and
         // widec_o_2x1024_3x2 with RC 4): RC 4 and 8, clusters of 1 and 2
-        WIDECR_EMU(1, 1024, 256, 3, 2, 6, 4)
-        WIDECR_EMU(1, 1024, 256, 3, 2, 6, 8)
-        WIDECR_EMU(2, 640, 160, 3, 2, 10, 4)
+        WIDEC_EMU(1, 1024, 256, 3, 2, 6, 4)
+        WIDEC_EMU(1, 1024, 256, 3, 2, 6, 8)
+        WIDEC_EMU(2, 640, 160, 3, 2, 10, 4)
+        WIDEC_EMU(2, 1024, 256, 3, 2, 6, 4)
 #define WIDETQP_EMU(WW, Q, C, TS, S) \
   if (W == WW && TC == C && TT == TS && quart && w.rfind("widetq", 0) == 0 && w.back() == 'p' && start % 32 == 0) launch(grid, 1, 32 * (C + 9), [&] { widet_body<Q, C, 8, TS, S, false, 4, 4>(XP, Y, d, start, len, P, bias, G, tiles); });
         WIDETQP_EMU(1024, 256, 1, 8, 13)

@@ -606,17 +606,13 @@ public final class CudaBackend implements KernelBackend {
   }
 
   /**
-   * Clusters of {@code nc} blocks (one an SM) that are resident at once: a cluster's blocks lie in
-   * one GPC, and JCuda 12.0 has no cuOccupancyMaxActiveClusters, so this assumes the H100 / H200
-   * arrangement (GPCs of 16 or more SMs, in pairs): every SM in pairs, 16 SMs a GPC in clusters of
-   * 4 and 8. {@code parreg.cuda.clusters} overrides it (the benchmark measures that it holds).
+   * Clusters of {@code nc} blocks (one an SM) that are resident at once. The shapes built are
+   * pairs, and a GPC's SMs come in pairs, so every SM takes part; JCuda 12.0 has no
+   * cuOccupancyMaxActiveClusters to ask. {@code parreg.cuda.clusters} overrides it.
    */
   private int widecClusters(int nc) {
     Integer forced = Integer.getInteger("parreg.cuda.clusters");
-    if (forced != null && forced > 0) {
-      return forced;
-    }
-    return nc <= 2 ? card.smCount / nc : (card.smCount / 16) * (16 / nc);
+    return forced != null && forced > 0 ? forced : card.smCount / nc;
   }
 
   private void launchKernel(CUfunction f, int gx, int gy, int block, int smem, Pointer args) {

@@ -655,7 +655,7 @@ record CudaPlan(
         && d > 1024
         && ordered
         && widecLadder(wideWidth(d))
-        && widecSmem(wideWidth(d) / 2) <= smemOptin
+        && widecSmem(widecBlockWidth(widecShapes(wideWidth(d)).get(0))) <= smemOptin
         && paddedFits(slices, wideWidth(d), freeBytes)) {
       // clusters of 2 widet blocks, x read once (issue 15, ninth session; H200, TB/s, every row
       // bits=ref, docs/device-runs/issue15/s9c3-bench.txt): widec-2x640_3x2 2.82 at d = 1,280 and
@@ -822,7 +822,7 @@ record CudaPlan(
         || !shapes.contains(shape)
         || !ordered
         || !hopper
-        || widecSmem(Integer.parseInt(m.group(2))) > smemOptin) {
+        || widecSmem(widecBlockWidth(shape)) > smemOptin) {
       throw new IllegalArgumentException(
           "plan "
               + want
@@ -834,7 +834,6 @@ record CudaPlan(
               + shapes
               + ")");
     }
-    int blockWidth = Integer.parseInt(m.group(2));
     return new CudaPlan(
         "widec-" + shape,
         "widec",
@@ -842,9 +841,14 @@ record CudaPlan(
         "resid8_o",
         "grad8_o",
         32 * (Integer.parseInt(m.group(3)) + WIDE_ACC_WARPS + 1),
-        widecSmem(blockWidth),
+        widecSmem(widecBlockWidth(shape)),
         width,
         true);
+  }
+
+  /** Features a block holds in the widec shape {@code shape} ("NxW_CxT": W). */
+  static int widecBlockWidth(String shape) {
+    return Integer.parseInt(shape.substring(shape.indexOf('x') + 1, shape.indexOf('_')));
   }
 
   /** Blocks a cluster of a widec plan (its name "widec-NxW_CxT"). */
