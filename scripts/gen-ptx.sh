@@ -44,7 +44,11 @@ for src in "${sources[@]}"; do
     echo "gen-ptx: no .version line in nvcc output for $src" >&2
     exit 1
   fi
-  sed -E "s/^\.version [0-9]+\.[0-9]+$/.version $PTX_ISA/" "$tmp/raw.ptx" > "$tmp/out.ptx"
+  # nvcc 13 may annotate a vector load of which only some bytes are used with
+  # '.pragma "used_bytes_mask N";' (PTX ISA 8.3): a hint to ptxas, dropped with the ISA stamp
+  # (issue 15 tenth session: widet_o_1024_3x2a4 had one)
+  sed -E -e "s/^\.version [0-9]+\.[0-9]+$/.version $PTX_ISA/" -e '/^[[:space:]]*\.pragma "used_bytes_mask [0-9]+";$/d' \
+    "$tmp/raw.ptx" > "$tmp/out.ptx"
   if command -v ptxas >/dev/null 2>&1; then
     for a in "${archs[@]}"; do
       ptxas -arch="$a" "$tmp/out.ptx" -o "$tmp/check.cubin"

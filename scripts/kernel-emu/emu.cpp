@@ -86,6 +86,7 @@ int main(int argc, char** argv) {
   bool oct = false;
   if (mode.rfind("spec", 0) == 0) W = atoi(mode.c_str() + 4);
   int TC = 0, TT = 0;  // widetW_CxT / widelW_CxT: chain warps, sub-slices a task
+  std::string sfx;     // widetW_CxT[sfx]: a WIDETV comparison variant's suffix
   int NCv = 0, RCv = 0;  // widecNC_W_CxT[rRC]: clusters of NC blocks of width W (the slice NC W
                          // features wide), the chain rolled RC quads a half-iteration (0: unrolled)
   if (mode.rfind("widec", 0) == 0) {
@@ -98,7 +99,10 @@ int main(int argc, char** argv) {
     oct = true;
     quart = true;
   } else if (mode.rfind("widet", 0) == 0 || mode.rfind("widel", 0) == 0) {
-    sscanf(mode.c_str() + 5, "%d_%dx%d", &W, &TC, &TT);
+    // widetW_CxT[sfx] / widelW_CxT[sfx]: sfx the WIDETV variants' suffix (rRC, aA, sST)
+    int used = 0;
+    sscanf(mode.c_str() + 5, "%d_%dx%d%n", &W, &TC, &TT, &used);
+    sfx = mode.substr(5 + used);
     oct = true;
   } else if (mode.rfind("wide2_", 0) == 0) { W = atoi(mode.c_str() + 6); oct = true; }
   else if (mode.rfind("widea", 0) == 0) { W = atoi(mode.c_str() + 5); oct = true; }
@@ -238,9 +242,9 @@ int main(int argc, char** argv) {
         for (int j = 0; j < d; ++j) wpad[j] = params[j];
         const float* WP = wpad.data();
 #define WIDET_EMU(WW, Q, C, TS, S) \
-  if (W == WW && TC == C && TT == TS && !quart && w.rfind("widet", 0) == 0) launch(grid, 1, 32 * (C + 9), [&] { widet_body<Q, C, 8, TS, S>(XP, Y, d, start, len, P, bias, G, tiles); });
+  if (W == WW && TC == C && TT == TS && !quart && sfx.empty() && w.rfind("widet", 0) == 0) launch(grid, 1, 32 * (C + 9), [&] { widet_body<Q, C, 8, TS, S>(XP, Y, d, start, len, P, bias, G, tiles); });
 #define WIDEL_EMU(WW, Q, C, TS, S) \
-  if (W == WW && TC == C && TT == TS && !quart && w.rfind("widel", 0) == 0) launch(grid, 1, 32 * (C + 9), [&] { widet_body<Q, C, 8, TS, S, true>(XP, Y, d, start, len, P, bias, G, tiles, WP); });
+  if (W == WW && TC == C && TT == TS && !quart && sfx.empty() && w.rfind("widel", 0) == 0) launch(grid, 1, 32 * (C + 9), [&] { widet_body<Q, C, 8, TS, S, true>(XP, Y, d, start, len, P, bias, G, tiles, WP); });
 #define WIDETQ_EMU(WW, Q, C, TS, S) \
   if (W == WW && TC == C && TT == TS && quart && w.rfind("widetq", 0) == 0 && w.back() != 'p' && start % 32 == 0) launch(grid, 1, 32 * (C + 9), [&] { widet_body<Q, C, 8, TS, S, false, 4>(XP, Y, d, start, len, P, bias, G, tiles); });
 #define WIDELQ_EMU(WW, Q, C, TS, S) \
@@ -317,6 +321,34 @@ int main(int argc, char** argv) {
         WIDEL_EMU(896, 224, 2, 4, 8)
         WIDEL_EMU(1024, 256, 3, 2, 7)
         WIDEL_EMU(640, 160, 2, 4, 11)
+        // local_sums_sm90.cu's WIDETV variants at 1,024 (tenth session), and few slots
+#define WIDETV_EMU(PFX, SFX, WW, Q, C, A, TS, S, LEAN, RC, ST) \
+  if (W == WW && TC == C && TT == TS && !quart && sfx == SFX && w.rfind(PFX, 0) == 0) launch(grid, 1, 32 * (C + A + 1), [&] { widet_body<Q, C, A, TS, S, LEAN, 8, 0, 1, RC, ST>(XP, Y, d, start, len, P, bias, G, tiles, WP); });
+        WIDETV_EMU("widet", "r2", 1024, 256, 3, 8, 2, 6, false, 2, 0)
+        WIDETV_EMU("widet", "a4", 1024, 256, 3, 4, 2, 6, false, 4, 0)
+        WIDETV_EMU("widet", "r4", 1024, 256, 2, 8, 3, 6, false, 4, 0)
+        WIDETV_EMU("widet", "r4", 1024, 256, 2, 8, 2, 6, false, 4, 0)
+        WIDETV_EMU("widet", "r4", 1024, 256, 3, 8, 1, 6, false, 4, 0)
+        WIDETV_EMU("widet", "r4", 1024, 256, 4, 8, 1, 6, false, 4, 0)
+        WIDETV_EMU("widet", "s600", 1024, 256, 3, 8, 2, 6, false, 4, 600)
+        WIDETV_EMU("widel", "r4", 1024, 256, 3, 8, 2, 7, true, 4, 0)
+        WIDETV_EMU("widel", "r4", 1024, 256, 2, 8, 3, 7, true, 4, 0)
+        WIDETV_EMU("widet", "a4s", 1024, 256, 3, 4, 2, 5, false, 4, 0)
+        WIDETV_EMU("widel", "r4s", 1024, 256, 2, 8, 3, 4, true, 4, 0)
+        WIDETV_EMU("widet", "a16", 1024, 256, 3, 16, 2, 6, false, 4, 0)
+        WIDETV_EMU("widet", "r2s600", 1024, 256, 2, 8, 2, 6, false, 2, 600)
+        WIDETV_EMU("widet", "r4", 1024, 256, 1, 8, 4, 6, false, 4, 0)
+#define WIDETG_EMU(WW, Q, C, TS, S, RC) \
+  if (W == WW && TC == C && TT == TS && !quart && sfx == "g" && w.rfind("widet", 0) == 0) launch(grid, 1, 32 * (C + 9), [&] { widet_body<Q, C, 8, TS, S, false, 8, 0, 1, RC, 0, 0, true>(XP, Y, d, start, len, P, bias, G, tiles); });
+        WIDETG_EMU(1024, 256, 3, 2, 6, 4)
+        WIDETG_EMU(768, 192, 2, 4, 8, 0)
+        WIDETG_EMU(512, 128, 2, 4, 13, 0)
+#define WIDETP_EMU(SFX, WW, Q, C, A, TS, S) \
+  if (W == WW && TC == C && TT == TS && !quart && sfx == SFX && w.rfind("widet", 0) == 0) launch(grid, 1, 128 * (((A > C + 1 ? A : C + 1) + 1) / 2), [&] { widet_body<Q, C, A, TS, S, false, 8, 0, 1, 4, 0, 1>(XP, Y, d, start, len, P, bias, G, tiles, WP); });
+        WIDETP_EMU("a4p", 1024, 256, 3, 4, 2, 6)
+        WIDETP_EMU("a4p", 1024, 256, 2, 4, 3, 6)
+        WIDETP_EMU("p", 1024, 256, 3, 8, 2, 6)
+        WIDETP_EMU("a4ps", 1024, 256, 3, 4, 2, 5)
         if (W == 384 && oct && w == "wide384") launch(grid, 1, 32 * 14, [&] { wide_body<96, 6, 8, 12, false>(XP, Y, d, start, len, P, bias, G, tiles); });
         if (W == 384 && oct && w == "widea384") launch(grid, 1, 32 * 14, [&] { wide_body<96, 6, 8, 12, false, true>(XP, Y, d, start, len, P, bias, G, tiles); });
       } else if (w.rfind("specp", 0) == 0) {

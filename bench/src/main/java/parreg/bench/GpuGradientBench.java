@@ -114,6 +114,10 @@ public final class GpuGradientBench {
       }
       List<String> seen = new ArrayList<>();
       for (String plan : planList) {
+        // why the plan did not fit, said once where neither variant (ordered, unordered) ran: most
+        // forced plans have no unordered variant
+        String skipped = null;
+        boolean ran = false;
         for (boolean ordered : new boolean[] {true, false}) {
           CudaBackend b;
           try {
@@ -126,9 +130,10 @@ public final class GpuGradientBench {
             try {
               b.load(p, false);
             } catch (IllegalArgumentException e) {
-              System.out.println("# plan " + plan + " skipped at d=" + d + ": " + e.getMessage());
+              skipped = e.getMessage();
               continue; // plan does not fit
             }
+            ran = true;
             String key = b.plan() + (ordered ? "o" : "a");
             if (seen.contains(key)) {
               continue;
@@ -181,6 +186,9 @@ public final class GpuGradientBench {
             rows.add(row);
             System.out.println(row);
           }
+        }
+        if (!ran && skipped != null) {
+          System.out.println("# plan " + plan + " skipped at d=" + d + ": " + skipped);
         }
       }
     }

@@ -139,20 +139,21 @@ inline float4 lds128(const float4* p) { return *p; }
 // additions run (two register buffers, no moves): the fully unrolled chain of widet at Q = 256
 // is 2,562 instructions (41 KB), and ncu found its warps waiting for instruction fetch 18 % of
 // their time in it (s9c5); same operations in the same order, so the same bits.
-template <int Q, int GL, int RC>
+// WG: the weights in global memory (LEAN, read through the read-only cache), else shared.
+template <int Q, int GL, int RC, bool WG = false>
 __device__ __forceinline__ float chain_rolled(float r, const float4* w, const float4* x) {
   static_assert(Q % (2 * RC) == 0, "whole iterations");
   float4 wa[RC], xa[RC], wb[RC], xb[RC];
 #pragma unroll
   for (int i = 0; i < RC; ++i) {
-    wa[i] = lds128(w + i);
+    wa[i] = WG ? __ldg(w + i) : lds128(w + i);
     xa[i] = lds128(x + GL * i);
   }
 #pragma unroll 1
   for (int q = 0; q < Q; q += 2 * RC) {
 #pragma unroll
     for (int i = 0; i < RC; ++i) {
-      wb[i] = lds128(w + q + RC + i);
+      wb[i] = WG ? __ldg(w + q + RC + i) : lds128(w + q + RC + i);
       xb[i] = lds128(x + GL * (q + RC + i));
     }
 #pragma unroll
@@ -160,7 +161,7 @@ __device__ __forceinline__ float chain_rolled(float r, const float4* w, const fl
     if (q + 2 * RC < Q) {
 #pragma unroll
       for (int i = 0; i < RC; ++i) {
-        wa[i] = lds128(w + q + 2 * RC + i);
+        wa[i] = WG ? __ldg(w + q + 2 * RC + i) : lds128(w + q + 2 * RC + i);
         xa[i] = lds128(x + GL * (q + 2 * RC + i));
       }
     }
@@ -170,7 +171,33 @@ __device__ __forceinline__ float chain_rolled(float r, const float4* w, const fl
   return r;
 }
 
-template <int Q, int C, int A, int TS, int S, bool LEAN = false, int GL = 8, int SP = 0, int NC = 1, int RC = 0>
+// PL 1 (comparison kernels): the warps placed so that no chain warp shares a scheduler (warp w on
+// scheduler w % 4) with an accumulating warp: accumulating warps at w % 4 = 2, 3, chain warps and
+// the producer at w % 4 = 0, 1 (see widetRole), warps left over idle
+__device__ constexpr int widetRole(int PL, int C, int A, int w) {
+  // the role index of warp w: chain warps 0 .. C - 1, accumulating C .. C + A - 1, the producer
+  // C + A, idle above
+  return PL == 0 ? w
+         : (w & 3) >= 2 ? (2 * (w >> 2) + (w & 3) - 2 < A ? C + 2 * (w >> 2) + (w & 3) - 2 : C + A + 1)
+         : (2 * (w >> 2) + (w & 3) < C ? 2 * (w >> 2) + (w & 3) : 2 * (w >> 2) + (w & 3) == C ? C + A : C + A + 1);
+}
+
+// One level of the group tree as a reduce-scatter: lanes l and l ^ m (bit = (l & m) != 0) add
+// their N accumulators pairwise, lane bit 0 keeping the sums of [0, N / 2), lane bit 1 those of
+// [N / 2, N): N / 2 shuffles where a butterfly (group_tree) takes N, and the same additions (the
+// pairs are lane_tree's; IEEE addition commutes), so the same bits.
+template <int N>
+__device__ __forceinline__ void group_scatter(const double (&v)[N], double (&h)[N / 2], bool bit, int m) {
+  static_assert(N % 2 == 0, "an even split");
+#pragma unroll
+  for (int i = 0; i < N / 2; ++i) {
+    const double send = bit ? v[i] : v[i + N / 2];
+    h[i] = __dadd_rn(bit ? v[i + N / 2] : v[i], __shfl_xor_sync(0xffffffffu, send, m));
+  }
+}
+
+template <int Q, int C, int A, int TS, int S, bool LEAN = false, int GL = 8, int SP = 0, int NC = 1, int RC = 0,
+          int ST = 0, int PL = 0, bool BFLY = false>
 __device__ __forceinline__ void widet_body(const float* __restrict__ x, const float* __restrict__ y, int d, i64 start,
                                            int len, const float* __restrict__ params, int bias,
                                            double* __restrict__ out, int tiles,
@@ -182,7 +209,6 @@ __device__ __forceinline__ void widet_body(const float* __restrict__ x, const fl
   // NC > 1: a cluster of NC blocks shares each sub-slice (the widec plans, see the note after this
   // body); block `rank` holds features [4 Q rank, 4 Q (rank + 1)) of the slice width 4 Q NC
   static_assert(NC == 1 || (GL == 8 && !LEAN && SP == 0), "clusters: the octet layout, widet's shape");
-  static_assert(RC == 0 || !LEAN, "the rolled chain reads the weights from shared memory");
   constexpr int QG = 32 / GL;
   constexpr int NGR = LANES / GL;
   constexpr int LG = GL == 8 ? 3 : 2;
@@ -234,7 +260,9 @@ __device__ __forceinline__ void widet_body(const float* __restrict__ x, const fl
   // NC > 1: every block's barriers initialised before any block arrives at them remotely
   if constexpr (NC > 1) cluster_sync();
   else __syncthreads();
-  const int w = threadIdx.x >> 5;
+  static_assert(PL == 0 || NC == 1, "placement: widet's block");
+  const int w = widetRole(PL, C, A, threadIdx.x >> 5);
+  if (w > C + A) return;  // PL 1: a warp left over
   const int lane = threadIdx.x & 31;
   // the blocks of a cluster take the same tiles: cluster bx of G
   const int bx = NC > 1 ? (int)(blockIdx.x / NC) : (int)blockIdx.x;
@@ -248,6 +276,9 @@ __device__ __forceinline__ void widet_body(const float* __restrict__ x, const fl
   if (w == C + A) {
     // Producer: sub-slice k into slot k % S once the accumulating warps are done with k - S.
     if (lane == 0) {
+      // ST > 0 (comparison kernels): block b starts its copies (b % 4) ST ns late, so that the
+      // blocks' chain phases (and so their bursts of copies) do not all line up
+      if (ST > 0) __nanosleep(ST * (blockIdx.x & 3));
       for (int k = 0; k < total; ++k) {
         const int s = k % S;
         if (k >= S) mbar_wait(empty + s, ((k / S) - 1) & 1);
@@ -297,7 +328,7 @@ __device__ __forceinline__ void widet_body(const float* __restrict__ x, const fl
         }
       }
       if constexpr (RC > 0) {
-        r = chain_rolled<Q, GL, RC>(r, ws4, chain);
+        r = chain_rolled<Q, GL, RC, LEAN>(r, LEAN ? wg4 : ws4, chain);
       } else {
 #pragma unroll
         for (int q = 0; q < Q; ++q) r = quad_terms_w(r, LEAN ? __ldg(wg4 + q) : lds128(ws4 + q), lds128(chain + GL * q));
@@ -369,6 +400,27 @@ __device__ __forceinline__ void widet_body(const float* __restrict__ x, const fl
     if (lane == 0) mbar_arrive(empty + s);  // slot s free for sub-slice k + S
     if (at.s == at.per - 1) {
       // end of group at.g of tile at.t: the group's sums, combined with the tile's other groups
+      if constexpr (GS_SHARED && !BFLY && (4 * QA) % 8 == 0) {
+        // the group tree as three reduce-scatter levels (group_scatter; tenth session: the
+        // butterfly took 3 x 4 QA double shuffles a lane, 96 at 1,024, and its sums were written
+        // by one lane of 8; here 4 QA - 4 QA / 8, 28, and every lane writes its 4 QA / 8): lane l
+        // ends with the sums of accumulators i = base + r, base = (l & 1) 4 QA / 2 + (l >> 1 & 1)
+        // 4 QA / 4 + (l >> 2 & 1) 4 QA / 8
+        constexpr int N = 4 * QA;
+        double h1[N / 2], h2[N / 4], h3[N / 8];
+        group_scatter<N>(acc, h1, l & 1, 1);
+        group_scatter<N / 2>(h1, h2, (l >> 1) & 1, 2);
+        group_scatter<N / 4>(h2, h3, (l >> 2) & 1, 4);
+        const int base = (l & 1) * (N / 2) + ((l >> 1) & 1) * (N / 4) + ((l >> 2) & 1) * (N / 8);
+#pragma unroll
+        for (int r = 0; r < N / 8; ++r) {
+          const int i = base + r;
+          const int j = 4 * (QG * (a + A * (i >> 2)) + e) + (i & 3);  // this block's feature f0 + j
+          if (f0 + j < d) groups_combine(gs[j], gs[4 * Q + j], at.g, h3[r], out + (i64)(f0 + j) * tiles + at.t);
+        }
+#pragma unroll
+        for (int i = 0; i < N; ++i) acc[i] = 0.0;
+      } else {
 #pragma unroll
       for (int i = 0; i < 4 * QA; ++i) {
         const double v = group_tree<GL>(acc[i]);
@@ -385,6 +437,7 @@ __device__ __forceinline__ void widet_body(const float* __restrict__ x, const fl
           groups_combine(gs[j], gs[4 * Q + j], at.g, v, out + (i64)(f0 + j) * tiles + at.t);
         }
         acc[i] = 0.0;
+      }
       }
       if (a == 0 && rank == 0) {
         const double vb = group_tree<GL>(accb);
@@ -429,6 +482,28 @@ __device__ __forceinline__ void widet_body(const float* __restrict__ x, const fl
   extern "C" __global__ void __launch_bounds__(32 * (C + 9), 1)                                   \
       NAME(SMALL_ARGS, const float* __restrict__ unused) {                                         \
     widet_body<Q, C, 8, TS, S, false, 8, 0, 1, RC>(x, y, d, start, len, params, bias, out, tiles); \
+  }
+// WIDETV: comparison variants of WIDET at one width (issue 15, tenth session): A accumulating
+// warps, LEAN (widel's weights in global memory and group sums in registers), the chain rolled RC
+// quads a half-iteration, the blocks' first copies staggered by ST ns (see the producer)
+#define WIDETV_KERNEL(NAME, Q, C, A, TS, S, LEAN, RC, ST)                                          \
+  extern "C" __global__ void __launch_bounds__(32 * (C + A + 1), 1)                               \
+      NAME(SMALL_ARGS, const float* __restrict__ wpad) {                                           \
+    widet_body<Q, C, A, TS, S, LEAN, 8, 0, 1, RC, ST>(x, y, d, start, len, params, bias, out, tiles, wpad); \
+  }
+// WIDETP: WIDETV's rolled chain (RC 4) with the warps placed by scheduler (PL 1): 4 ceil(max(A,
+// C + 1) / 2) warps
+#define WIDETP_KERNEL(NAME, Q, C, A, TS, S)                                                         \
+  extern "C" __global__ void __launch_bounds__(128 * (((A > C + 1 ? A : C + 1) + 1) / 2), 1)         \
+      NAME(SMALL_ARGS, const float* __restrict__ wpad) {                                           \
+    widet_body<Q, C, A, TS, S, false, 8, 0, 1, 4, 0, 1>(x, y, d, start, len, params, bias, out, tiles, wpad); \
+  }
+// WIDETG: WIDET (RC 0) or WIDETR (RC > 0) with the butterfly group tree of the kernels before the
+// tenth session (BFLY), for comparison
+#define WIDETG_KERNEL(NAME, Q, C, TS, S, RC)                                                       \
+  extern "C" __global__ void __launch_bounds__(32 * (C + 9), 1)                                   \
+      NAME(SMALL_ARGS, const float* __restrict__ unused) {                                         \
+    widet_body<Q, C, 8, TS, S, false, 8, 0, 1, RC, 0, 0, true>(x, y, d, start, len, params, bias, out, tiles); \
   }
 // WIDECR: WIDEC with the chain rolled (chain_rolled, RC quads a half-iteration)
 #define WIDECR_KERNEL(NAME, NC, Q, C, TS, S, RC)                                                   \

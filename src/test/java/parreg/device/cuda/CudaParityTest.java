@@ -761,6 +761,43 @@ class CudaParityTest {
         Arguments.of(1930, 5_003, "widec2x1024_3x2"));
   }
 
+  static Stream<Arguments> widetVariantPlans() {
+    return Stream.of(
+        // issue 15, tenth session: the comparison variants at 1,024 (WIDETV_KERNEL): the chain
+        // rolled at RC 2, 4 accumulating warps, other shapes rolled, the start staggered, widel
+        // rolled (the weights from global memory)
+        Arguments.of(1024, 9_000, "widet3x2r2"),
+        Arguments.of(1001, 5_003, "widet3x2a4"),
+        Arguments.of(1024, 9_000, "widet2x3r4"),
+        Arguments.of(1000, 5_003, "widet2x2r4"),
+        Arguments.of(1024, 9_000, "widet3x1r4"),
+        Arguments.of(1021, 5_003, "widet4x1r4"),
+        Arguments.of(1024, 9_000, "widet3x2s600"),
+        Arguments.of(1003, 5_003, "widet3x2s1500"),
+        Arguments.of(1024, 9_000, "widel3x2r4"),
+        Arguments.of(999, 5_003, "widel2x3r4"),
+        // the warps placed by scheduler (WIDETP_KERNEL; some warps idle)
+        Arguments.of(1024, 9_000, "widet3x2a4p"),
+        Arguments.of(1002, 5_003, "widet2x3a4p"),
+        Arguments.of(1024, 9_000, "widet3x2p"),
+        // 16 accumulating warps; the start staggered with other shapes; the butterfly group tree
+        Arguments.of(1024, 9_000, "widet3x2a16"),
+        Arguments.of(1000, 5_003, "widet2x2a16"),
+        Arguments.of(1024, 9_000, "widet2x2s600"),
+        Arguments.of(1013, 5_003, "widet2x2r2s600"),
+        Arguments.of(1024, 9_000, "widet3x2r2s600"),
+        Arguments.of(1024, 9_000, "widet1x4r4"),
+        Arguments.of(1024, 9_000, "widet3x2g"),
+        Arguments.of(768, 9_000, "widet2x4g"),
+        Arguments.of(512, 5_003, "widet2x4g"));
+  }
+
+  @ParameterizedTest(name = "d={0} N={1} plan={2}")
+  @MethodSource("widetVariantPlans")
+  void widetVariantPlansMatchTheReference(int d, int n, String plan) {
+    everyPlanMatchesTheReference(d, n, plan);
+  }
+
   @ParameterizedTest(name = "d={0} N={1} plan={2}")
   @MethodSource("rolledChainPlans")
   void rolledChainPlansMatchTheReference(int d, int n, String plan) {

@@ -189,6 +189,26 @@ class CudaPlanTest {
       assertTrue(KernelShapes.widelSmem(width) <= H200_SMEM, "widel fits an H200 at " + width);
     }
     // forced shapes: only those built, only on such cards
+    // the tenth session's variants: a suffix names the kernel, aA sets the accumulating warps
+    CudaPlan a4 = CudaPlan.choose(1000, 1000, H200_SMEM, FREE, true, "widet3x2a4", true);
+    assertEquals("widet_o_1024_3x2a4", a4.main());
+    assertEquals("widet-1024_3x2a4", a4.name());
+    assertEquals(32 * (3 + 4 + 1), a4.block());
+    // p: accumulating warps on schedulers 2 and 3, chain warps and the producer on 0 and 1
+    assertEquals(
+        32 * 8, CudaPlan.choose(1000, 1000, H200_SMEM, FREE, true, "widet3x2a4p", true).block());
+    assertEquals(
+        32 * 16, CudaPlan.choose(1000, 1000, H200_SMEM, FREE, true, "widet3x2p", true).block());
+    CudaPlan lr = CudaPlan.choose(1000, 1000, H200_SMEM, FREE, true, "widel2x3r4", true);
+    assertEquals("widel_o_1024_2x3r4", lr.main());
+    assertEquals(32 * (2 + 8 + 1), lr.block());
+    assertEquals(KernelShapes.widelSmem(1024), lr.smem());
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> CudaPlan.choose(1000, 1000, H200_SMEM, FREE, true, "widet3x2r3", true));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> CudaPlan.choose(800, 1000, H200_SMEM, FREE, true, "widet3x2a4", true));
     assertEquals(
         "widet_o_896_1x4",
         CudaPlan.choose(800, 1000, H200_SMEM, FREE, true, "widet1x4", true).main());

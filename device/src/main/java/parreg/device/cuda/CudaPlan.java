@@ -122,76 +122,11 @@ record CudaPlan(
     String pfx = ordered ? "_o_" : "_a_";
     String want =
         forced != null ? forced : ladder(d, slices, smemOptin, freeBytes, ordered, hopper);
-    java.util.regex.Matcher wl = java.util.regex.Pattern.compile("widel(\\d)x(\\d)").matcher(want);
-    if (wl.matches()) {
-      // widel: widet with the weights from global memory and the group sums in registers, so
-      // that a slot more fits (local_sums_sm90.cu, WIDEL_KERNEL); comparison shapes, forced only
-      int width = wideWidth(d);
-      String shapeName = wl.group(1) + "x" + wl.group(2);
-      if (d <= 256
-          || d > 1024
-          || !ordered
-          || !hopper
-          || !widelShapes(width).contains(shapeName)
-          || widelSmem(width) > smemOptin) {
-        throw new IllegalArgumentException(
-            "plan "
-                + want
-                + " does not fit d="
-                + d
-                + " on this card (needs 256 < d <= 1024, ordered, compute capability 9.0 and"
-                + " one of the shapes "
-                + widelShapes(width)
-                + ")");
-      }
-      return new CudaPlan(
-          "widel-" + width + "_" + shapeName,
-          "wide",
-          "widel_o_" + width + "_" + shapeName,
-          "resid8_o",
-          "grad8_o",
-          32 * (Integer.parseInt(wl.group(1)) + WIDE_ACC_WARPS + 1),
-          widelSmem(width),
-          width,
-          true);
-    }
     if (want.startsWith("widec")) {
       return widecPlan(d, want, ordered, hopper, smemOptin);
     }
-    java.util.regex.Matcher wt = java.util.regex.Pattern.compile("widet(\\d)x(\\d)").matcher(want);
-    if (want.equals("widet") || wt.matches()) {
-      int width = wideWidth(d);
-      int[] shape =
-          wt.matches()
-              ? new int[] {Integer.parseInt(wt.group(1)), Integer.parseInt(wt.group(2))}
-              : widetShape(width);
-      if (d <= 256
-          || d > 1024
-          || !ordered
-          || !hopper
-          || !widetShapes(width).contains(shape[0] + "x" + shape[1])
-          || widetSmem(width) > smemOptin) {
-        throw new IllegalArgumentException(
-            "plan "
-                + want
-                + " does not fit d="
-                + d
-                + " on this card (needs 256 < d <= 1024, ordered, compute capability 9.0 and"
-                + " one of the shapes "
-                + widetShapes(width)
-                + ")");
-      }
-      String shapeName = shape[0] + "x" + shape[1];
-      return new CudaPlan(
-          "widet-" + width + "_" + shapeName,
-          "wide",
-          "widet_o_" + width + "_" + shapeName,
-          "resid8_o",
-          "grad8_o",
-          32 * (shape[0] + WIDE_ACC_WARPS + 1),
-          widetSmem(width),
-          width,
-          true);
+    if (want.equals("widet") || WIDET_NAME.matcher(want).matches()) {
+      return widetPlan(d, want, ordered, hopper, smemOptin);
     }
     if (want.startsWith("specp")) {
       return specpPlan(d, want, ordered);
@@ -811,6 +746,69 @@ record CudaPlan(
    * "widecNxW_CxT". Each block holds W features of every sub-slice, so x is read once at any d the
    * shapes cover; batches that do not start on a slice boundary run the octet two passes.
    */
+  /**
+   * A forced or ladder name of the widet family: "widet" (the ladder's shape), "widetCxT[sfx]" or
+   * "widelCxT[sfx]" (widel: widet with the weights from global memory and the group sums in
+   * registers, so that a slot more fits; WIDEL_KERNEL). sfx names a comparison variant
+   * (WIDETV_KERNEL): rRC the chain rolled RC quads a half-iteration, aA accumulating warps (8
+   * without), sST the blocks' first copies staggered by ST ns, p the warps placed so that no chain
+   * warp shares a scheduler with an accumulating warp (WIDETP_KERNEL: 4 ceil(max(A, C + 1) / 2)
+   * warps, some idle), g the group sums by butterfly (WIDETG_KERNEL: the kernels before the tenth
+   * session's reduce-scatter).
+   */
+  private static final java.util.regex.Pattern WIDET_NAME =
+      java.util.regex.Pattern.compile("wide([tl])(\\d)x(\\d)((?:[ras]\\d+|[pg])*)");
+
+  private static CudaPlan widetPlan(
+      int d, String want, boolean ordered, boolean hopper, int smemOptin) {
+    int width = wideWidth(d);
+    java.util.regex.Matcher m = WIDET_NAME.matcher(want);
+    boolean lean = m.matches() && m.group(1).equals("l");
+    String shapeName;
+    if (m.matches()) {
+      shapeName = m.group(2) + "x" + m.group(3) + m.group(4);
+    } else {
+      int[] shape = widetShape(width);
+      shapeName = shape[0] + "x" + shape[1];
+    }
+    java.util.List<String> shapes = lean ? widelShapes(width) : widetShapes(width);
+    int smem = lean ? widelSmem(width) : widetSmem(width);
+    if (d <= 256
+        || d > 1024
+        || !ordered
+        || !hopper
+        || !shapes.contains(shapeName)
+        || smem > smemOptin) {
+      throw new IllegalArgumentException(
+          "plan "
+              + want
+              + " does not fit d="
+              + d
+              + " on this card (needs 256 < d <= 1024, ordered, compute capability 9.0 and"
+              + " one of the shapes "
+              + shapes
+              + ")");
+    }
+    java.util.regex.Matcher acc = java.util.regex.Pattern.compile("a(\\d+)").matcher(shapeName);
+    int accWarps = acc.find() ? Integer.parseInt(acc.group(1)) : WIDE_ACC_WARPS;
+    String family = lean ? "widel" : "widet";
+    int chainWarps = shapeName.charAt(0) - '0';
+    int warps =
+        shapeName.endsWith("p")
+            ? 4 * ((Math.max(accWarps, chainWarps + 1) + 1) / 2)
+            : chainWarps + accWarps + 1;
+    return new CudaPlan(
+        family + "-" + width + "_" + shapeName,
+        "wide",
+        family + "_o_" + width + "_" + shapeName,
+        "resid8_o",
+        "grad8_o",
+        32 * warps,
+        smem,
+        width,
+        true);
+  }
+
   static CudaPlan widecPlan(int d, String want, boolean ordered, boolean hopper, int smemOptin) {
     int width = wideWidth(d);
     java.util.List<String> shapes = widecShapes(width);

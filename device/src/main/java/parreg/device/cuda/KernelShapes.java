@@ -222,22 +222,51 @@ final class KernelShapes {
       case 640 -> java.util.List.of("2x4", "3x2");
       case 768 -> java.util.List.of("2x4");
       case 896 -> java.util.List.of("2x4", "3x2");
-      case 1024 -> java.util.List.of("3x2", "2x3");
+      case 1024 -> java.util.List.of("3x2", "2x3", "3x2r4", "2x3r4");
       default -> java.util.List.of();
     };
   }
 
   /**
-   * The widet shapes built at slice width {@code width} ("CxTS": chain warps x sub-slices a task).
+   * The widet shapes built at slice width {@code width} ("CxTS": chain warps x sub-slices a task; a
+   * suffix names a comparison variant, CudaPlan.widetPlan).
    */
   static java.util.List<String> widetShapes(int width) {
     return switch (width) {
       case 384 -> java.util.List.of("4x2", "4x4", "2x4", "8x1", "1x4");
-      case 512 -> java.util.List.of("3x2", "4x2", "2x4", "6x1", "1x4");
+      case 512 -> java.util.List.of("3x2", "4x2", "2x4", "6x1", "1x4", "2x4g");
       case 640 -> java.util.List.of("3x2", "4x1", "2x4", "4x2");
-      case 768 -> java.util.List.of("2x2", "4x1", "4x2", "2x4", "1x4");
+      case 768 -> java.util.List.of("2x2", "4x1", "4x2", "2x4", "1x4", "2x4g");
       case 896 -> java.util.List.of("3x1", "2x2", "2x3", "1x4", "2x4", "3x2");
-      default -> java.util.List.of("3x1", "2x2", "3x2", "6x1", "2x3", "1x4", "2x4");
+      // 1,024; the tenth session's comparison variants after "2x4" (WIDETV_KERNEL, WIDETP_KERNEL,
+      // WIDETG_KERNEL; 3 x 2 is rolled with RC 4)
+      default ->
+          java.util.List.of(
+              "3x1",
+              "2x2",
+              "3x2",
+              "6x1",
+              "2x3",
+              "1x4",
+              "2x4",
+              "3x2r2",
+              "3x2a4",
+              "2x3r4",
+              "2x2r4",
+              "3x1r4",
+              "4x1r4",
+              "3x2s600",
+              "3x2s1500",
+              "3x2a4p",
+              "2x3a4p",
+              "3x2p",
+              "3x2a16",
+              "2x2a16",
+              "2x2s600",
+              "2x2r2s600",
+              "3x2r2s600",
+              "1x4r4",
+              "3x2g");
     };
   }
 
