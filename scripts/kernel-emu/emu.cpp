@@ -86,7 +86,7 @@ int main(int argc, char** argv) {
   bool oct = false;
   if (mode.rfind("spec", 0) == 0) W = atoi(mode.c_str() + 4);
   int TC = 0, TT = 0;  // widetW_CxT / widelW_CxT: chain warps, sub-slices a task
-  std::string sfx;     // widetW_CxT[sfx]: a WIDETV comparison variant's suffix
+  std::string sfx;     // widetW_CxT[sfx]: a comparison kernel's suffix (g: WIDETG_KERNEL)
   int NCv = 0, RCv = 0;  // widecNC_W_CxT[rRC]: clusters of NC blocks of width W (the slice NC W
                          // features wide), the chain rolled RC quads a half-iteration (0: unrolled)
   if (mode.rfind("widec", 0) == 0) {
@@ -99,7 +99,7 @@ int main(int argc, char** argv) {
     oct = true;
     quart = true;
   } else if (mode.rfind("widet", 0) == 0 || mode.rfind("widel", 0) == 0) {
-    // widetW_CxT[sfx] / widelW_CxT[sfx]: sfx the WIDETV variants' suffix (rRC, aA, sST)
+    // widetW_CxT[sfx] / widelW_CxT[sfx]: sfx a comparison kernel's suffix (g)
     int used = 0;
     sscanf(mode.c_str() + 5, "%d_%dx%d%n", &W, &TC, &TT, &used);
     sfx = mode.substr(5 + used);
@@ -296,6 +296,8 @@ int main(int argc, char** argv) {
         WIDEC_EMU(1, 1024, 256, 3, 2, 6, 8)
         WIDEC_EMU(2, 640, 160, 3, 2, 10, 4)
         WIDEC_EMU(2, 1024, 256, 3, 2, 6, 4)
+        WIDEC_EMU(1, 1024, 256, 2, 2, 6, 4)  // the ladder's widet_o_1024_2x2 (tenth session)
+        WIDEC_EMU(1, 896, 224, 2, 2, 7, 4)   // the ladder's widet_o_896_2x2 (tenth session)
 #define WIDETQP_EMU(WW, Q, C, TS, S) \
   if (W == WW && TC == C && TT == TS && quart && w.rfind("widetq", 0) == 0 && w.back() == 'p' && start % 32 == 0) launch(grid, 1, 32 * (C + 9), [&] { widet_body<Q, C, 8, TS, S, false, 4, 4>(XP, Y, d, start, len, P, bias, G, tiles); });
         WIDETQP_EMU(1024, 256, 1, 8, 13)
@@ -321,34 +323,16 @@ int main(int argc, char** argv) {
         WIDEL_EMU(896, 224, 2, 4, 8)
         WIDEL_EMU(1024, 256, 3, 2, 7)
         WIDEL_EMU(640, 160, 2, 4, 11)
-        // local_sums_sm90.cu's WIDETV variants at 1,024 (tenth session), and few slots
-#define WIDETV_EMU(PFX, SFX, WW, Q, C, A, TS, S, LEAN, RC, ST) \
-  if (W == WW && TC == C && TT == TS && !quart && sfx == SFX && w.rfind(PFX, 0) == 0) launch(grid, 1, 32 * (C + A + 1), [&] { widet_body<Q, C, A, TS, S, LEAN, 8, 0, 1, RC, ST>(XP, Y, d, start, len, P, bias, G, tiles, WP); });
-        WIDETV_EMU("widet", "r2", 1024, 256, 3, 8, 2, 6, false, 2, 0)
-        WIDETV_EMU("widet", "a4", 1024, 256, 3, 4, 2, 6, false, 4, 0)
-        WIDETV_EMU("widet", "r4", 1024, 256, 2, 8, 3, 6, false, 4, 0)
-        WIDETV_EMU("widet", "r4", 1024, 256, 2, 8, 2, 6, false, 4, 0)
-        WIDETV_EMU("widet", "r4", 1024, 256, 3, 8, 1, 6, false, 4, 0)
-        WIDETV_EMU("widet", "r4", 1024, 256, 4, 8, 1, 6, false, 4, 0)
-        WIDETV_EMU("widet", "s600", 1024, 256, 3, 8, 2, 6, false, 4, 600)
-        WIDETV_EMU("widel", "r4", 1024, 256, 3, 8, 2, 7, true, 4, 0)
-        WIDETV_EMU("widel", "r4", 1024, 256, 2, 8, 3, 7, true, 4, 0)
-        WIDETV_EMU("widet", "a4s", 1024, 256, 3, 4, 2, 5, false, 4, 0)
-        WIDETV_EMU("widel", "r4s", 1024, 256, 2, 8, 3, 4, true, 4, 0)
-        WIDETV_EMU("widet", "a16", 1024, 256, 3, 16, 2, 6, false, 4, 0)
-        WIDETV_EMU("widet", "r2s600", 1024, 256, 2, 8, 2, 6, false, 2, 600)
-        WIDETV_EMU("widet", "r4", 1024, 256, 1, 8, 4, 6, false, 4, 0)
+        // the butterfly group tree (g: WIDETG_KERNEL, for comparison; the others reduce-scatter)
 #define WIDETG_EMU(WW, Q, C, TS, S, RC) \
-  if (W == WW && TC == C && TT == TS && !quart && sfx == "g" && w.rfind("widet", 0) == 0) launch(grid, 1, 32 * (C + 9), [&] { widet_body<Q, C, 8, TS, S, false, 8, 0, 1, RC, 0, 0, true>(XP, Y, d, start, len, P, bias, G, tiles); });
+  if (W == WW && TC == C && TT == TS && !quart && sfx == "g" && w.rfind("widet", 0) == 0) launch(grid, 1, 32 * (C + 9), [&] { widet_body<Q, C, 8, TS, S, false, 8, 0, 1, RC, true>(XP, Y, d, start, len, P, bias, G, tiles); });
+        WIDETG_EMU(1024, 256, 2, 2, 6, 4)
         WIDETG_EMU(1024, 256, 3, 2, 6, 4)
+        WIDETG_EMU(896, 224, 3, 2, 7, 0)
         WIDETG_EMU(768, 192, 2, 4, 8, 0)
+        WIDETG_EMU(640, 160, 3, 2, 10, 0)
         WIDETG_EMU(512, 128, 2, 4, 13, 0)
-#define WIDETP_EMU(SFX, WW, Q, C, A, TS, S) \
-  if (W == WW && TC == C && TT == TS && !quart && sfx == SFX && w.rfind("widet", 0) == 0) launch(grid, 1, 128 * (((A > C + 1 ? A : C + 1) + 1) / 2), [&] { widet_body<Q, C, A, TS, S, false, 8, 0, 1, 4, 0, 1>(XP, Y, d, start, len, P, bias, G, tiles, WP); });
-        WIDETP_EMU("a4p", 1024, 256, 3, 4, 2, 6)
-        WIDETP_EMU("a4p", 1024, 256, 2, 4, 3, 6)
-        WIDETP_EMU("p", 1024, 256, 3, 8, 2, 6)
-        WIDETP_EMU("a4ps", 1024, 256, 3, 4, 2, 5)
+        WIDETG_EMU(384, 96, 2, 4, 18, 0)
         if (W == 384 && oct && w == "wide384") launch(grid, 1, 32 * 14, [&] { wide_body<96, 6, 8, 12, false>(XP, Y, d, start, len, P, bias, G, tiles); });
         if (W == 384 && oct && w == "widea384") launch(grid, 1, 32 * 14, [&] { wide_body<96, 6, 8, 12, false, true>(XP, Y, d, start, len, P, bias, G, tiles); });
       } else if (w.rfind("specp", 0) == 0) {

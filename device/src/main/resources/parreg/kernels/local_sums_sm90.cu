@@ -1,7 +1,8 @@
 // parreg local sums on CUDA, the kernels of compute capability 9.0 and newer (local_sums_sm90.cuh):
 // a module of its own, PTX of compute_90 (scripts/gen-ptx.sh), loaded by CudaCard only on such
 // cards. Names: widet_o_W_CxTS (slice width W features, C chain warps of TS sub-slices a task;
-// the slots S are as many as fit an H200's 227 KB of shared memory at that width).
+// the slots S are as many as fit an H200's 227 KB of shared memory at that width; a "g" after the
+// shape: the butterfly group tree of the kernels before the tenth session, for comparison).
 
 #include "local_sums_sm90.cuh"
 
@@ -30,47 +31,34 @@ WIDET_KERNEL(widet_o_768_2x4, 192, 2, 4, 8)
 WIDET_KERNEL(widet_o_768_1x4, 192, 1, 4, 8)
 // W = 896: 7 slots
 WIDET_KERNEL(widet_o_896_3x1, 224, 3, 1, 7)
-WIDET_KERNEL(widet_o_896_2x2, 224, 2, 2, 7)
+// the ladder's shape at 896 (tenth session, s10c3: 3.43 TB/s where 3 x 2, the ladder's before, read
+// 3.24, 2 x 3 3.32 and 2 x 2 with the chain unrolled 3.18), the chain rolled
+WIDETR_KERNEL(widet_o_896_2x2, 224, 2, 2, 7, 4)
 WIDET_KERNEL(widet_o_896_2x3, 224, 2, 3, 7)
 WIDET_KERNEL(widet_o_896_1x4, 224, 1, 4, 7)
 WIDET_KERNEL(widet_o_896_2x4, 224, 2, 4, 7)
 WIDET_KERNEL(widet_o_896_3x2, 224, 3, 2, 7)
 // W = 1,024: 6 slots
 WIDET_KERNEL(widet_o_1024_3x1, 256, 3, 1, 6)
-WIDET_KERNEL(widet_o_1024_2x2, 256, 2, 2, 6)
-// the ladder's shape at 1,024 with the chain as a rolled loop (chain_rolled; ninth session, s9c6:
-// 3.40 TB/s where the unrolled chain read 3.14 in the same invocation)
+// the ladder's shape at 1,024 (tenth session, s10c2: 3.89 / 3.94 TB/s at 1,024 / 1,000 where 3 x 2
+// read 3.70 / 3.82), the chain as a rolled loop (chain_rolled; ninth session, s9c6: 3.40 TB/s
+// where the unrolled chain read 3.14 in the same invocation), as in 3 x 2 (the ladder's before)
+WIDETR_KERNEL(widet_o_1024_2x2, 256, 2, 2, 6, 4)
 WIDETR_KERNEL(widet_o_1024_3x2, 256, 3, 2, 6, 4)
 WIDET_KERNEL(widet_o_1024_6x1, 256, 6, 1, 6)
 WIDET_KERNEL(widet_o_1024_2x3, 256, 2, 3, 6)
 WIDET_KERNEL(widet_o_1024_1x4, 256, 1, 4, 6)
 WIDET_KERNEL(widet_o_1024_2x4, 256, 2, 4, 6)
-// comparison variants at 1,024 (tenth session; WIDETV_KERNEL, the suffixes: rRC the chain rolled
-// RC quads a half-iteration, aA accumulating warps, sST the blocks' start staggered ST ns)
-WIDETV_KERNEL(widet_o_1024_3x2r2, 256, 3, 8, 2, 6, false, 2, 0)
-WIDETV_KERNEL(widet_o_1024_3x2a4, 256, 3, 4, 2, 6, false, 4, 0)
-WIDETV_KERNEL(widet_o_1024_2x3r4, 256, 2, 8, 3, 6, false, 4, 0)
-WIDETV_KERNEL(widet_o_1024_2x2r4, 256, 2, 8, 2, 6, false, 4, 0)
-WIDETV_KERNEL(widet_o_1024_3x1r4, 256, 3, 8, 1, 6, false, 4, 0)
-WIDETV_KERNEL(widet_o_1024_4x1r4, 256, 4, 8, 1, 6, false, 4, 0)
-WIDETV_KERNEL(widet_o_1024_3x2s600, 256, 3, 8, 2, 6, false, 4, 600)
-WIDETV_KERNEL(widet_o_1024_3x2s1500, 256, 3, 8, 2, 6, false, 4, 1500)
-WIDETV_KERNEL(widel_o_1024_3x2r4, 256, 3, 8, 2, 7, true, 4, 0)
-WIDETV_KERNEL(widel_o_1024_2x3r4, 256, 2, 8, 3, 7, true, 4, 0)
-WIDETV_KERNEL(widet_o_1024_3x2a16, 256, 3, 16, 2, 6, false, 4, 0)
-WIDETV_KERNEL(widet_o_1024_2x2a16, 256, 2, 16, 2, 6, false, 4, 0)
-WIDETV_KERNEL(widet_o_1024_2x2s600, 256, 2, 8, 2, 6, false, 4, 600)
-WIDETV_KERNEL(widet_o_1024_2x2r2s600, 256, 2, 8, 2, 6, false, 2, 600)
-WIDETV_KERNEL(widet_o_1024_3x2r2s600, 256, 3, 8, 2, 6, false, 2, 600)
-WIDETV_KERNEL(widet_o_1024_1x4r4, 256, 1, 8, 4, 6, false, 4, 0)
-// g: the butterfly group tree of the kernels before the tenth session (WIDETG_KERNEL)
+// the butterfly group tree (g, WIDETG_KERNEL) of the kernels before the tenth session, for
+// comparison with the reduce-scatter the others now use (s10c2: 3.49 / 3.42 TB/s at 1,024 / 1,000
+// where the same kernel with it read 3.70 / 3.82)
+WIDETG_KERNEL(widet_o_1024_2x2g, 256, 2, 2, 6, 4)
 WIDETG_KERNEL(widet_o_1024_3x2g, 256, 3, 2, 6, 4)
+WIDETG_KERNEL(widet_o_896_3x2g, 224, 3, 2, 7, 0)
 WIDETG_KERNEL(widet_o_768_2x4g, 192, 2, 4, 8, 0)
+WIDETG_KERNEL(widet_o_640_3x2g, 160, 3, 2, 10, 0)
 WIDETG_KERNEL(widet_o_512_2x4g, 128, 2, 4, 13, 0)
-// p: no chain warp shares a scheduler with an accumulating warp (WIDETP_KERNEL)
-WIDETP_KERNEL(widet_o_1024_3x2a4p, 256, 3, 4, 2, 6)
-WIDETP_KERNEL(widet_o_1024_2x3a4p, 256, 2, 4, 3, 6)
-WIDETP_KERNEL(widet_o_1024_3x2p, 256, 3, 8, 2, 6)
+WIDETG_KERNEL(widet_o_384_2x4g, 96, 2, 4, 18, 0)
 // LEAN (weights from global memory, group sums in registers): a slot more at 640 .. 1,024
 WIDEL_KERNEL(widel_o_640_2x4, 160, 2, 4, 11)
 WIDEL_KERNEL(widel_o_640_3x2, 160, 3, 2, 11)

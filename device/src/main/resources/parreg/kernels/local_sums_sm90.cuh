@@ -139,21 +139,20 @@ inline float4 lds128(const float4* p) { return *p; }
 // additions run (two register buffers, no moves): the fully unrolled chain of widet at Q = 256
 // is 2,562 instructions (41 KB), and ncu found its warps waiting for instruction fetch 18 % of
 // their time in it (s9c5); same operations in the same order, so the same bits.
-// WG: the weights in global memory (LEAN, read through the read-only cache), else shared.
-template <int Q, int GL, int RC, bool WG = false>
+template <int Q, int GL, int RC>
 __device__ __forceinline__ float chain_rolled(float r, const float4* w, const float4* x) {
   static_assert(Q % (2 * RC) == 0, "whole iterations");
   float4 wa[RC], xa[RC], wb[RC], xb[RC];
 #pragma unroll
   for (int i = 0; i < RC; ++i) {
-    wa[i] = WG ? __ldg(w + i) : lds128(w + i);
+    wa[i] = lds128(w + i);
     xa[i] = lds128(x + GL * i);
   }
 #pragma unroll 1
   for (int q = 0; q < Q; q += 2 * RC) {
 #pragma unroll
     for (int i = 0; i < RC; ++i) {
-      wb[i] = WG ? __ldg(w + q + RC + i) : lds128(w + q + RC + i);
+      wb[i] = lds128(w + q + RC + i);
       xb[i] = lds128(x + GL * (q + RC + i));
     }
 #pragma unroll
@@ -161,7 +160,7 @@ __device__ __forceinline__ float chain_rolled(float r, const float4* w, const fl
     if (q + 2 * RC < Q) {
 #pragma unroll
       for (int i = 0; i < RC; ++i) {
-        wa[i] = WG ? __ldg(w + q + 2 * RC + i) : lds128(w + q + 2 * RC + i);
+        wa[i] = lds128(w + q + 2 * RC + i);
         xa[i] = lds128(x + GL * (q + 2 * RC + i));
       }
     }
@@ -169,17 +168,6 @@ __device__ __forceinline__ float chain_rolled(float r, const float4* w, const fl
     for (int i = 0; i < RC; ++i) r = quad_terms_w(r, wb[i], xb[i]);
   }
   return r;
-}
-
-// PL 1 (comparison kernels): the warps placed so that no chain warp shares a scheduler (warp w on
-// scheduler w % 4) with an accumulating warp: accumulating warps at w % 4 = 2, 3, chain warps and
-// the producer at w % 4 = 0, 1 (see widetRole), warps left over idle
-__device__ constexpr int widetRole(int PL, int C, int A, int w) {
-  // the role index of warp w: chain warps 0 .. C - 1, accumulating C .. C + A - 1, the producer
-  // C + A, idle above
-  return PL == 0 ? w
-         : (w & 3) >= 2 ? (2 * (w >> 2) + (w & 3) - 2 < A ? C + 2 * (w >> 2) + (w & 3) - 2 : C + A + 1)
-         : (2 * (w >> 2) + (w & 3) < C ? 2 * (w >> 2) + (w & 3) : 2 * (w >> 2) + (w & 3) == C ? C + A : C + A + 1);
 }
 
 // One level of the group tree as a reduce-scatter: lanes l and l ^ m (bit = (l & m) != 0) add
@@ -197,7 +185,7 @@ __device__ __forceinline__ void group_scatter(const double (&v)[N], double (&h)[
 }
 
 template <int Q, int C, int A, int TS, int S, bool LEAN = false, int GL = 8, int SP = 0, int NC = 1, int RC = 0,
-          int ST = 0, int PL = 0, bool BFLY = false>
+          bool BFLY = false>
 __device__ __forceinline__ void widet_body(const float* __restrict__ x, const float* __restrict__ y, int d, i64 start,
                                            int len, const float* __restrict__ params, int bias,
                                            double* __restrict__ out, int tiles,
@@ -209,6 +197,7 @@ __device__ __forceinline__ void widet_body(const float* __restrict__ x, const fl
   // NC > 1: a cluster of NC blocks shares each sub-slice (the widec plans, see the note after this
   // body); block `rank` holds features [4 Q rank, 4 Q (rank + 1)) of the slice width 4 Q NC
   static_assert(NC == 1 || (GL == 8 && !LEAN && SP == 0), "clusters: the octet layout, widet's shape");
+  static_assert(RC == 0 || !LEAN, "the rolled chain reads the weights from shared memory");
   constexpr int QG = 32 / GL;
   constexpr int NGR = LANES / GL;
   constexpr int LG = GL == 8 ? 3 : 2;
@@ -260,9 +249,7 @@ __device__ __forceinline__ void widet_body(const float* __restrict__ x, const fl
   // NC > 1: every block's barriers initialised before any block arrives at them remotely
   if constexpr (NC > 1) cluster_sync();
   else __syncthreads();
-  static_assert(PL == 0 || NC == 1, "placement: widet's block");
-  const int w = widetRole(PL, C, A, threadIdx.x >> 5);
-  if (w > C + A) return;  // PL 1: a warp left over
+  const int w = threadIdx.x >> 5;
   const int lane = threadIdx.x & 31;
   // the blocks of a cluster take the same tiles: cluster bx of G
   const int bx = NC > 1 ? (int)(blockIdx.x / NC) : (int)blockIdx.x;
@@ -276,9 +263,6 @@ __device__ __forceinline__ void widet_body(const float* __restrict__ x, const fl
   if (w == C + A) {
     // Producer: sub-slice k into slot k % S once the accumulating warps are done with k - S.
     if (lane == 0) {
-      // ST > 0 (comparison kernels): block b starts its copies (b % 4) ST ns late, so that the
-      // blocks' chain phases (and so their bursts of copies) do not all line up
-      if (ST > 0) __nanosleep(ST * (blockIdx.x & 3));
       for (int k = 0; k < total; ++k) {
         const int s = k % S;
         if (k >= S) mbar_wait(empty + s, ((k / S) - 1) & 1);
@@ -328,7 +312,7 @@ __device__ __forceinline__ void widet_body(const float* __restrict__ x, const fl
         }
       }
       if constexpr (RC > 0) {
-        r = chain_rolled<Q, GL, RC, LEAN>(r, LEAN ? wg4 : ws4, chain);
+        r = chain_rolled<Q, GL, RC>(r, ws4, chain);
       } else {
 #pragma unroll
         for (int q = 0; q < Q; ++q) r = quad_terms_w(r, LEAN ? __ldg(wg4 + q) : lds128(ws4 + q), lds128(chain + GL * q));
@@ -400,44 +384,55 @@ __device__ __forceinline__ void widet_body(const float* __restrict__ x, const fl
     if (lane == 0) mbar_arrive(empty + s);  // slot s free for sub-slice k + S
     if (at.s == at.per - 1) {
       // end of group at.g of tile at.t: the group's sums, combined with the tile's other groups
-      if constexpr (GS_SHARED && !BFLY && (4 * QA) % 8 == 0) {
-        // the group tree as three reduce-scatter levels (group_scatter; tenth session: the
-        // butterfly took 3 x 4 QA double shuffles a lane, 96 at 1,024, and its sums were written
-        // by one lane of 8; here 4 QA - 4 QA / 8, 28, and every lane writes its 4 QA / 8): lane l
-        // ends with the sums of accumulators i = base + r, base = (l & 1) 4 QA / 2 + (l >> 1 & 1)
-        // 4 QA / 4 + (l >> 2 & 1) 4 QA / 8
+      if constexpr (GS_SHARED && !BFLY) {
+        // the group tree as reduce-scatter levels (group_scatter; tenth session: the butterfly
+        // took 3 x 4 QA double shuffles a lane, 96 at 1,024, and one lane of 8 wrote the sums;
+        // here 4 QA - 4 QA / 8, 28, and every lane writes its sums, s10c2): lanes l and l ^ 1 split
+        // the 4 QA accumulators, then l ^ 2, then l ^ 4 where QA is even, so that lane l ends with
+        // the sums of i = base + r (r < 4 QA / 8), base = (l & 1) 2 QA + (l >> 1 & 1) QA + (l >> 2
+        // & 1) QA / 2; where QA is odd the last level is the butterfly over QA sums, and lanes l
+        // and l ^ 4 write the even and the odd r
         constexpr int N = 4 * QA;
-        double h1[N / 2], h2[N / 4], h3[N / 8];
+        constexpr bool EVEN = QA % 2 == 0;
+        constexpr int NL = EVEN ? N / 8 : N / 4;  // the sums a lane ends with
+        double h1[N / 2], h2[N / 4], h3[NL];
         group_scatter<N>(acc, h1, l & 1, 1);
         group_scatter<N / 2>(h1, h2, (l >> 1) & 1, 2);
-        group_scatter<N / 4>(h2, h3, (l >> 2) & 1, 4);
-        const int base = (l & 1) * (N / 2) + ((l >> 1) & 1) * (N / 4) + ((l >> 2) & 1) * (N / 8);
+        if constexpr (EVEN) {
+          group_scatter<N / 4>(h2, h3, (l >> 2) & 1, 4);
+        } else {
 #pragma unroll
-        for (int r = 0; r < N / 8; ++r) {
+          for (int r = 0; r < NL; ++r) h3[r] = __dadd_rn(h2[r], __shfl_xor_sync(0xffffffffu, h2[r], 4));
+        }
+        const int base = (l & 1) * (N / 2) + ((l >> 1) & 1) * (N / 4) + (EVEN ? ((l >> 2) & 1) * (N / 8) : 0);
+#pragma unroll
+        for (int r = 0; r < NL; ++r) {
           const int i = base + r;
           const int j = 4 * (QG * (a + A * (i >> 2)) + e) + (i & 3);  // this block's feature f0 + j
-          if (f0 + j < d) groups_combine(gs[j], gs[4 * Q + j], at.g, h3[r], out + (i64)(f0 + j) * tiles + at.t);
+          if ((EVEN || (r & 1) == ((l >> 2) & 1)) && f0 + j < d)
+            groups_combine(gs[j], gs[4 * Q + j], at.g, h3[r], out + (i64)(f0 + j) * tiles + at.t);
         }
 #pragma unroll
         for (int i = 0; i < N; ++i) acc[i] = 0.0;
       } else {
+        // the butterfly: every lane of a group gets every sum (LEAN, lane groups of 4, BFLY)
 #pragma unroll
-      for (int i = 0; i < 4 * QA; ++i) {
-        const double v = group_tree<GL>(acc[i]);
-        const int j = 4 * (QG * (a + A * (i >> 2)) + e) + (i & 3);  // this block's feature f0 + j
-        if constexpr (GL == 4) {
-          // every lane of the group holds v: lane l keeps (and writes) accumulators i = 4 c + l
-          if ((i & (GL - 1)) == l && j < d)
-            quartets_combine(g01[i / GL], g2[i / GL], g3[i / GL], at.g, v, out + (i64)j * tiles + at.t);
-        } else if (LEAN) {
-          // every lane of the group holds v: lane l keeps (and writes) accumulators i = 8 c + l
-          if ((i & (GL - 1)) == l && j < d)
-            groups_combine(g01[i / GL], g2[i / GL], at.g, v, out + (i64)j * tiles + at.t);
-        } else if (l == 0 && f0 + j < d) {
-          groups_combine(gs[j], gs[4 * Q + j], at.g, v, out + (i64)(f0 + j) * tiles + at.t);
+        for (int i = 0; i < 4 * QA; ++i) {
+          const double v = group_tree<GL>(acc[i]);
+          const int j = 4 * (QG * (a + A * (i >> 2)) + e) + (i & 3);  // this block's feature f0 + j
+          if constexpr (GL == 4) {
+            // every lane of the group holds v: lane l keeps (and writes) accumulators i = 4 c + l
+            if ((i & (GL - 1)) == l && j < d)
+              quartets_combine(g01[i / GL], g2[i / GL], g3[i / GL], at.g, v, out + (i64)j * tiles + at.t);
+          } else if (LEAN) {
+            // every lane of the group holds v: lane l keeps (and writes) accumulators i = 8 c + l
+            if ((i & (GL - 1)) == l && j < d)
+              groups_combine(g01[i / GL], g2[i / GL], at.g, v, out + (i64)j * tiles + at.t);
+          } else if (l == 0 && f0 + j < d) {
+            groups_combine(gs[j], gs[4 * Q + j], at.g, v, out + (i64)(f0 + j) * tiles + at.t);
+          }
+          acc[i] = 0.0;
         }
-        acc[i] = 0.0;
-      }
       }
       if (a == 0 && rank == 0) {
         const double vb = group_tree<GL>(accb);
@@ -483,27 +478,12 @@ __device__ __forceinline__ void widet_body(const float* __restrict__ x, const fl
       NAME(SMALL_ARGS, const float* __restrict__ unused) {                                         \
     widet_body<Q, C, 8, TS, S, false, 8, 0, 1, RC>(x, y, d, start, len, params, bias, out, tiles); \
   }
-// WIDETV: comparison variants of WIDET at one width (issue 15, tenth session): A accumulating
-// warps, LEAN (widel's weights in global memory and group sums in registers), the chain rolled RC
-// quads a half-iteration, the blocks' first copies staggered by ST ns (see the producer)
-#define WIDETV_KERNEL(NAME, Q, C, A, TS, S, LEAN, RC, ST)                                          \
-  extern "C" __global__ void __launch_bounds__(32 * (C + A + 1), 1)                               \
-      NAME(SMALL_ARGS, const float* __restrict__ wpad) {                                           \
-    widet_body<Q, C, A, TS, S, LEAN, 8, 0, 1, RC, ST>(x, y, d, start, len, params, bias, out, tiles, wpad); \
-  }
-// WIDETP: WIDETV's rolled chain (RC 4) with the warps placed by scheduler (PL 1): 4 ceil(max(A,
-// C + 1) / 2) warps
-#define WIDETP_KERNEL(NAME, Q, C, A, TS, S)                                                         \
-  extern "C" __global__ void __launch_bounds__(128 * (((A > C + 1 ? A : C + 1) + 1) / 2), 1)         \
-      NAME(SMALL_ARGS, const float* __restrict__ wpad) {                                           \
-    widet_body<Q, C, A, TS, S, false, 8, 0, 1, 4, 0, 1>(x, y, d, start, len, params, bias, out, tiles, wpad); \
-  }
 // WIDETG: WIDET (RC 0) or WIDETR (RC > 0) with the butterfly group tree of the kernels before the
-// tenth session (BFLY), for comparison
+// tenth session (BFLY: every lane of a group gets every sum), for comparison
 #define WIDETG_KERNEL(NAME, Q, C, TS, S, RC)                                                       \
   extern "C" __global__ void __launch_bounds__(32 * (C + 9), 1)                                   \
       NAME(SMALL_ARGS, const float* __restrict__ unused) {                                         \
-    widet_body<Q, C, 8, TS, S, false, 8, 0, 1, RC, 0, 0, true>(x, y, d, start, len, params, bias, out, tiles); \
+    widet_body<Q, C, 8, TS, S, false, 8, 0, 1, RC, true>(x, y, d, start, len, params, bias, out, tiles); \
   }
 // WIDECR: WIDEC with the chain rolled (chain_rolled, RC quads a half-iteration)
 #define WIDECR_KERNEL(NAME, NC, Q, C, TS, S, RC)                                                   \

@@ -109,7 +109,7 @@ class CudaPlanTest {
     assertEquals("grad8_o", c.grad());
     assertEquals(32 * (2 + 8 + 1), c.block());
     assertEquals(2048, c.sliceFeatures());
-    assertEquals(2, CudaPlan.widecCluster(c));
+    assertEquals(2, WidePlans.widecCluster(c));
     assertEquals(KernelShapes.widetSmem(1024) + 6 * 40, c.smem());
     assertEquals(
         "widec_o_2x1024_3x2",
@@ -124,7 +124,7 @@ class CudaPlanTest {
       }
     }
     // the ladder: at slice widths 1,280 and 1,536 on cards of compute capability 9.0 where x
-    // padded to the width fits; deepxb elsewhere above 1,024
+    // padded to the width fits; deepxb elsewhere above 1,024 with few tiles
     assertEquals("widec-2x640_3x2", hopperPlan(1153));
     assertEquals("widec-2x640_3x2", hopperPlan(1280));
     assertEquals("deepxb", hopperPlan(1281));
@@ -133,6 +133,16 @@ class CudaPlanTest {
     assertEquals("deepxb", hopperPlan(1537));
     assertEquals("deepxb", hopperPlan(1792));
     assertEquals("deepxb", hopperPlan(2048));
+    // at 1,665..1,792 and 1,921..2,048 from 512 tiles (16,384 slices) on (tenth session, s10c4)
+    long many = 32L * WidePlans.WIDEC_WIDE_TILES;
+    assertEquals(
+        "widec-2x896_3x2", CudaPlan.choose(1665, many, H200_SMEM, FREE, true, null, true).name());
+    assertEquals(
+        "widec-2x1024_3x2", CudaPlan.choose(2048, many, H200_SMEM, FREE, true, null, true).name());
+    assertEquals(
+        "deepxb", CudaPlan.choose(2048, many - 1, H200_SMEM, FREE, true, null, true).name());
+    assertEquals("deepxb", CudaPlan.choose(1664, many, H200_SMEM, FREE, true, null, true).name());
+    assertEquals("deepxb", CudaPlan.choose(2049, many, H200_SMEM, FREE, true, null, true).name());
     assertEquals("deepxb", plan(1280, 1000, H200_SMEM, FREE));
     assertEquals(
         "deepxb", CudaPlan.choose(1280, 10_000_000, H200_SMEM, 8L << 30, true, null, true).name());
@@ -161,27 +171,27 @@ class CudaPlanTest {
     assertEquals("widet-512_2x4", hopperPlan(512));
     assertEquals("widet-640_3x2", hopperPlan(513));
     assertEquals("widet-768_2x4", hopperPlan(700));
-    assertEquals("widet-896_3x2", hopperPlan(896)); // sixth session: 3 x 2 beat widel 2 x 4
+    assertEquals("widet-896_2x2", hopperPlan(896)); // tenth session (s10c3): 2 x 2, rolled
     assertEquals(
-        "widet_o_896_3x2", CudaPlan.choose(801, 1000, H200_SMEM, FREE, true, null, true).main());
+        "widet_o_896_2x2", CudaPlan.choose(801, 1000, H200_SMEM, FREE, true, null, true).main());
     assertEquals(8 * 32 * 896 + 32 + 8 * 32 + 8 * 24, KernelShapes.widelSmem(896));
     assertEquals(
-        "widet_o_896_3x2", CudaPlan.choose(896, 1000, H200_SMEM, FREE, true, "widet", true).main());
+        "widet_o_896_2x2", CudaPlan.choose(896, 1000, H200_SMEM, FREE, true, "widet", true).main());
     assertEquals(
         "widel_o_896_2x4",
         CudaPlan.choose(896, 1000, H200_SMEM, FREE, true, "widel2x4", true).main());
-    assertEquals("widet-1024_3x2", hopperPlan(897));
-    assertEquals("widet-1024_3x2", hopperPlan(1024));
+    assertEquals("widet-1024_2x2", hopperPlan(897));
+    assertEquals("widet-1024_2x2", hopperPlan(1024));
     // the other widths keep their plans; the unordered variants have no widet
     assertEquals("spec-256", hopperPlan(256));
     assertEquals("deepxb", hopperPlan(1025)); // the sm_90 module has no plan above 1,024
     assertEquals("twopass", CudaPlan.choose(600, 1000, H200_SMEM, FREE, false, null, true).name());
     CudaPlan t = CudaPlan.choose(1024, 1000, H200_SMEM, FREE, true, null, true);
-    assertEquals("widet_o_1024_3x2", t.main());
+    assertEquals("widet_o_1024_2x2", t.main()); // tenth session (s10c2)
     assertEquals("wide", t.family());
     assertEquals("resid8_o", t.fallback());
     assertEquals("grad8_o", t.grad());
-    assertEquals(32 * (3 + 8 + 1), t.block()); // chain warps, accumulating warps, the producer
+    assertEquals(32 * (2 + 8 + 1), t.block()); // chain warps, accumulating warps, the producer
     assertEquals(6 * 32 * 1024 + 20 * 1024 + 32 + 6 * 32 + 6 * 24, t.smem());
     assertEquals(1024, t.sliceFeatures());
     for (int width = 384; width <= 1024; width += 128) {
@@ -189,26 +199,20 @@ class CudaPlanTest {
       assertTrue(KernelShapes.widelSmem(width) <= H200_SMEM, "widel fits an H200 at " + width);
     }
     // forced shapes: only those built, only on such cards
-    // the tenth session's variants: a suffix names the kernel, aA sets the accumulating warps
-    CudaPlan a4 = CudaPlan.choose(1000, 1000, H200_SMEM, FREE, true, "widet3x2a4", true);
-    assertEquals("widet_o_1024_3x2a4", a4.main());
-    assertEquals("widet-1024_3x2a4", a4.name());
-    assertEquals(32 * (3 + 4 + 1), a4.block());
-    // p: accumulating warps on schedulers 2 and 3, chain warps and the producer on 0 and 1
+    // comparison kernels: g the butterfly group tree; other suffixes refused
+    CudaPlan g = CudaPlan.choose(1000, 1000, H200_SMEM, FREE, true, "widet3x2g", true);
+    assertEquals("widet_o_1024_3x2g", g.main());
+    assertEquals("widet-1024_3x2g", g.name());
+    assertEquals(32 * (3 + 8 + 1), g.block());
     assertEquals(
-        32 * 8, CudaPlan.choose(1000, 1000, H200_SMEM, FREE, true, "widet3x2a4p", true).block());
-    assertEquals(
-        32 * 16, CudaPlan.choose(1000, 1000, H200_SMEM, FREE, true, "widet3x2p", true).block());
-    CudaPlan lr = CudaPlan.choose(1000, 1000, H200_SMEM, FREE, true, "widel2x3r4", true);
-    assertEquals("widel_o_1024_2x3r4", lr.main());
-    assertEquals(32 * (2 + 8 + 1), lr.block());
-    assertEquals(KernelShapes.widelSmem(1024), lr.smem());
+        "widet_o_896_3x2g",
+        CudaPlan.choose(800, 1000, H200_SMEM, FREE, true, "widet3x2g", true).main());
     assertThrows(
         IllegalArgumentException.class,
-        () -> CudaPlan.choose(1000, 1000, H200_SMEM, FREE, true, "widet3x2r3", true));
+        () -> CudaPlan.choose(1000, 1000, H200_SMEM, FREE, true, "widet2x2r4", true));
     assertThrows(
         IllegalArgumentException.class,
-        () -> CudaPlan.choose(800, 1000, H200_SMEM, FREE, true, "widet3x2a4", true));
+        () -> CudaPlan.choose(1000, 1000, H200_SMEM, FREE, true, "widet3x2a4", true));
     assertEquals(
         "widet_o_896_1x4",
         CudaPlan.choose(800, 1000, H200_SMEM, FREE, true, "widet1x4", true).main());

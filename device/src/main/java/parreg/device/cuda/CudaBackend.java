@@ -540,7 +540,7 @@ public final class CudaBackend implements KernelBackend {
       case "widec" -> {
         if (start % 32 == 0) {
           // whole clusters of blocks (the kernel's __cluster_dims__), all of them resident
-          int nc = CudaPlan.widecCluster(plan);
+          int nc = WidePlans.widecCluster(plan);
           int clusters = Math.min(tiles, widecClusters(nc));
           launchKernel(mainFn, nc * clusters, 1, plan.block(), plan.smem(), common);
         } else {

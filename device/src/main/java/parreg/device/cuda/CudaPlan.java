@@ -10,7 +10,6 @@ import static parreg.device.cuda.KernelShapes.DEEPX_SLOTS;
 import static parreg.device.cuda.KernelShapes.NARROW_BLOCK;
 import static parreg.device.cuda.KernelShapes.SPEC_CHAIN_WARPS;
 import static parreg.device.cuda.KernelShapes.SPEC_SLOTS;
-import static parreg.device.cuda.KernelShapes.WIDE_ACC_WARPS;
 import static parreg.device.cuda.KernelShapes.WIDE_CHAIN_WARPS;
 import static parreg.device.cuda.KernelShapes.deeptSmem;
 import static parreg.device.cuda.KernelShapes.deepxSmem;
@@ -25,24 +24,19 @@ import static parreg.device.cuda.KernelShapes.specAccWarps;
 import static parreg.device.cuda.KernelShapes.specSmem;
 import static parreg.device.cuda.KernelShapes.specWidth;
 import static parreg.device.cuda.KernelShapes.splitShape;
-import static parreg.device.cuda.KernelShapes.wide2Shape;
 import static parreg.device.cuda.KernelShapes.wide2Slots;
 import static parreg.device.cuda.KernelShapes.wideSmem;
 import static parreg.device.cuda.KernelShapes.wideWidth;
 import static parreg.device.cuda.KernelShapes.widecShapes;
 import static parreg.device.cuda.KernelShapes.widecSmem;
-import static parreg.device.cuda.KernelShapes.widelShapes;
-import static parreg.device.cuda.KernelShapes.widelSmem;
-import static parreg.device.cuda.KernelShapes.widetShape;
-import static parreg.device.cuda.KernelShapes.widetShapes;
 import static parreg.device.cuda.KernelShapes.widetSmem;
 
 /**
  * Which kernels compute a partition's local sums on a given card, and with what shape: the plan
- * ladder and the forced plans ({@link KernelShapes} holds the shapes built, the slice widths and
- * the shared memory each needs). Chosen once per partition from d, the card's opt-in shared memory
- * per block and its free memory; a pure function of those (no driver call), so the ladder is tested
- * without a card.
+ * ladder and the forced plans ({@link WidePlans} builds the wide family's plans, {@link
+ * KernelShapes} holds the shapes built, the slice widths and the shared memory each needs). Chosen
+ * once per partition from d, the card's opt-in shared memory per block and its free memory; a pure
+ * function of those (no driver call), so the ladder is tested without a card.
  *
  * <p>The ladder, first that fits: {@code small} (d &le; 16), {@code spec48_m6} (43 &le; d &le; 48,
  * ordered, where x padded to 48 fits), {@code narrowp} (16 &lt; d &le; 32, ordered; a warp per
@@ -57,14 +51,15 @@ import static parreg.device.cuda.KernelShapes.widetSmem;
  * {@code wide2} (256 &lt; d &le; 896), {@code widea} (896 &lt; d &le; 1,024) or {@code wide} (256
  * &lt; d &le; 1,024; ordered, where their slots fit and x padded to the slice width fits in free
  * memory), on cards of compute capability 9.0 {@code widec} (1,152 &lt; d &le; 1,280 and 1,408 &lt;
- * d &le; 1,536, ordered: clusters of two widet blocks, where x padded to the slice width fits),
- * {@code deepxb} (d &gt; 1,024, ordered, where its ring fits), {@code deep} (d &gt; 1,024,
- * ordered), {@code twopass} (any d). docs/GPU.md describes each; local_sums.cu holds their kernels.
- * The benchmark and the parity tests may force a plan by name, including {@code large2}, {@code
- * widep}, {@code narrow} at 32 &lt; d &le; 48, {@code narrow64}, {@code narrow1}, {@code deepf},
- * {@code deepw} and the other {@code deepx} shapes, whose kernels only the comparison module has,
- * and on cards of compute capability 9.0 {@code deeptRxS} / {@code deephRxS} (issue 15, sixth
- * session; local_sums_sm90.cu, slower than deepxb on an H200).
+ * d &le; 1,536, and 1,664 &lt; d &le; 1,792 and 1,920 &lt; d &le; 2,048 from 512 tiles on, ordered:
+ * clusters of two widet blocks, where x padded to the slice width fits), {@code deepxb} (d &gt;
+ * 1,024, ordered, where its ring fits), {@code deep} (d &gt; 1,024, ordered), {@code twopass} (any
+ * d). docs/GPU.md describes each; local_sums.cu holds their kernels. The benchmark and the parity
+ * tests may force a plan by name, including {@code large2}, {@code widep}, {@code narrow} at 32
+ * &lt; d &le; 48, {@code narrow64}, {@code narrow1}, {@code deepf}, {@code deepw} and the other
+ * {@code deepx} shapes, whose kernels only the comparison module has, and on cards of compute
+ * capability 9.0 {@code deeptRxS} / {@code deephRxS} (issue 15, sixth session; local_sums_sm90.cu,
+ * slower than deepxb on an H200).
  *
  * @param name the plan as reported ("spec-64", "quad-8x2", "small-16", "twopass", ...)
  * @param family small, narrow, large, pipe, flow, quad, spec, wide, widec, deep or twopass: how the
@@ -122,11 +117,9 @@ record CudaPlan(
     String pfx = ordered ? "_o_" : "_a_";
     String want =
         forced != null ? forced : ladder(d, slices, smemOptin, freeBytes, ordered, hopper);
-    if (want.startsWith("widec")) {
-      return widecPlan(d, want, ordered, hopper, smemOptin);
-    }
-    if (want.equals("widet") || WIDET_NAME.matcher(want).matches()) {
-      return widetPlan(d, want, ordered, hopper, smemOptin);
+    CudaPlan wide = WidePlans.named(want, d, ordered, hopper, smemOptin);
+    if (wide != null) {
+      return wide;
     }
     if (want.startsWith("specp")) {
       return specpPlan(d, want, ordered);
@@ -351,38 +344,6 @@ record CudaPlan(
             width,
             true);
       }
-      case "wide2", "wide2b", "wide2c" -> {
-        // wide2: C chain warps of TS sub-slices each (wide2Shape); the comparison module's wide2b
-        // (3 x 4 at width 512, 2 x 4 at 768) and wide2c (7 x 2 at 384, 7 x 1 at 768)
-        int width = wideWidth(d);
-        int[] shape =
-            switch (want) {
-              case "wide2b" ->
-                  width == 512 ? new int[] {3, 4} : width == 768 ? new int[] {2, 4} : null;
-              case "wide2c" ->
-                  width == 384 ? new int[] {7, 2} : width == 768 ? new int[] {7, 1} : null;
-              default -> wide2Shape(width);
-            };
-        int slots = shape == null ? 0 : shape[0] * shape[1];
-        if (d <= 256
-            || d > 1024
-            || !ordered
-            || shape == null
-            || wideSmem(width, slots) > smemOptin) {
-          throw wideDoesNotFit(want, d, ordered);
-        }
-        return widePlan(want, width, shape[0], slots);
-      }
-      case "wide", "widep", "widea" -> {
-        // widep: the same plan with the chain's shared-memory loads one group ahead (LAG; its
-        // kernels are in the comparison module only: slower than wide on an H200); widea: every
-        // lane of a chain warp runs a chain (comparison module)
-        int width = wideWidth(d);
-        if (d <= 256 || d > 1024 || !ordered || wideSmem(width, WIDE_CHAIN_WARPS) > smemOptin) {
-          throw wideDoesNotFit(want, d, ordered);
-        }
-        return widePlan(want, width, WIDE_CHAIN_WARPS, WIDE_CHAIN_WARPS);
-      }
       case "deep" -> {
         if (d <= 1024 || !ordered) {
           throw new IllegalArgumentException(
@@ -589,14 +550,14 @@ record CudaPlan(
     } else if (hopper
         && d > 1024
         && ordered
-        && widecLadder(wideWidth(d))
-        && widecSmem(widecBlockWidth(widecShapes(wideWidth(d)).get(0))) <= smemOptin
+        && WidePlans.widecLadder(wideWidth(d), slices)
+        && widecSmem(WidePlans.widecBlockWidth(widecShapes(wideWidth(d)).get(0))) <= smemOptin
         && paddedFits(slices, wideWidth(d), freeBytes)) {
       // clusters of 2 widet blocks, x read once (issue 15, ninth session; H200, TB/s, every row
       // bits=ref, docs/device-runs/issue15/s9c3-bench.txt): widec-2x640_3x2 2.82 at d = 1,280 and
       // widec-2x768_2x4 2.44 / 2.01 at 1,536 / 1,450 where deepxb read 1.94 / 2.01 / 1.90 in the
       // same invocations (s9c1, s9c2 on two other cards: 2.40 / 2.43 at 1,536 where it read 1.94 /
-      // 2.00)
+      // 2.00); at 1,792 and 2,048 on partitions of 512 tiles or more (WidePlans.widecLadder; s10c4)
       return "widec";
     } else if (d > 1024 && ordered && deepxSmem(d) <= smemOptin) {
       // by measured speed (H200, issue 15 fifth session, s5d2; TB/s, every row bits=ref): deepxb
@@ -728,156 +689,5 @@ record CudaPlan(
       throw new IllegalStateException("not a split plan: " + plan.main());
     }
     return Integer.parseInt(m.group(2));
-  }
-
-  /**
-   * Whether the ladder runs widec at slice width {@code width}: where it read clearly faster than
-   * deepxb (s9c3: 1,280 and 1,536). At 1,792 and 2,048 it read 4 % faster at the width (2.08 / 2.07
-   * where deepxb read 2.00 / 1.99) but 6 % slower inside it (1.72 at 1,950 where deepxb read 1.84,
-   * 2.01 at 1,700 where it read 1.98): forced only there.
-   */
-  static boolean widecLadder(int width) {
-    return width == 1280 || width == 1536;
-  }
-
-  /**
-   * A plan of clusters (local_sums_sm90.cuh, widet_body with NC blocks a cluster; issue 15, ninth
-   * session): "widec" (the first shape of {@link KernelShapes#widecShapes} at d's slice width) or
-   * "widecNxW_CxT". Each block holds W features of every sub-slice, so x is read once at any d the
-   * shapes cover; batches that do not start on a slice boundary run the octet two passes.
-   */
-  /**
-   * A forced or ladder name of the widet family: "widet" (the ladder's shape), "widetCxT[sfx]" or
-   * "widelCxT[sfx]" (widel: widet with the weights from global memory and the group sums in
-   * registers, so that a slot more fits; WIDEL_KERNEL). sfx names a comparison variant
-   * (WIDETV_KERNEL): rRC the chain rolled RC quads a half-iteration, aA accumulating warps (8
-   * without), sST the blocks' first copies staggered by ST ns, p the warps placed so that no chain
-   * warp shares a scheduler with an accumulating warp (WIDETP_KERNEL: 4 ceil(max(A, C + 1) / 2)
-   * warps, some idle), g the group sums by butterfly (WIDETG_KERNEL: the kernels before the tenth
-   * session's reduce-scatter).
-   */
-  private static final java.util.regex.Pattern WIDET_NAME =
-      java.util.regex.Pattern.compile("wide([tl])(\\d)x(\\d)((?:[ras]\\d+|[pg])*)");
-
-  private static CudaPlan widetPlan(
-      int d, String want, boolean ordered, boolean hopper, int smemOptin) {
-    int width = wideWidth(d);
-    java.util.regex.Matcher m = WIDET_NAME.matcher(want);
-    boolean lean = m.matches() && m.group(1).equals("l");
-    String shapeName;
-    if (m.matches()) {
-      shapeName = m.group(2) + "x" + m.group(3) + m.group(4);
-    } else {
-      int[] shape = widetShape(width);
-      shapeName = shape[0] + "x" + shape[1];
-    }
-    java.util.List<String> shapes = lean ? widelShapes(width) : widetShapes(width);
-    int smem = lean ? widelSmem(width) : widetSmem(width);
-    if (d <= 256
-        || d > 1024
-        || !ordered
-        || !hopper
-        || !shapes.contains(shapeName)
-        || smem > smemOptin) {
-      throw new IllegalArgumentException(
-          "plan "
-              + want
-              + " does not fit d="
-              + d
-              + " on this card (needs 256 < d <= 1024, ordered, compute capability 9.0 and"
-              + " one of the shapes "
-              + shapes
-              + ")");
-    }
-    java.util.regex.Matcher acc = java.util.regex.Pattern.compile("a(\\d+)").matcher(shapeName);
-    int accWarps = acc.find() ? Integer.parseInt(acc.group(1)) : WIDE_ACC_WARPS;
-    String family = lean ? "widel" : "widet";
-    int chainWarps = shapeName.charAt(0) - '0';
-    int warps =
-        shapeName.endsWith("p")
-            ? 4 * ((Math.max(accWarps, chainWarps + 1) + 1) / 2)
-            : chainWarps + accWarps + 1;
-    return new CudaPlan(
-        family + "-" + width + "_" + shapeName,
-        "wide",
-        family + "_o_" + width + "_" + shapeName,
-        "resid8_o",
-        "grad8_o",
-        32 * warps,
-        smem,
-        width,
-        true);
-  }
-
-  static CudaPlan widecPlan(int d, String want, boolean ordered, boolean hopper, int smemOptin) {
-    int width = wideWidth(d);
-    java.util.List<String> shapes = widecShapes(width);
-    String shape =
-        want.equals("widec") ? (shapes.isEmpty() ? "" : shapes.get(0)) : want.substring(5);
-    java.util.regex.Matcher m =
-        java.util.regex.Pattern.compile("(\\d)x(\\d+)_(\\d)x(\\d)").matcher(shape);
-    if (!m.matches()
-        || !shapes.contains(shape)
-        || !ordered
-        || !hopper
-        || widecSmem(widecBlockWidth(shape)) > smemOptin) {
-      throw new IllegalArgumentException(
-          "plan "
-              + want
-              + " does not fit d="
-              + d
-              + " on this card (needs ordered, compute capability 9.0 and, at slice width "
-              + width
-              + ", one of the shapes "
-              + shapes
-              + ")");
-    }
-    return new CudaPlan(
-        "widec-" + shape,
-        "widec",
-        "widec_o_" + shape,
-        "resid8_o",
-        "grad8_o",
-        32 * (Integer.parseInt(m.group(3)) + WIDE_ACC_WARPS + 1),
-        widecSmem(widecBlockWidth(shape)),
-        width,
-        true);
-  }
-
-  /** Features a block holds in the widec shape {@code shape} ("NxW_CxT": W). */
-  static int widecBlockWidth(String shape) {
-    return Integer.parseInt(shape.substring(shape.indexOf('x') + 1, shape.indexOf('_')));
-  }
-
-  /** Blocks a cluster of a widec plan (its name "widec-NxW_CxT"). */
-  static int widecCluster(CudaPlan plan) {
-    return Integer.parseInt(plan.name().substring("widec-".length(), plan.name().indexOf('x')));
-  }
-
-  /**
-   * A plan of the wide family: {@code chainWarps} chain warps and the accumulating warps, {@code
-   * slots} sub-slice slots of shared memory; batches at offsets run the two octet passes.
-   */
-  private static CudaPlan widePlan(String want, int width, int chainWarps, int slots) {
-    return new CudaPlan(
-        want + "-" + width,
-        "wide",
-        want + "_o_" + width,
-        "resid8_o",
-        "grad8_o",
-        32 * (chainWarps + WIDE_ACC_WARPS),
-        wideSmem(width, slots),
-        width,
-        true);
-  }
-
-  private static IllegalArgumentException wideDoesNotFit(String want, int d, boolean ordered) {
-    return new IllegalArgumentException(
-        "plan "
-            + want
-            + " does not fit d="
-            + d
-            + " on this card"
-            + (ordered ? " (needs 256 < d <= 1024)" : " (it has no unordered variant)"));
   }
 }

@@ -222,51 +222,23 @@ final class KernelShapes {
       case 640 -> java.util.List.of("2x4", "3x2");
       case 768 -> java.util.List.of("2x4");
       case 896 -> java.util.List.of("2x4", "3x2");
-      case 1024 -> java.util.List.of("3x2", "2x3", "3x2r4", "2x3r4");
+      case 1024 -> java.util.List.of("3x2", "2x3");
       default -> java.util.List.of();
     };
   }
 
   /**
-   * The widet shapes built at slice width {@code width} ("CxTS": chain warps x sub-slices a task; a
-   * suffix names a comparison variant, CudaPlan.widetPlan).
+   * The widet shapes built at slice width {@code width} ("CxTS": chain warps x sub-slices a task;
+   * "g": the butterfly group tree of the kernels before the tenth session, for comparison).
    */
   static java.util.List<String> widetShapes(int width) {
     return switch (width) {
-      case 384 -> java.util.List.of("4x2", "4x4", "2x4", "8x1", "1x4");
+      case 384 -> java.util.List.of("4x2", "4x4", "2x4", "8x1", "1x4", "2x4g");
       case 512 -> java.util.List.of("3x2", "4x2", "2x4", "6x1", "1x4", "2x4g");
-      case 640 -> java.util.List.of("3x2", "4x1", "2x4", "4x2");
+      case 640 -> java.util.List.of("3x2", "4x1", "2x4", "4x2", "3x2g");
       case 768 -> java.util.List.of("2x2", "4x1", "4x2", "2x4", "1x4", "2x4g");
-      case 896 -> java.util.List.of("3x1", "2x2", "2x3", "1x4", "2x4", "3x2");
-      // 1,024; the tenth session's comparison variants after "2x4" (WIDETV_KERNEL, WIDETP_KERNEL,
-      // WIDETG_KERNEL; 3 x 2 is rolled with RC 4)
-      default ->
-          java.util.List.of(
-              "3x1",
-              "2x2",
-              "3x2",
-              "6x1",
-              "2x3",
-              "1x4",
-              "2x4",
-              "3x2r2",
-              "3x2a4",
-              "2x3r4",
-              "2x2r4",
-              "3x1r4",
-              "4x1r4",
-              "3x2s600",
-              "3x2s1500",
-              "3x2a4p",
-              "2x3a4p",
-              "3x2p",
-              "3x2a16",
-              "2x2a16",
-              "2x2s600",
-              "2x2r2s600",
-              "3x2r2s600",
-              "1x4r4",
-              "3x2g");
+      case 896 -> java.util.List.of("3x1", "2x2", "2x3", "1x4", "2x4", "3x2", "3x2g");
+      default -> java.util.List.of("3x1", "2x2", "3x2", "6x1", "2x3", "1x4", "2x4", "2x2g", "3x2g");
     };
   }
 
@@ -280,11 +252,15 @@ final class KernelShapes {
    * (s6w1-bench-b.tsv, before lds128) and 3.29 / 3.24 (s6w3-bench-new.tsv, with it); widet 2 x 3
    * was not measured beside them. Ninth session: at 1,024 the 3 x 2 kernel's chain is a rolled loop
    * (local_sums_sm90.cuh, chain_rolled): 3.40-3.50 where the unrolled read 3.14-3.18 (s9c6, s9c7).
+   * Tenth session, with the group tree as a reduce-scatter: 2 x 2 (rolled) at 1,024, 3.89 / 3.94 at
+   * d = 1,024 / 1,000 where 3 x 2 read 3.70 / 3.82 (s10c2; 3.84 where it read 3.95 in s10c3), and
+   * at 896, 3.43 where 3 x 2 read 3.24, 2 x 3 3.32 and 2 x 2 unrolled 3.18 (s10c3).
    */
   static int[] widetShape(int width) {
     return switch (width) {
       case 384, 512, 768 -> new int[] {2, 4};
-      default -> new int[] {3, 2}; // 640, 896, 1,024
+      case 896, 1024 -> new int[] {2, 2};
+      default -> new int[] {3, 2}; // 640
     };
   }
 
