@@ -29,10 +29,16 @@ NVCC="${NVCC:-nvcc}"
 PTX_ISA="8.0"
 SASS_ARCHS=(sm_90)      # cubins beside the product's PTX
 PTXAS="${PTXAS:-ptxas}"
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-for src in "${sources[@]}"; do
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+# One module: nvcc, the lowered stamp, ptxas checks, and the product's cubins. The three modules
+# build in parallel (nvcc is single-threaded; the comparison module alone takes ~5 minutes), each
+# in a temporary folder of its own.
+build() {
+  local src="$1" name out arch archs a cubin tmp
   name="$(basename "$src" .cu)"
+  tmp="$work/$name"
+  mkdir -p "$tmp"
   if [ -n "$outdir" ]; then out="$outdir/$name.ptx"; else out="${src%.cu}.ptx"; fi
   # local_sums_sm90.cu: bulk copies and transaction barriers (PTX ISA 8.0, sm_90), for the cards
   # of compute capability 9.0 and newer only (CudaCard loads it there; every other card never sees it)
@@ -46,7 +52,7 @@ for src in "${sources[@]}"; do
   fi
   # nvcc 13 may annotate a vector load of which only some bytes are used with
   # '.pragma "used_bytes_mask N";' (PTX ISA 8.3): a hint to ptxas, dropped with the ISA stamp
-  # (issue 15 tenth session: widet_o_1024_3x2a4 had one)
+  # (issue 15 tenth session: a comparison kernel with 4 accumulating warps had one)
   sed -E -e "s/^\.version [0-9]+\.[0-9]+$/.version $PTX_ISA/" -e '/^[[:space:]]*\.pragma "used_bytes_mask [0-9]+";$/d' \
     "$tmp/raw.ptx" > "$tmp/out.ptx"
   if command -v ptxas >/dev/null 2>&1; then
@@ -64,4 +70,14 @@ for src in "${sources[@]}"; do
       echo "gen-ptx: wrote $cubin (SASS of that PTX, $(wc -c < "$cubin") bytes)"
     done
   fi
+}
+pids=()
+for src in "${sources[@]}"; do
+  build "$src" &
+  pids+=($!)
 done
+status=0
+for pid in "${pids[@]}"; do
+  wait "$pid" || status=1
+done
+exit $status
