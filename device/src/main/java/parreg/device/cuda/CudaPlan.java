@@ -533,7 +533,9 @@ record CudaPlan(
       // d = 384 / 512 / 640 / 768 where wide2 read 3.19 / 3.09 / 2.83 / 2.73; at 896 widel 2 x 4
       // 3.13, widet 2 x 3 3.07, wide2 1.91; s5w2-bench.tsv, another card: widet-1024 3 x 2 3.44).
       // At 896 widet 3 x 2 since the sixth session (widetShape), faster than widel 2 x 4 in the
-      // two calls that ran both (s6w1 3.10 / 3.00, s6w3 3.29 / 3.24)
+      // two calls that ran both (s6w1 3.10 / 3.00, s6w3 3.29 / 3.24); at 896 and 1,024 2 x 2 with
+      // the chain rolled since the tenth (the group tree a reduce-scatter: 3.84-3.97 at 1,000 /
+      // 1,024, 3.29-3.47 at 800 / 896; s10c2-s10c4)
       return "widet";
     } else if (d > 256
         && d <= 1024
