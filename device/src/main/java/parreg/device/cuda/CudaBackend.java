@@ -139,6 +139,14 @@ public final class CudaBackend implements KernelBackend {
   /** The widel plans' weights, zero-padded to the slice width; null for every other plan. */
   private CUdeviceptr dWeights;
 
+  /**
+   * The widec plans: blocks a cluster, and the clusters resident at once (widecClusters); set at
+   * load, so that a launch neither parses the plan's name nor reads a system property.
+   */
+  private int widecBlocks;
+
+  private int widecMaxClusters;
+
   private CUdeviceptr dPartA;
   private CUdeviceptr dPartB;
   private CUdeviceptr dR;
@@ -256,6 +264,10 @@ public final class CudaBackend implements KernelBackend {
       // the widel kernels read the weights zero-padded to the slice width (uploaded per launch)
       dWeights = alloc(4L * plan.sliceFeatures());
       run(cuMemsetD32(dWeights, 0, plan.sliceFeatures()), "cuMemsetD32(weights)");
+    }
+    if (plan.family().equals("widec")) {
+      widecBlocks = WidePlans.widecCluster(plan);
+      widecMaxClusters = widecClusters(widecBlocks);
     }
     dPartA = alloc(8L * coords * Math.max(1, maxTiles));
     dPartB = alloc(8L * coords * Math.max(1, (maxTiles + TREE_GROUP - 1) / TREE_GROUP));
@@ -540,9 +552,8 @@ public final class CudaBackend implements KernelBackend {
       case "widec" -> {
         if (start % 32 == 0) {
           // whole clusters of blocks (the kernel's __cluster_dims__), all of them resident
-          int nc = WidePlans.widecCluster(plan);
-          int clusters = Math.min(tiles, widecClusters(nc));
-          launchKernel(mainFn, nc * clusters, 1, plan.block(), plan.smem(), common);
+          int clusters = Math.min(tiles, widecMaxClusters);
+          launchKernel(mainFn, widecBlocks * clusters, 1, plan.block(), plan.smem(), common);
         } else {
           twoPasses(fallbackFn, Math.min((tiles + 7) / 8, card.smCount * 8), tiles, common);
         }

@@ -112,9 +112,10 @@ final class WidePlans {
       int d, String want, boolean ordered, boolean hopper, int smemOptin) {
     int width = wideWidth(d);
     java.util.regex.Matcher m = WIDET_NAME.matcher(want);
-    boolean lean = m.matches() && m.group(1).equals("l");
+    boolean named = m.matches(); // else "widet": the ladder's shape
+    boolean lean = named && m.group(1).equals("l");
     String shapeName;
-    if (m.matches()) {
+    if (named) {
       shapeName = m.group(2) + "x" + m.group(3) + m.group(4);
     } else {
       int[] shape = widetShape(width);
