@@ -25,7 +25,7 @@ class LogLineFilterTest {
     ctx.getLogger(Logger.ROOT_LOGGER_NAME).addAppender(out);
 
     Logger cluster = ctx.getLogger("org.apache.pekko.cluster.Cluster");
-    Logger other = ctx.getLogger("parreg.actors.TrainingRecovery");
+    Logger other = ctx.getLogger("parreg.training.TrainingRecovery");
     String advice =
         "Cluster Node [pekko://parreg@127.0.0.1:25000] - No seed-nodes configured, manual cluster"
             + " join required, see https://pekko.apache.org/docs/pekko/current/typed/cluster.html";

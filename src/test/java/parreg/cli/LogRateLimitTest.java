@@ -49,7 +49,7 @@ class LogRateLimitTest {
                                 "dropping messages of logger org.apache.pekko.remote.artery.Decoder")),
         "the drop is reported");
 
-    Logger other = ctx.getLogger("parreg.actors.TrainingActor");
+    Logger other = ctx.getLogger("parreg.training.TrainingActor");
     other.info("target step committed");
     assertEquals(
         "target step committed",

@@ -12,9 +12,9 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import parreg.actors.TrainingActor;
 import parreg.device.PartitionInfo;
 import parreg.device.RunContract;
+import parreg.training.TrainingActor;
 
 /**
  * "One node journal, one run" (SPEC section 7) as {@link JournalRuns#admit} decides it, on rows as

@@ -17,8 +17,6 @@ import java.sql.SQLException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import parreg.actors.TrainingActor;
-import parreg.actors.TrainingState;
 import parreg.device.Bits;
 import parreg.device.RunContract;
 import parreg.persistence.ChainCheck;
@@ -28,6 +26,8 @@ import parreg.persistence.JournalRows;
 import parreg.persistence.JournalRuns;
 import parreg.persistence.KryoCodec;
 import parreg.persistence.RunEvents;
+import parreg.training.TrainingActor;
+import parreg.training.TrainingState;
 
 /**
  * A trained model with its contract: read from a node's journal (snapshot plus replayed events,

@@ -73,7 +73,7 @@ final class ClusterTable {
                 ? String.format(Locale.ROOT, "%.1f", s.path("stepsPerSecond").asDouble())
                 : "?",
             s.path("etaSeconds").isNumber()
-                ? parreg.actors.ProgressMeter.duration(s.path("etaSeconds").asDouble())
+                ? parreg.training.ProgressMeter.duration(s.path("etaSeconds").asDouble())
                 : "?",
             s.path("loss").isNumber()
                 ? String.format(Locale.ROOT, "%.4e", s.path("loss").asDouble())

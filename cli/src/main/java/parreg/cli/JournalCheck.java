@@ -3,11 +3,11 @@ package parreg.cli;
 import com.typesafe.config.ConfigFactory;
 import java.sql.Connection;
 import java.util.List;
-import parreg.actors.TrainingActor;
 import parreg.persistence.JournalLocation;
 import parreg.persistence.JournalRows;
 import parreg.persistence.KryoCodec;
 import parreg.persistence.RunEvents;
+import parreg.training.TrainingActor;
 
 /**
  * Reads a node's journal back (its rows, then its step log's records) and checks that it holds

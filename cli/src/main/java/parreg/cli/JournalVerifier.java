@@ -4,11 +4,11 @@ import java.sql.SQLException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import parreg.actors.TrainingState;
 import parreg.persistence.ChainCheck;
 import parreg.persistence.JournalReadException;
 import parreg.persistence.JournalRows;
 import parreg.persistence.RunEvents;
+import parreg.training.TrainingState;
 
 /**
  * Checks one persistence id of a journal as {@code journal verify} reports it: every event from the

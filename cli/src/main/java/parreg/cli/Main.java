@@ -24,7 +24,7 @@ public final class Main implements Runnable {
   }
 
   public static void main(String[] args) {
-    parreg.actors.StartupTrace.mark("main");
+    parreg.metrics.StartupTrace.mark("main");
     int code;
     try {
       code = execute(args);

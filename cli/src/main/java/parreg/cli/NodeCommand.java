@@ -5,11 +5,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
-import parreg.actors.NodeLifecycle;
-import parreg.actors.ParregNode;
-import parreg.actors.StartupTrace;
 import parreg.device.PartitionSource;
 import parreg.device.RunContract;
+import parreg.metrics.StartupTrace;
+import parreg.node.ParregNode;
+import parreg.settings.NodeLifecycle;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

@@ -4,7 +4,7 @@
  * rule, and the {@link parreg.device.KernelBackend} interface behind which the CPU and CUDA
  * backends sit.
  *
- * <p>Plain Java: this package must not depend on Pekko, on {@code parreg.persistence} or on {@code
- * parreg.actors} (enforced by {@code LayeringTest}).
+ * <p>Plain Java: this package must not depend on Pekko, on {@code parreg.persistence} or on the
+ * node's packages (enforced by {@code LayeringTest}).
  */
 package parreg.device;

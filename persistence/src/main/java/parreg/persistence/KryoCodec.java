@@ -72,8 +72,8 @@ public final class KryoCodec {
 
   /**
    * One row of a registration table: a fixed class id and the class's binary name. An array class
-   * may be written either as the JVM name ({@code [Lparreg.actors.Foo;}) or as {@code
-   * parreg.actors.Foo[]}.
+   * may be written either as the JVM name ({@code [Lparreg.protocol.Foo;}) or as {@code
+   * parreg.protocol.Foo[]}.
    */
   public record Entry(int id, String className) {
     public Entry {
@@ -179,7 +179,7 @@ public final class KryoCodec {
 
   /**
    * Reads the table at {@link #REGISTRATIONS_PATH}: a list of objects {@code { id = 100, class =
-   * "parreg.actors.TrainingActor$StepCommitted" }}. A missing path is an empty table.
+   * "parreg.training.TrainingActor$StepCommitted" }}. A missing path is an empty table.
    *
    * @throws KryoCodecException if an element is not such an object
    */

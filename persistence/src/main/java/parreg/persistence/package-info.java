@@ -21,8 +21,8 @@
  *       then its step log's.
  * </ul>
  *
- * <p>May depend on Pekko, JDBC drivers, Kryo and {@code parreg.device}; must not depend on {@code
- * parreg.actors} or {@code parreg.cli} (enforced by {@code LayeringTest}). Application classes
+ * <p>May depend on Pekko, JDBC drivers, Kryo and {@code parreg.device}; must not depend on the
+ * node's packages or on {@code parreg.cli} (enforced by {@code LayeringTest}). Application classes
  * reach the codec only by name, through the registration table in configuration.
  */
 package parreg.persistence;

@@ -1,0 +1,405 @@
+package parreg.exchange;
+
+import java.util.List;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+import org.apache.pekko.actor.typed.javadsl.StashBuffer;
+import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+import org.apache.pekko.actor.typed.receptionist.Receptionist;
+import org.apache.pekko.actor.typed.receptionist.ServiceKey;
+import parreg.device.LocalSums;
+import parreg.device.PartitionInfo;
+import parreg.device.RunContract;
+import parreg.metrics.StartupTrace;
+import parreg.metrics.StepTrace;
+import parreg.persistence.KryoSerializable;
+import parreg.settings.NodeSettings;
+import parreg.training.TrainingActor;
+
+/**
+ * Exchanges contributions {@code (run, step, participant, S_p, m_p, loss_p)} with the other
+ * participants and hands the training actor the full set of a step once every participant's
+ * contribution has arrived.
+ *
+ * <p>Peers are found through the receptionist and admitted only after a handshake ({@link Hello})
+ * whose contract equals ours and whose partition matches the journal's roster; a mismatch is logged
+ * with the differing field and the peer is ignored. Contributions are pushed when computed and
+ * pulled again ({@link ContributionRequest}) while a step waits, so a peer that restarted, or
+ * missed a message, catches up. Recent steps are kept in memory; older committed steps are served
+ * from the journal. Every contribution is a deterministic function of the committed state, so
+ * serving or receiving one twice is harmless.
+ *
+ * <p>The actor handles the messages and runs the exchange; its helpers hold the other roles: {@link
+ * PeerRoster} (handshake, admission, refusals, what each peer last said), {@link
+ * ContributionWindow} (the sets by step, the step waited on) and {@link StepServer} (committed
+ * steps for a peer catching up, from memory or the journal).
+ */
+public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
+
+  public static final ServiceKey<Command> SERVICE_KEY =
+      ServiceKey.create(Command.class, "parreg-peer");
+
+  public interface Command {}
+
+  // ---- wire protocol (between nodes) ----
+
+  /**
+   * Handshake: who I am, what run I am in, how far I am. {@code target} (the node's {@code
+   * --steps}) is agreed like the contract: a node that stopped at a lower target would leave its
+   * peers waiting for a step it never computes.
+   */
+  public record Hello(
+      RunContract contract,
+      PartitionInfo info,
+      long committed,
+      long target,
+      ActorRef<Command> from,
+      boolean wantsReply)
+      implements Command, KryoSerializable {}
+
+  /**
+   * One participant's contribution to a step. {@code committedSet}, when not null, is the full set
+   * the sender committed for that step (served to a peer catching up, which checks its own entry).
+   */
+  public record Contribution(
+      String run, long step, int participant, LocalSums sums, LocalSums[] committedSet)
+      implements Command, KryoSerializable {}
+
+  /** Asks a peer for its contribution to a step. */
+  public record ContributionRequest(String run, long step, int requester, ActorRef<Command> replyTo)
+      implements Command, KryoSerializable {}
+
+  /** Heartbeat: a participant's committed step and the last step durable in its journal. */
+  public record Progress(String run, int participant, long committed, long durable)
+      implements Command, KryoSerializable {}
+
+  // ---- local protocol (training actor, admin) ----
+
+  /** From the training actor after recovery: where to deliver, the recorded roster (or null). */
+  public record Attach(
+      ActorRef<TrainingActor.Command> training, PartitionInfo[] roster, long committed)
+      implements Command {}
+
+  /** From the training actor: our own contribution to a step. */
+  public record Publish(long step, LocalSums sums) implements Command {}
+
+  /**
+   * From the training actor: a step is committed (every participant's contribution is in; it may
+   * not be durable yet). Its set is served to peers from now on: it is a deterministic function of
+   * the run, so serving it before our journal has it changes nothing.
+   */
+  public record Committed(long step, LocalSums[] set) implements Command {}
+
+  /** From the training actor: the journal holds every step up to this one. */
+  public record Durable(long step) implements Command {}
+
+  public record GetView(ActorRef<View> replyTo) implements Command {}
+
+  /**
+   * What this node knows of its peers; {@code refusal} is the latest peer refused for another
+   * contract or other data (null: none), by which the node decides whether to give up; {@code
+   * heldBy} the address of an older live node that claims this node's participant id (null: none),
+   * in which case this node is the second one and gives up.
+   */
+  public record View(
+      List<PeerState> peers,
+      long awaitingStep,
+      List<Integer> waitingFor,
+      long waitingMillis,
+      List<String> refused,
+      Refusal refusal,
+      String heldBy) {}
+
+  /**
+   * A peer of another run: why, its committed step and ours then, how long ago the first such
+   * refusal was.
+   */
+  public record Refusal(String reason, long peerCommitted, long committed, long firstMillisAgo) {}
+
+  public record PeerState(
+      int participant,
+      String address,
+      long lastKnownCommitted,
+      long lastKnownDurable,
+      long lastHeardMillisAgo) {}
+
+  private record ListingChanged(Receptionist.Listing listing) implements Command {}
+
+  /** A step read back from this node's journal for a peer ({@link StepServer}). */
+  record JournalAnswer(long step, LocalSums[] set, ActorRef<Command> replyTo) implements Command {}
+
+  private enum Tick implements Command {
+    INSTANCE
+  }
+
+  private final NodeSettings settings;
+  private final int me;
+  private final String run;
+  private final PeerRoster roster;
+  private final ContributionWindow window;
+  private final StepServer server;
+  private ActorRef<TrainingActor.Command> training;
+  private long committed;
+  private long durable;
+  private long delivered = -1;
+  private boolean rosterSent;
+  private int ticks;
+
+  public static Behavior<Command> create(NodeSettings settings) {
+    return Behaviors.withStash(
+        10_000,
+        stash ->
+            Behaviors.setup(
+                ctx ->
+                    Behaviors.withTimers(
+                        timers ->
+                            Behaviors.receive(Command.class)
+                                .onMessage(
+                                    Attach.class, a -> attach(ctx, timers, stash, settings, a))
+                                .onAnyMessage(
+                                    m -> {
+                                      stash.stash(m);
+                                      return Behaviors.same();
+                                    })
+                                .build())));
+  }
+
+  private static Behavior<Command> attach(
+      ActorContext<Command> ctx,
+      TimerScheduler<Command> timers,
+      StashBuffer<Command> stash,
+      NodeSettings settings,
+      Attach a) {
+    ActorRef<Receptionist.Listing> adapter =
+        ctx.messageAdapter(Receptionist.Listing.class, ListingChanged::new);
+    ctx.getSystem().receptionist().tell(Receptionist.register(SERVICE_KEY, ctx.getSelf()));
+    ctx.getSystem().receptionist().tell(Receptionist.subscribe(SERVICE_KEY, adapter));
+    timers.startTimerWithFixedDelay(Tick.INSTANCE, settings.retryInterval());
+    return stash.unstashAll(new PeerActor(ctx, settings, a));
+  }
+
+  private PeerActor(ActorContext<Command> ctx, NodeSettings settings, Attach a) {
+    super(ctx);
+    this.settings = settings;
+    this.me = settings.participant();
+    this.run = settings.contract().digest();
+    this.roster = new PeerRoster(ctx, settings, a.roster());
+    this.window =
+        new ContributionWindow(me, settings.contract().participants(), settings.peerWindow());
+    this.server = new StepServer(ctx, settings, window);
+    this.training = a.training();
+    this.committed = a.committed();
+    this.durable = a.committed();
+    maybeRosterComplete();
+  }
+
+  @Override
+  public Receive<Command> createReceive() {
+    return newReceiveBuilder()
+        .onMessage(Attach.class, this::onReattach)
+        .onMessage(ListingChanged.class, this::onListing)
+        .onMessage(Hello.class, this::onHello)
+        .onMessage(Publish.class, this::onPublish)
+        .onMessage(Contribution.class, this::onContribution)
+        .onMessage(ContributionRequest.class, this::onRequest)
+        .onMessage(JournalAnswer.class, this::onJournalAnswer)
+        .onMessage(Committed.class, this::onCommitted)
+        .onMessage(Durable.class, this::onDurable)
+        .onMessage(Progress.class, this::onProgress)
+        .onMessage(GetView.class, this::onGetView)
+        .onMessage(Tick.class, t -> onTick())
+        .build();
+  }
+
+  /** The training actor restarted (after a journal failure): deliver afresh from its state. */
+  private Behavior<Command> onReattach(Attach a) {
+    training = a.training();
+    committed = a.committed();
+    durable = a.committed();
+    delivered = committed;
+    rosterSent = false;
+    maybeRosterComplete();
+    return this;
+  }
+
+  private Behavior<Command> onListing(ListingChanged l) {
+    roster.greet(l.listing(), committed);
+    return this;
+  }
+
+  private Behavior<Command> onHello(Hello h) {
+    PeerRoster.Admission admission = roster.admit(h, committed);
+    if (admission == PeerRoster.Admission.REFUSED) {
+      return this;
+    }
+    long awaiting = window.awaitingStep();
+    if (admission == PeerRoster.Admission.NEW && awaiting > 0 && window.own(awaiting) != null) {
+      // A peer that (re)joined may have missed our contribution to the step we wait on.
+      h.from().tell(new Contribution(run, awaiting, me, window.own(awaiting), null));
+    }
+    maybeRosterComplete();
+    return this;
+  }
+
+  private void maybeRosterComplete() {
+    if (rosterSent) {
+      return;
+    }
+    PartitionInfo[] complete = roster.complete();
+    if (complete != null) {
+      rosterSent = true;
+      training.tell(new TrainingActor.RosterComplete(complete));
+    }
+  }
+
+  private Behavior<Command> onPublish(Publish p) {
+    StepTrace.stamp(4, p.step());
+    window.publish(p.step(), p.sums(), System.nanoTime());
+    StartupTrace.once("first own contribution published");
+    roster.tellAll(new Contribution(run, p.step(), me, p.sums(), null));
+    maybeDeliver(p.step());
+    return this;
+  }
+
+  private Behavior<Command> onContribution(Contribution c) {
+    if (!run.equals(c.run())) {
+      roster.refuse(
+          "contribution for another run ("
+              + c.run().substring(0, 12)
+              + "...) from participant "
+              + c.participant()
+              + " ignored");
+      return this;
+    }
+    StartupTrace.once("first peer contribution received");
+    PeerRoster.Peer peer = roster.get(c.participant());
+    if (peer == null || c.participant() == me) {
+      return this; // not admitted (yet): it will be asked for again after the handshake
+    }
+    long now = System.nanoTime();
+    peer.heardAt = now;
+    peer.committed = Math.max(peer.committed, c.step() - 1);
+    if (c.step() <= committed) {
+      if (c.committedSet() == null) {
+        // A fresh contribution to a step that is already durable here: its sender restarted from
+        // a journal that ends before this step and now waits for ours. Answer at once, as to a
+        // request, instead of after its retry interval. (Answers carry the committed set, so an
+        // answer is never answered: no ping-pong.)
+        onRequest(new ContributionRequest(run, c.step(), c.participant(), peer.ref));
+      }
+      return this; // already durable here
+    }
+    StepTrace.stamp(5, c.step());
+    double waited = window.put(c.step(), c.participant(), c.sums(), c.committedSet(), now);
+    if (!Double.isNaN(waited)) {
+      // how long this step waited for this peer: 0 when it came before our own publish
+      peer.exchangeWait.observe(waited);
+    }
+    maybeDeliver(c.step());
+    return this;
+  }
+
+  private void maybeDeliver(long step) {
+    if (step != committed + 1 || step <= delivered) {
+      return;
+    }
+    LocalSums[] set = window.complete(step);
+    if (set == null) {
+      return;
+    }
+    delivered = step;
+    StepTrace.stamp(6, step);
+    training.tell(new TrainingActor.StepReady(step, set.clone(), window.recordedOwn(step)));
+  }
+
+  private Behavior<Command> onRequest(ContributionRequest r) {
+    if (run.equals(r.run())) {
+      server.serve(r, committed);
+    }
+    return this;
+  }
+
+  private Behavior<Command> onJournalAnswer(JournalAnswer a) {
+    server.answer(a);
+    return this;
+  }
+
+  private Behavior<Command> onCommitted(Committed c) {
+    committed = c.step();
+    window.committed(c.step(), c.set());
+    maybeDeliver(committed + 1);
+    return this;
+  }
+
+  private Behavior<Command> onDurable(Durable d) {
+    boolean reachesTarget = durable < settings.targetSteps() && d.step() >= settings.targetSteps();
+    durable = d.step();
+    if (reachesTarget) {
+      // Tell the peers at once that the target is durable here: a peer run with --exit-when-done
+      // waits for this, and the periodic heartbeat alone may come after that peer has gone.
+      sendProgress();
+    }
+    return this;
+  }
+
+  private void sendProgress() {
+    roster.tellAll(new Progress(run, me, committed, durable));
+  }
+
+  private Behavior<Command> onProgress(Progress p) {
+    if (run.equals(p.run())) {
+      roster.heard(p);
+    }
+    return this;
+  }
+
+  private Behavior<Command> onTick() {
+    ticks++;
+    long awaiting = window.awaitingStep();
+    if (awaiting > 0
+        && window.waitedMillis(System.nanoTime()) >= settings.retryInterval().toMillis()) {
+      for (int p : window.missing()) {
+        PeerRoster.Peer peer = roster.get(p);
+        if (peer != null) {
+          peer.ref.tell(new ContributionRequest(run, awaiting, me, getContext().getSelf()));
+        }
+      }
+    }
+    // About once a second: a heartbeat with our committed step, and a handshake retry for peers
+    // whose listing we may have seen before they could answer.
+    long every = Math.max(1, 1000 / Math.max(1, settings.retryInterval().toMillis()));
+    if (ticks % every == 0) {
+      sendProgress();
+      maybeRosterComplete();
+      if (!rosterSent) {
+        getContext()
+            .getSystem()
+            .receptionist()
+            .tell(
+                Receptionist.find(
+                    SERVICE_KEY,
+                    getContext().messageAdapter(Receptionist.Listing.class, ListingChanged::new)));
+      }
+    }
+    return this;
+  }
+
+  private Behavior<Command> onGetView(GetView g) {
+    long now = System.nanoTime();
+    g.replyTo()
+        .tell(
+            new View(
+                roster.states(now),
+                window.awaitingStep(),
+                window.missing(),
+                window.waitedMillis(now),
+                roster.refused(),
+                roster.refusal(committed, now),
+                roster.heldBy()));
+    return this;
+  }
+}

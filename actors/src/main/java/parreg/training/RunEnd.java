@@ -1,0 +1,115 @@
+package parreg.training;
+
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+import parreg.device.Bits;
+import parreg.gpu.GpuActor;
+import parreg.metrics.StepTrace;
+import parreg.settings.NodeLifecycle;
+import parreg.settings.NodeSettings;
+import parreg.training.journal.WriteBehind;
+
+/**
+ * How the training actor's run ends: <em>done</em> once its target step is durable here (the device
+ * evidence written first, when asked for), or <em>diverged</em> at a step whose update is not
+ * finite (exit 3 once what was committed is durable and the peers had a moment to fetch this node's
+ * contribution).
+ *
+ * <p>Not thread-safe: the training actor owns it.
+ */
+final class RunEnd {
+  private final ActorContext<TrainingActor.Command> ctx;
+  private final TimerScheduler<TrainingActor.Command> timers;
+  private final NodeSettings settings;
+  private final NodeLifecycle lifecycle;
+  private final ActorRef<GpuActor.Command> gpu;
+  private final WriteBehind journal;
+  private boolean doneReported;
+
+  /** Why training stopped at a non-finite step (null: it did not). */
+  private String diverged;
+
+  RunEnd(
+      ActorContext<TrainingActor.Command> ctx,
+      TimerScheduler<TrainingActor.Command> timers,
+      NodeSettings settings,
+      NodeLifecycle lifecycle,
+      ActorRef<GpuActor.Command> gpu,
+      WriteBehind journal) {
+    this.ctx = ctx;
+    this.timers = timers;
+    this.settings = settings;
+    this.lifecycle = lifecycle;
+    this.gpu = gpu;
+    this.journal = journal;
+  }
+
+  /** The run is done when the target step is durable here (then the evidence is written). */
+  void maybeDone(TrainingState state) {
+    if (doneReported || journal.durable() < settings.targetSteps()) {
+      return;
+    }
+    doneReported = true;
+    StepTrace.write(settings.participant());
+    ctx.getLog()
+        .info(
+            "target step {} durable: w={} loss={}",
+            state.committed(),
+            Bits.hexList(state.parameters()),
+            state.loss());
+    if (settings.evidence() != null) {
+      ActorRef<GpuActor.EvidenceWritten> adapter =
+          ctx.messageAdapter(
+              GpuActor.EvidenceWritten.class, e -> new TrainingActor.EvidenceDone(e.error()));
+      gpu.tell(
+          new GpuActor.WriteEvidence(
+              settings.evidence(), settings.contract().digest(), settings.participant(), adapter));
+    } else {
+      lifecycle.markTrainingDone();
+    }
+  }
+
+  void evidenceDone(String error) {
+    if (error != null) {
+      ctx.getLog().error(error);
+      lifecycle.fail(error);
+    } else {
+      ctx.getLog().info("device evidence written to {}", settings.evidence());
+      lifecycle.markTrainingDone();
+    }
+  }
+
+  /**
+   * A step whose update is not finite is not committed. Every participant computes the same update
+   * from the same set, so each stops here at the same step on its own; this node writes what it
+   * committed, then keeps its peer actor serving for a moment (a peer may still be asking for our
+   * contribution to this step, and needs it to reach the same verdict) before the node ends.
+   */
+  void diverge(TrainingState.NonFinite e) {
+    ctx.getLog().error(e.getMessage());
+    diverged = e.getMessage();
+    journal.write();
+    endIfDiverged();
+  }
+
+  boolean diverged() {
+    return diverged != null;
+  }
+
+  /** Once nothing waits for the journal, ends the node after five retry intervals. */
+  void endIfDiverged() {
+    if (diverged != null
+        && journal.allDurable()
+        && !timers.isTimerActive(TrainingActor.DivergedEnd.INSTANCE)) {
+      timers.startSingleTimer(
+          TrainingActor.DivergedEnd.INSTANCE, settings.retryInterval().multipliedBy(5));
+    }
+  }
+
+  /** The diverged run's last finite step is durable and its peers had time to fetch ours. */
+  void divergedEnd() {
+    lifecycle.diverge(
+        diverged + "; the journal ends at step " + journal.durable() + ", the last finite one");
+  }
+}

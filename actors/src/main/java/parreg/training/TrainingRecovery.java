@@ -1,0 +1,137 @@
+package parreg.training;
+
+import java.util.function.Function;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.StashBuffer;
+import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+import parreg.device.Bits;
+import parreg.device.PartitionInfo;
+import parreg.settings.NodeLifecycle;
+import parreg.settings.NodeSettings;
+import parreg.training.journal.StepJournal;
+
+/**
+ * The training actor's start: it spawns the journal child ({@link StepJournal}); until that has
+ * replayed the journal, every other message waits; then the recovered state is checked against this
+ * node's contract and data, and training begins (logging what was recovered), or the node is
+ * refused (exit 2) or fails (the journal could not be replayed).
+ */
+final class TrainingRecovery {
+  private TrainingRecovery() {}
+
+  /** Makes the training actor once its journal is recovered and checked. */
+  interface Training {
+    TrainingActor start(
+        ActorContext<TrainingActor.Command> ctx,
+        TimerScheduler<TrainingActor.Command> timers,
+        ActorRef<StepJournal.Command> journal,
+        TrainingActor.JournalRecovered recovered);
+  }
+
+  /** Spawns the journal child and waits for its replay ({@link #awaitJournal}). */
+  static Behavior<TrainingActor.Command> start(
+      NodeSettings settings, NodeLifecycle lifecycle, Training training) {
+    return Behaviors.withStash(
+        10_000,
+        stash ->
+            Behaviors.setup(
+                ctx ->
+                    Behaviors.withTimers(
+                        timers -> {
+                          ActorRef<StepJournal.Command> journal =
+                              ctx.spawn(
+                                  StepJournal.create(
+                                      settings.persistenceId(),
+                                      settings.snapshotEvery(),
+                                      ctx.getSelf()),
+                                  "journal");
+                          return awaitJournal(
+                              ctx,
+                              stash,
+                              settings,
+                              lifecycle,
+                              r -> training.start(ctx, timers, journal, r));
+                        })));
+  }
+
+  /** Stashes until {@link TrainingActor.JournalRecovered}, then becomes {@code training}. */
+  private static Behavior<TrainingActor.Command> awaitJournal(
+      ActorContext<TrainingActor.Command> ctx,
+      StashBuffer<TrainingActor.Command> stash,
+      NodeSettings settings,
+      NodeLifecycle lifecycle,
+      Function<TrainingActor.JournalRecovered, TrainingActor> training) {
+    return Behaviors.receive(TrainingActor.Command.class)
+        .onMessage(
+            TrainingActor.JournalFailed.class,
+            f -> {
+              lifecycle.fail(
+                  f.diskFull()
+                      ? "journal disk full at start: "
+                          + settings.journalDescription()
+                          + " (no space left on device); free space and restart"
+                      : "journal "
+                          + settings.journalDescription()
+                          + " could not be replayed: "
+                          + f.reason());
+              return Behaviors.stopped();
+            })
+        .onMessage(
+            TrainingActor.JournalRecovered.class,
+            r -> {
+              String refusal = refusal(settings, r.state());
+              if (refusal != null) {
+                ctx.getLog().error(refusal);
+                lifecycle.refuse(refusal);
+                return Behaviors.stopped();
+              }
+              TrainingState state = r.state();
+              if (state.started()) {
+                ctx.getLog()
+                    .info(
+                        "recovered {} at step {} (w={})",
+                        settings.persistenceId(),
+                        state.committed(),
+                        Bits.hexList(state.parameters()));
+              } else {
+                ctx.getLog().info("new journal for {}", settings.persistenceId());
+              }
+              return stash.unstashAll(training.apply(r));
+            })
+        .onAnyMessage(
+            m -> {
+              stash.stash(m);
+              return Behaviors.same();
+            })
+        .build();
+  }
+
+  /** Why the recovered journal does not belong to this node's contract and data, or null. */
+  static String refusal(NodeSettings settings, TrainingState state) {
+    if (!state.started()) {
+      return null;
+    }
+    var diff = state.contract().firstDifference(settings.contract());
+    if (diff.isPresent()) {
+      return "the journal "
+          + settings.journalDescription()
+          + " belongs to another contract: "
+          + diff.get()
+          + " (journal value first, given value second)";
+    }
+    PartitionInfo recorded = state.roster()[settings.participant()];
+    PartitionInfo given = settings.partition().info(settings.participant());
+    if (!recorded.equals(given)) {
+      return "participant "
+          + settings.participant()
+          + "'s data differs from the journal's roster: recorded "
+          + recorded.describe()
+          + ", given "
+          + given.describe();
+    }
+    return null;
+  }
+}

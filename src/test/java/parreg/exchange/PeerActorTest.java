@@ -1,0 +1,130 @@
+package parreg.exchange;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.typesafe.config.ConfigFactory;
+import java.time.Duration;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import parreg.device.LocalSums;
+import parreg.device.SeedData;
+import parreg.settings.NodeSettings;
+import parreg.training.TrainingActor;
+import parreg.training.TrainingActorTest;
+
+/**
+ * The peer actor in one JVM, with a probe as the other participant: a node restarted one step
+ * behind is answered at once, and an answer is never answered; a peer started with another {@code
+ * --steps} is refused like one of another contract.
+ */
+class PeerActorTest {
+  ActorTestKit kit;
+
+  @BeforeEach
+  void start() {
+    kit =
+        ActorTestKit.create(
+            "peer-test",
+            ConfigFactory.parseString("pekko.actor.provider = local\npekko.loglevel = WARNING")
+                .withFallback(ConfigFactory.load()));
+  }
+
+  @AfterEach
+  void stop() {
+    kit.shutdownTestKit();
+  }
+
+  /**
+   * Participant 0 with target step 100; retry interval one minute: any answer within a test comes
+   * from what it sent.
+   */
+  static NodeSettings settings() {
+    return new NodeSettings(
+        0,
+        TrainingActorTest.SEED,
+        parreg.device.PartitionSource.of(SeedData.partition(0)),
+        100,
+        "cpu",
+        "0",
+        null,
+        false,
+        20,
+        Duration.ZERO,
+        1024,
+        Duration.ofMinutes(1),
+        Duration.ofSeconds(1),
+        8,
+        Duration.ofMillis(250),
+        4,
+        Duration.ofMillis(20),
+        "test",
+        Duration.ZERO,
+        null);
+  }
+
+  @Test
+  void aPeerWithAnotherTargetStepIsRefusedNamingTheTarget() {
+    TestProbe<TrainingActor.Command> training = kit.createTestProbe();
+    TestProbe<PeerActor.Command> other = kit.createTestProbe();
+    ActorRef<PeerActor.Command> peer = kit.spawn(PeerActor.create(settings()));
+    peer.tell(new PeerActor.Attach(training.getRef(), null, 0));
+
+    // same contract and data, but started with --steps 50: it would stop at 50 and leave us waiting
+    peer.tell(
+        new PeerActor.Hello(
+            TrainingActorTest.SEED, TrainingActorTest.ROSTER[1], 0, 50, other.getRef(), true));
+    other.expectNoMessage(Duration.ofMillis(200)); // not admitted: no reply
+    TestProbe<PeerActor.View> view = kit.createTestProbe();
+    peer.tell(new PeerActor.GetView(view.getRef()));
+    PeerActor.View v = view.receiveMessage();
+    assertTrue(v.peers().isEmpty(), "nobody admitted");
+    assertTrue(
+        v.refusal().reason().contains("targetSteps: expected '100' but found '50'"),
+        v.refusal().reason());
+    assertEquals(v.refusal().reason(), v.refused().get(0));
+    training.expectNoMessage(Duration.ofMillis(50)); // no roster: no step starts
+  }
+
+  @Test
+  void aContributionToAStepAlreadyDurableHereIsAnsweredAtOnceButAnAnswerIsNot() {
+    NodeSettings s = settings();
+    TestProbe<TrainingActor.Command> training = kit.createTestProbe();
+    TestProbe<PeerActor.Command> other = kit.createTestProbe();
+    ActorRef<PeerActor.Command> peer = kit.spawn(PeerActor.create(s));
+    peer.tell(new PeerActor.Attach(training.getRef(), TrainingActorTest.ROSTER, 5));
+    String run = TrainingActorTest.SEED.digest();
+
+    // participant 1 comes back from its journal at step 4 and introduces itself
+    peer.tell(
+        new PeerActor.Hello(
+            TrainingActorTest.SEED, TrainingActorTest.ROSTER[1], 4, 100, other.getRef(), true));
+    PeerActor.Hello reply = other.expectMessageClass(PeerActor.Hello.class);
+    assertEquals(5, reply.committed());
+
+    LocalSums mine = new LocalSums(new double[] {6.0}, 9.0, 1);
+    LocalSums theirs = new LocalSums(new double[] {18.0}, 45.0, 2);
+    LocalSums[] set5 = {mine, theirs};
+    peer.tell(new PeerActor.Committed(5, set5));
+
+    // its fresh contribution to step 5 (durable here): our contribution and the committed set come
+    // back
+    peer.tell(new PeerActor.Contribution(run, 5, 1, theirs, null));
+    PeerActor.Contribution answer =
+        other.expectMessageClass(PeerActor.Contribution.class, Duration.ofSeconds(3));
+    assertEquals(5, answer.step());
+    assertEquals(0, answer.participant());
+    assertSame(mine, answer.sums());
+    assertArrayEquals(set5, answer.committedSet());
+
+    // an answer (it carries a committed set) to a step durable here gets nothing back: no ping-pong
+    peer.tell(new PeerActor.Contribution(run, 5, 1, theirs, set5));
+    other.expectNoMessage(Duration.ofMillis(500));
+  }
+}
