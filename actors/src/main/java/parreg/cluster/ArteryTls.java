@@ -2,13 +2,15 @@ package parreg.cluster;
 
 import java.nio.file.Files;
 import parreg.node.NodeConfig;
-import parreg.node.ParregNode;
+import parreg.settings.BadInput;
+import parreg.settings.Deployment;
+import parreg.settings.Hocon;
 
 /**
  * A node's cluster transport over TLS ({@code --tls-keystore}, {@code --tls-truststore}, {@code
  * --tls-password-file}): the flags and the password checked, both stores opened, and Artery's TLS
  * settings written into the node's flag overlay ({@link NodeConfig#parse}). Bad input is {@link
- * ParregNode.BadInput}, refused before anything is written.
+ * BadInput}, refused before anything is written.
  */
 public final class ArteryTls {
   private ArteryTls() {}
@@ -21,21 +23,20 @@ public final class ArteryTls {
    * never appears on a command line: a file, or {@code PARREG_TLS_PASSWORD}. Appends the settings
    * to {@code overlay}; false (nothing appended) when no store is given.
    */
-  public static boolean configure(ParregNode.Deployment d, StringBuilder overlay) {
+  public static boolean configure(Deployment d, StringBuilder overlay) {
     if (d.tlsKeystore() == null && d.tlsTruststore() == null) {
       if (d.tlsPasswordFile() != null) {
-        throw new ParregNode.BadInput(
-            "--tls-password-file needs --tls-keystore and --tls-truststore");
+        throw new BadInput("--tls-password-file needs --tls-keystore and --tls-truststore");
       }
       return false;
     }
     if (d.tlsKeystore() == null || d.tlsTruststore() == null) {
-      throw new ParregNode.BadInput("TLS needs both --tls-keystore and --tls-truststore");
+      throw new BadInput("TLS needs both --tls-keystore and --tls-truststore");
     }
     char[] password = tlsPassword(d);
     checkStore("--tls-keystore", d.tlsKeystore(), password, true);
     checkStore("--tls-truststore", d.tlsTruststore(), password, false);
-    String pw = NodeConfig.quote(new String(password));
+    String pw = Hocon.quote(new String(password));
     String engine = "pekko.remote.artery.ssl.config-ssl-engine.";
     overlay
         .append("pekko.remote.artery.transport = tls-tcp\n")
@@ -45,11 +46,11 @@ public final class ArteryTls {
         .append('\n')
         .append(engine)
         .append("key-store = ")
-        .append(NodeConfig.quote(d.tlsKeystore().toAbsolutePath().toString()))
+        .append(Hocon.quote(d.tlsKeystore().toAbsolutePath().toString()))
         .append('\n')
         .append(engine)
         .append("trust-store = ")
-        .append(NodeConfig.quote(d.tlsTruststore().toAbsolutePath().toString()))
+        .append(Hocon.quote(d.tlsTruststore().toAbsolutePath().toString()))
         .append('\n')
         .append(engine)
         .append("key-store-password = ")
@@ -70,7 +71,7 @@ public final class ArteryTls {
     return true;
   }
 
-  private static char[] tlsPassword(ParregNode.Deployment d) {
+  private static char[] tlsPassword(Deployment d) {
     String value;
     String where;
     if (d.tlsPasswordFile() != null) {
@@ -78,19 +79,19 @@ public final class ArteryTls {
       try {
         value = Files.readAllLines(d.tlsPasswordFile()).stream().findFirst().orElse("").strip();
       } catch (java.io.IOException e) {
-        throw new ParregNode.BadInput(where + ": cannot read it (" + e.getMessage() + ")");
+        throw new BadInput(where + ": cannot read it (" + e.getMessage() + ")");
       }
     } else {
       where = "PARREG_TLS_PASSWORD";
       value = System.getenv("PARREG_TLS_PASSWORD");
       if (value == null) {
-        throw new ParregNode.BadInput(
+        throw new BadInput(
             "TLS needs the stores' password: --tls-password-file FILE or the environment variable "
                 + "PARREG_TLS_PASSWORD (never on the command line)");
       }
     }
     if (value.isEmpty()) {
-      throw new ParregNode.BadInput(where + ": the password is empty");
+      throw new BadInput(where + ": the password is empty");
     }
     return value.toCharArray();
   }
@@ -98,14 +99,14 @@ public final class ArteryTls {
   private static void checkStore(
       String flag, java.nio.file.Path file, char[] password, boolean needsKey) {
     if (!Files.isRegularFile(file)) {
-      throw new ParregNode.BadInput(flag + " " + file + ": no such file");
+      throw new BadInput(flag + " " + file + ": no such file");
     }
     java.security.KeyStore ks;
     try (var in = Files.newInputStream(file)) {
       ks = java.security.KeyStore.getInstance("PKCS12");
       ks.load(in, password);
     } catch (java.io.IOException | java.security.GeneralSecurityException e) {
-      throw new ParregNode.BadInput(
+      throw new BadInput(
           flag + " " + file + ": not a PKCS12 store this password opens (" + e.getMessage() + ")");
     }
     try {
@@ -117,15 +118,15 @@ public final class ArteryTls {
         hasCert |= ks.isCertificateEntry(a);
       }
       if (needsKey && !hasKey) {
-        throw new ParregNode.BadInput(
+        throw new BadInput(
             flag + " " + file + ": holds no private key (give the node's keystore, node-P.p12)");
       }
       if (!needsKey && !hasCert) {
-        throw new ParregNode.BadInput(
+        throw new BadInput(
             flag + " " + file + ": holds no trusted certificate (give truststore.p12)");
       }
     } catch (java.security.KeyStoreException e) {
-      throw new ParregNode.BadInput(flag + " " + file + ": " + e.getMessage());
+      throw new BadInput(flag + " " + file + ": " + e.getMessage());
     }
   }
 }

@@ -3,12 +3,8 @@ package parreg.cluster;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import parreg.device.Backends;
+import org.apache.pekko.actor.typed.ActorSystem;
 import parreg.metrics.StartupTrace;
-import parreg.node.ParregNode;
-import parreg.node.ParregNode.Go;
-import parreg.node.ParregNode.Handle;
 
 /**
  * How a node joins the cluster: its actor system starts without the seed nodes (and without the
@@ -16,6 +12,9 @@ import parreg.node.ParregNode.Handle;
  * on whether it is the first seed and whether its journal holds a run.
  */
 public final class ClusterJoin {
+  /** The actor system's name, the same on every node of a cluster. */
+  public static final String SYSTEM_NAME = "parreg";
+
   private ClusterJoin() {}
 
   /**
@@ -30,7 +29,7 @@ public final class ClusterJoin {
     List<String> seeds = cfg.getStringList("pekko.cluster.seed-nodes");
     String self =
         "pekko://"
-            + ParregNode.SYSTEM_NAME
+            + SYSTEM_NAME
             + "@"
             + cfg.getString("pekko.remote.artery.canonical.hostname")
             + ":"
@@ -74,15 +73,14 @@ public final class ClusterJoin {
   }
 
   /**
-   * The journal is prepared and the device open: start the journal plugins, spawn the actors and
-   * join the cluster through the seed nodes of {@code cfg}.
+   * The journal is prepared and the device open: start the journal plugins, spawn the actors
+   * ({@code spawnActors}) and join the cluster through the seed nodes of {@code cfg}.
    */
-  public static void go(
-      Handle node, Config cfg, CompletableFuture<Backends.Selection> deviceLoaded) {
+  public static void go(ActorSystem<?> system, Config cfg, Runnable spawnActors) {
     org.apache.pekko.actor.ActorSystem classic =
-        org.apache.pekko.actor.typed.javadsl.Adapter.toClassic(node.system());
+        org.apache.pekko.actor.typed.javadsl.Adapter.toClassic(system);
     org.apache.pekko.persistence.Persistence.get(classic); // auto-starts journal and snapshot store
-    node.system().tell(new Go(deviceLoaded));
+    spawnActors.run();
     org.apache.pekko.cluster.Cluster cluster = org.apache.pekko.cluster.Cluster.get(classic);
     if (StartupTrace.on()) {
       cluster.registerOnMemberUp(() -> StartupTrace.mark("cluster: this node Up"));

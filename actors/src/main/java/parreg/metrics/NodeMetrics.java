@@ -18,14 +18,13 @@ import org.apache.pekko.cluster.ClusterEvent;
 import org.apache.pekko.cluster.Member;
 import org.apache.pekko.cluster.MemberStatus;
 import org.apache.pekko.cluster.typed.Cluster;
-import parreg.admin.AdminHttpServer;
 
 /**
- * The node's Prometheus metrics ({@code GET /metrics}, {@link AdminHttpServer}), one registry per
- * actor system. Each actor records where its data is: the training actor its committed steps, loss
- * and step time; the journal child its write latency and batch size; the peer actor the exchange
- * wait per peer; the GPU actor its fence waits and launches. Cluster membership is read when
- * scraped.
+ * The node's Prometheus metrics ({@code GET /metrics}, {@code parreg.admin.AdminHttpServer}), one
+ * registry per actor system. Each actor records where its data is: the training actor its committed
+ * steps, loss and step time; the journal child its write latency and batch size; the peer actor the
+ * exchange wait per peer; the GPU actor its fence waits and launches. Cluster membership is read
+ * when scraped.
  *
  * <p>Why this costs the step path nothing measurable: recording is a counter increment, a histogram
  * observation (striped adders, no lock; data points are looked up once, not per step) or a release

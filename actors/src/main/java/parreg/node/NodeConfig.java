@@ -10,9 +10,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 import parreg.cluster.ArteryTls;
+import parreg.cluster.ClusterJoin;
 import parreg.cluster.ParticipantClaims;
 import parreg.device.PartitionSource;
 import parreg.device.RunContract;
+import parreg.settings.BadInput;
+import parreg.settings.Deployment;
+import parreg.settings.Hocon;
 import parreg.settings.NodeSettings;
 
 /**
@@ -29,7 +33,7 @@ public final class NodeConfig {
   /** A host name or an IPv4 address (what Artery's canonical hostname and a seed address hold). */
   private static final Pattern HOST = Pattern.compile("[A-Za-z0-9]([A-Za-z0-9.\\-]*[A-Za-z0-9])?");
 
-  private final ParregNode.Deployment deployment;
+  private final Deployment deployment;
   private final Config flags;
   private final Config user;
   private final String host;
@@ -39,7 +43,7 @@ public final class NodeConfig {
   private final boolean tls;
 
   private NodeConfig(
-      ParregNode.Deployment deployment,
+      Deployment deployment,
       Config flags,
       Config user,
       String host,
@@ -57,9 +61,9 @@ public final class NodeConfig {
     this.tls = tls;
   }
 
-  static NodeConfig parse(ParregNode.Deployment d) {
+  static NodeConfig parse(Deployment d) {
     if (d.port() < 1 || d.port() > 65535) {
-      throw new ParregNode.BadInput("--port " + d.port() + " is not a TCP port");
+      throw new BadInput("--port " + d.port() + " is not a TCP port");
     }
     List<String> seeds = new ArrayList<>();
     for (String s : d.seedNodes()) {
@@ -68,14 +72,14 @@ public final class NodeConfig {
       if (colon < 0
           || !HOST.matcher(t.substring(0, colon)).matches()
           || !t.substring(colon + 1).matches("\\d{1,5}")) {
-        throw new ParregNode.BadInput("--seed-nodes: '" + t + "' is not HOST:PORT");
+        throw new BadInput("--seed-nodes: '" + t + "' is not HOST:PORT");
       }
       int p = Integer.parseInt(t.substring(colon + 1));
       if (p < 1 || p > 65535) {
-        throw new ParregNode.BadInput(
+        throw new BadInput(
             "--seed-nodes: '" + t + "' is not HOST:PORT (" + p + " is not a TCP port)");
       }
-      seeds.add(quote("pekko://" + ParregNode.SYSTEM_NAME + "@" + t));
+      seeds.add(Hocon.quote("pekko://" + ClusterJoin.SYSTEM_NAME + "@" + t));
     }
     StringBuilder overlay =
         new StringBuilder()
@@ -88,13 +92,13 @@ public final class NodeConfig {
             // the participant id in the membership: a second live node with it is refused
             // (ParticipantClaims)
             .append("pekko.cluster.roles = [")
-            .append(quote(ParticipantClaims.role(d.participant())))
+            .append(Hocon.quote(ParticipantClaims.role(d.participant())))
             .append("]\n");
     if (d.host() != null) {
       checkHost("--host", d.host());
       overlay
           .append("pekko.remote.artery.canonical.hostname = ")
-          .append(quote(d.host()))
+          .append(Hocon.quote(d.host()))
           .append('\n');
     }
     if (d.bindHost() != null) {
@@ -102,7 +106,7 @@ public final class NodeConfig {
       // bind.port stays "" (= the canonical port): one port number, whatever address it listens on
       overlay
           .append("pekko.remote.artery.bind.hostname = ")
-          .append(quote(d.bindHost()))
+          .append(Hocon.quote(d.bindHost()))
           .append('\n');
     }
     if (d.adminHost() != null) {
@@ -113,15 +117,15 @@ public final class NodeConfig {
     Config user = ConfigFactory.empty();
     if (d.configFile() != null) {
       if (!Files.isRegularFile(d.configFile())) {
-        throw new ParregNode.BadInput("--config " + d.configFile() + ": no such file");
+        throw new BadInput("--config " + d.configFile() + ": no such file");
       }
       if (!Files.isReadable(d.configFile())) {
-        throw new ParregNode.BadInput("--config " + d.configFile() + ": not readable");
+        throw new BadInput("--config " + d.configFile() + ": not readable");
       }
       try {
         user = ConfigFactory.parseFile(d.configFile().toFile());
       } catch (ConfigException e) {
-        throw new ParregNode.BadInput("--config " + d.configFile() + ": " + e.getMessage());
+        throw new BadInput("--config " + d.configFile() + ": " + e.getMessage());
       }
     }
     // parreg.admin.* from -D, --config, parreg.conf: the HTTP endpoint's address is known (and
@@ -135,18 +139,17 @@ public final class NodeConfig {
               .resolve()
               .getConfig("parreg.admin");
     } catch (ConfigException e) {
-      throw new ParregNode.BadInput(
+      throw new BadInput(
           (d.configFile() != null ? "--config " + d.configFile() : "configuration")
               + ": "
               + e.getMessage());
     }
     int adminPort = d.adminPort() != null ? d.adminPort() : d.port() + admin.getInt("port-offset");
     if (adminPort < 1 || adminPort > 65535) {
-      throw new ParregNode.BadInput(
-          "admin port " + adminPort + " is not a TCP port; give --admin-port");
+      throw new BadInput("admin port " + adminPort + " is not a TCP port; give --admin-port");
     }
     if (adminPort == d.port()) {
-      throw new ParregNode.BadInput(
+      throw new BadInput(
           (d.adminPort() != null ? "--admin-port " : "admin port ")
               + adminPort
               + " is the cluster port; give another"
@@ -174,7 +177,7 @@ public final class NodeConfig {
     if (!secure
         && !d.insecure()
         && !isLoopback(d.bindHost() != null ? "--bind-host" : "--host", bind)) {
-      throw new ParregNode.BadInput(
+      throw new BadInput(
           "the cluster port would listen on "
               + bind
               + ", which is not a loopback address, "
@@ -190,7 +193,7 @@ public final class NodeConfig {
 
   private static void checkHost(String flag, String value) {
     if (!HOST.matcher(value).matches()) {
-      throw new ParregNode.BadInput(flag + " '" + value + "' is not a host name or IPv4 address");
+      throw new BadInput(flag + " '" + value + "' is not a host name or IPv4 address");
     }
   }
 
@@ -198,16 +201,8 @@ public final class NodeConfig {
     try {
       return InetAddress.getByName(host).isLoopbackAddress();
     } catch (UnknownHostException e) {
-      throw new ParregNode.BadInput(flag + " '" + host + "': unknown host");
+      throw new BadInput(flag + " '" + host + "': unknown host");
     }
-  }
-
-  /** {@code s} as a HOCON string. */
-  public static String quote(String s) {
-    return ConfigFactory.empty()
-        .withValue("v", com.typesafe.config.ConfigValueFactory.fromAnyRef(s))
-        .getValue("v")
-        .render();
   }
 
   /** The address peers reach this node by. */
@@ -256,7 +251,7 @@ public final class NodeConfig {
       String journalDescription,
       java.nio.file.Path stepLogDirectory,
       parreg.persistence.H2Durability durability) {
-    ParregNode.Deployment d = deployment;
+    Deployment d = deployment;
     try {
       return NodeSettings.of(
           cfg,
@@ -278,8 +273,8 @@ public final class NodeConfig {
     }
   }
 
-  private ParregNode.BadInput configError(ConfigException e) {
-    return new ParregNode.BadInput(
+  private BadInput configError(ConfigException e) {
+    return new BadInput(
         (deployment.configFile() != null
                 ? "--config " + deployment.configFile() + ": "
                 : "configuration: ")

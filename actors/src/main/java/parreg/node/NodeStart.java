@@ -17,11 +17,11 @@ import parreg.device.RunContract;
 import parreg.gpu.DeviceStart;
 import parreg.metrics.NodeMetrics;
 import parreg.metrics.StartupTrace;
-import parreg.node.ParregNode.BadInput;
-import parreg.node.ParregNode.Deployment;
 import parreg.node.ParregNode.Handle;
 import parreg.node.ParregNode.Validation;
 import parreg.persistence.JournalRuns;
+import parreg.settings.BadInput;
+import parreg.settings.Deployment;
 import parreg.settings.NodeSettings;
 import parreg.training.journal.JournalSetup;
 
@@ -228,7 +228,7 @@ final class NodeStart {
               journalSetup.rejournaled());
     }
     try {
-      ClusterJoin.go(node, cfg, deviceLoaded);
+      ClusterJoin.go(node.system(), cfg, () -> node.system().tell(new ParregNode.Go(deviceLoaded)));
     } catch (RuntimeException e) {
       node.system().terminate();
       node.system().getWhenTerminated().toCompletableFuture().get(15, TimeUnit.SECONDS);

@@ -5,6 +5,7 @@ import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.util.Optional;
+import parreg.settings.BadInput;
 
 /** A node's listening ports: checked before anything is written, and bind failures named. */
 final class Ports {
@@ -15,7 +16,7 @@ final class Ports {
    * journal's creation and of the actor system, whose own bind failure would come late and as a
    * long trace.
    *
-   * @throws ParregNode.BadInput naming {@code what}, the host and the port
+   * @throws BadInput naming {@code what}, the host and the port
    */
   static void requireFree(String host, int port, String what) {
     try (ServerSocket s = new ServerSocket()) {
@@ -25,14 +26,12 @@ final class Ports {
     } catch (BindException e) {
       throw inUse(host, port, what);
     } catch (IOException | IllegalArgumentException | SecurityException e) {
-      throw new ParregNode.BadInput(
-          what + " " + host + ":" + port + " cannot be used: " + e.getMessage());
+      throw new BadInput(what + " " + host + ":" + port + " cannot be used: " + e.getMessage());
     }
   }
 
   /** A bind failure anywhere in {@code failure}'s causes, as the one-line error naming the port. */
-  static Optional<ParregNode.BadInput> bindFailure(
-      Throwable failure, String host, int port, String what) {
+  static Optional<BadInput> bindFailure(Throwable failure, String host, int port, String what) {
     for (Throwable t = failure; t != null; t = t.getCause()) {
       if (t instanceof BindException
           || String.valueOf(t.getMessage()).contains("Address already in use")) {
@@ -42,8 +41,8 @@ final class Ports {
     return Optional.empty();
   }
 
-  private static ParregNode.BadInput inUse(String host, int port, String what) {
-    return new ParregNode.BadInput(
+  private static BadInput inUse(String host, int port, String what) {
+    return new BadInput(
         what + " " + port + " on " + host + " is already in use by another process");
   }
 }

@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.pekko.actor.typed.javadsl.AskPattern;
 import parreg.exchange.PeerActor;
+import parreg.settings.Deployment;
 import parreg.settings.NodeLifecycle;
 import parreg.training.TrainingActor;
 
@@ -25,7 +26,7 @@ final class RunOutcome {
    * #refusedRun}).
    */
   static NodeLifecycle.Outcome await(
-      ParregNode.Deployment d, ParregNode.Handle node, ParregNode.Refs refs, Duration refusalGrace)
+      Deployment d, ParregNode.Handle node, ParregNode.Refs refs, Duration refusalGrace)
       throws InterruptedException {
     NodeLifecycle lc = node.lifecycle();
     for (long polls = 1; ; polls++) {
@@ -68,7 +69,7 @@ final class RunOutcome {
     }
   }
 
-  private static boolean everyoneDone(ParregNode.Deployment d, PeerActor.View v) {
+  private static boolean everyoneDone(Deployment d, PeerActor.View v) {
     return v != null
         && v.peers().size() == d.participants() - 1
         && v.peers().stream().allMatch(p -> p.lastKnownDurable() >= d.steps());
@@ -78,8 +79,7 @@ final class RunOutcome {
    * A second live node with this participant id gives up: the one Up in the cluster before it keeps
    * the id.
    */
-  private static Optional<NodeLifecycle.Outcome> secondHolder(
-      ParregNode.Deployment d, PeerActor.View v) {
+  private static Optional<NodeLifecycle.Outcome> secondHolder(Deployment d, PeerActor.View v) {
     if (v == null || v.heldBy() == null) {
       return Optional.empty();
     }
@@ -102,7 +102,7 @@ final class RunOutcome {
    * the right one; so does any node once all its peers are admitted.
    */
   private static Optional<NodeLifecycle.Outcome> refusedRun(
-      ParregNode.Deployment d, PeerActor.View v, Duration grace) {
+      Deployment d, PeerActor.View v, Duration grace) {
     if (v == null || v.refusal() == null || v.peers().size() >= d.participants() - 1) {
       return Optional.empty();
     }

@@ -5,7 +5,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import parreg.device.PartitionSource;
 import parreg.device.RunContract;
-import parreg.training.journal.StepLogWriter;
 
 /**
  * Everything one node is started with: deployment inputs from the command line plus the {@code
@@ -33,10 +32,11 @@ import parreg.training.journal.StepLogWriter;
  * @param groupDelay ... or once the oldest of them has waited this long
  * @param journalDescription where the journal lives, for status
  * @param progressInterval how often the node logs its progress line (zero: never)
- * @param stepLog an embedded H2 journal's step log ({@link StepLogWriter}): under {@code
- *     --sync-commit} where a step is acknowledged while the journal is written behind with the
- *     default lag, by default a guard written before each journal write; null for PostgreSQL (or
- *     when {@code parreg.journal.step-log.in-default-mode} is off and the mode is the default)
+ * @param stepLog an embedded H2 journal's step log ({@code parreg.training.journal.StepLogWriter}):
+ *     under {@code --sync-commit} where a step is acknowledged while the journal is written behind
+ *     with the default lag, by default a guard written before each journal write; null for
+ *     PostgreSQL (or when {@code parreg.journal.step-log.in-default-mode} is off and the mode is
+ *     the default)
  */
 public record NodeSettings(
     int participant,

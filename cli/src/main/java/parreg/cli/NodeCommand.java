@@ -9,6 +9,8 @@ import parreg.device.PartitionSource;
 import parreg.device.RunContract;
 import parreg.metrics.StartupTrace;
 import parreg.node.ParregNode;
+import parreg.settings.BadInput;
+import parreg.settings.Deployment;
 import parreg.settings.NodeLifecycle;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -206,8 +208,8 @@ public final class NodeCommand implements Callable<Integer> {
       throw new UserError(
           "evidence file " + evidence + " already exists; evidence is never overwritten");
     }
-    ParregNode.Deployment deployment =
-        new ParregNode.Deployment(
+    Deployment deployment =
+        new Deployment(
             participant,
             participants,
             host,
@@ -233,7 +235,7 @@ public final class NodeCommand implements Callable<Integer> {
     NodeLifecycle.Outcome outcome;
     try {
       outcome = ParregNode.run(deployment, spec.contract(), spec.partition(), holdOut);
-    } catch (ParregNode.BadInput e) {
+    } catch (BadInput e) {
       throw new UserError(e.getMessage());
     }
     if (outcome.exitCode() == 2) {

@@ -14,7 +14,6 @@ import java.util.Set;
 import java.util.stream.Stream;
 import parreg.device.PartitionInfo;
 import parreg.device.RunContract;
-import parreg.node.ParregNode;
 import parreg.persistence.H2Compaction;
 import parreg.persistence.H2Durability;
 import parreg.persistence.JournalDialect;
@@ -26,6 +25,8 @@ import parreg.persistence.JournalSchema;
 import parreg.persistence.JournalWriterLock;
 import parreg.persistence.KryoCodec;
 import parreg.persistence.StepLogDrain;
+import parreg.settings.BadInput;
+import parreg.settings.Deployment;
 
 /**
  * The {@code --journal} value of a node, in two stages: {@link #inspect} reads what the journal
@@ -59,7 +60,7 @@ public final class JournalSetup implements AutoCloseable {
     try {
       return new JournalSetup(JournalLocation.parse(value), writerName);
     } catch (IllegalArgumentException e) {
-      throw new ParregNode.BadInput("--journal: " + e.getMessage());
+      throw new BadInput("--journal: " + e.getMessage());
     }
   }
 
@@ -67,7 +68,7 @@ public final class JournalSetup implements AutoCloseable {
    * "parreg participant P, port N on HOST": how a node names itself in a shared journal's writer
    * lock.
    */
-  public static String writerName(ParregNode.Deployment d) {
+  public static String writerName(Deployment d) {
     String host = d.host();
     if (host == null) {
       try {
@@ -97,8 +98,8 @@ public final class JournalSetup implements AutoCloseable {
    * node first becomes the one writer of its persistence id ({@link JournalWriterLock}, held until
    * {@link #close}).
    *
-   * @throws ParregNode.BadInput when another process holds the embedded journal, or another node
-   *     writes this persistence id in the shared one
+   * @throws BadInput when another process holds the embedded journal, or another node writes this
+   *     persistence id in the shared one
    * @throws IllegalStateException when the database cannot be read
    */
   public JournalRuns.Admission inspect(
@@ -110,7 +111,7 @@ public final class JournalSetup implements AutoCloseable {
               JournalWriterLock.acquire(
                   location, JournalRuns.persistenceId(contract.runName(), participant), writerName);
         } catch (JournalWriterLock.HeldException held) {
-          throw new ParregNode.BadInput(held.getMessage());
+          throw new BadInput(held.getMessage());
         }
       }
       try {
@@ -118,7 +119,7 @@ public final class JournalSetup implements AutoCloseable {
       } catch (IllegalArgumentException noJournalYet) {
         return new JournalRuns.Fresh();
       } catch (IllegalStateException inUse) {
-        throw new ParregNode.BadInput(inUse.getMessage());
+        throw new BadInput(inUse.getMessage());
       }
       return JournalRuns.of(keeper, KryoCodec.fromRegistrationsResource(), location)
           .admit(contract, participant, data, runNameGiven);
@@ -155,7 +156,7 @@ public final class JournalSetup implements AutoCloseable {
       }
       created = true;
     } catch (IllegalStateException inUse) {
-      throw new ParregNode.BadInput(inUse.getMessage());
+      throw new BadInput(inUse.getMessage());
     } catch (IOException | JournalReadException e) {
       throw new IllegalStateException(
           "cannot move the step log into the journal at " + location + ": " + e.getMessage(), e);
