@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import parreg.device.PartitionInfo;
 import parreg.device.RunContract;
-import parreg.training.TrainingActor;
+import parreg.protocol.RunStarted;
 
 /**
  * "One node journal, one run" (SPEC section 7) as {@link JournalRuns#admit} decides it, on rows as
@@ -50,7 +50,7 @@ class JournalRunsTest {
   static void write(Connection c, RunContract contract, int participant, int steps)
       throws SQLException {
     String pid = JournalRuns.persistenceId(contract.runName(), participant);
-    Object opening = new TrainingActor.RunStarted(contract, new PartitionInfo[] {DATA_0, DATA_1});
+    Object opening = new RunStarted(contract, new PartitionInfo[] {DATA_0, DATA_1});
     try (PreparedStatement s =
         c.prepareStatement(
             "INSERT INTO \"event_journal\" (\"deleted\", \"persistence_id\","

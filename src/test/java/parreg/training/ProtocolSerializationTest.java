@@ -29,6 +29,9 @@ import parreg.persistence.KryoCodec;
 import parreg.persistence.KryoCodecException;
 import parreg.persistence.KryoSerializable;
 import parreg.persistence.KryoSerializer;
+import parreg.protocol.RunStarted;
+import parreg.protocol.StepCommitted;
+import parreg.protocol.TrainingState;
 
 /**
  * Every message, event and snapshot type goes through the one Kryo serializer and comes back equal.
@@ -67,8 +70,8 @@ class ProtocolSerializationTest {
         new LocalSums[] {A, B},
         new TrainingState(C, ROSTER, 7, new double[] {0.5}, 0.25),
         TrainingState.empty(),
-        new TrainingActor.RunStarted(C, ROSTER),
-        new TrainingActor.StepCommitted(7, new LocalSums[] {A, B}, new double[] {0.5}, 0.25),
+        new RunStarted(C, ROSTER),
+        new StepCommitted(7, new LocalSums[] {A, B}, new double[] {0.5}, 0.25),
         new PeerActor.Hello(C, ROSTER[1], 12, 400, probe.getRef(), true),
         new PeerActor.Contribution(C.digest(), 8, 1, B, null),
         new PeerActor.Contribution(C.digest(), 8, 1, B, new LocalSums[] {A, B}),
@@ -105,13 +108,13 @@ class ProtocolSerializationTest {
     if (o instanceof Object[] a) {
       return java.util.Arrays.deepToString(a);
     }
-    if (o instanceof TrainingActor.StepCommitted s) {
+    if (o instanceof StepCommitted s) {
       return s.step()
           + java.util.Arrays.toString(s.contributions())
           + java.util.Arrays.toString(s.parameters())
           + s.loss();
     }
-    if (o instanceof TrainingActor.RunStarted r) {
+    if (o instanceof RunStarted r) {
       return r.contract() + java.util.Arrays.toString(r.roster());
     }
     if (o instanceof PeerActor.Contribution c) {

@@ -36,6 +36,8 @@ import parreg.gpu.GpuActor;
 import parreg.persistence.JournalLocation;
 import parreg.persistence.JournalRows;
 import parreg.persistence.KryoCodec;
+import parreg.protocol.RunStarted;
+import parreg.protocol.StepCommitted;
 import parreg.settings.NodeLifecycle;
 import parreg.settings.NodeSettings;
 
@@ -358,9 +360,9 @@ public class TrainingActorTest {
     ActorRef<Object> forger = kit.spawn(Forger.create("parreg|" + SEED.runName() + "|p0"));
     TestProbe<Boolean> ok = kit.createTestProbe();
     double[] w = {3.0};
-    forger.tell(new Forger.Write(new TrainingActor.RunStarted(SEED, ROSTER), ok.getRef()));
+    forger.tell(new Forger.Write(new RunStarted(SEED, ROSTER), ok.getRef()));
     ok.receiveMessage();
-    TrainingActor.StepCommitted s1 = TrainingStateTest.step(1, w);
+    StepCommitted s1 = TrainingStateTest.step(1, w);
     forger.tell(new Forger.Write(s1, ok.getRef()));
     ok.receiveMessage();
     forger.tell(new Forger.Write(TrainingStateTest.step(3, s1.parameters()), ok.getRef()));

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.junit.jupiter.api.Test;
 import parreg.device.Partition;
 import parreg.device.SeedData;
+import parreg.protocol.TrainingState;
 import parreg.settings.NodeSettings;
 import parreg.training.journal.WriteBehindTest;
 

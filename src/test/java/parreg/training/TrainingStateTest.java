@@ -12,6 +12,9 @@ import parreg.device.ReferenceKernel;
 import parreg.device.RunContract;
 import parreg.device.SeedData;
 import parreg.device.UpdateRule;
+import parreg.protocol.RunStarted;
+import parreg.protocol.StepCommitted;
+import parreg.protocol.TrainingState;
 
 /** Replay checks of the training state: contiguity and recomputation of every recorded update. */
 public class TrainingStateTest {
@@ -20,19 +23,19 @@ public class TrainingStateTest {
     SeedData.partition(0).info(0), SeedData.partition(1).info(1)
   };
 
-  public static TrainingActor.StepCommitted step(long k, double[] w) {
+  public static StepCommitted step(long k, double[] w) {
     LocalSums[] set = new LocalSums[2];
     for (int p = 0; p < 2; p++) {
       Partition part = SeedData.partition(p);
       set[p] = ReferenceKernel.compute(part, 0, part.samples(), w, false);
     }
     UpdateRule.Outcome o = UpdateRule.apply(w, set, 0.25);
-    return new TrainingActor.StepCommitted(k, set, o.parameters(), o.loss());
+    return new StepCommitted(k, set, o.parameters(), o.loss());
   }
 
   @Test
   void replaysAGoodJournal() {
-    TrainingState s = TrainingState.empty().apply(new TrainingActor.RunStarted(C, ROSTER));
+    TrainingState s = TrainingState.empty().apply(new RunStarted(C, ROSTER));
     for (int k = 1; k <= 151; k++) {
       s = s.apply(step(k, s.parameters()));
     }
@@ -42,7 +45,7 @@ public class TrainingStateTest {
 
   @Test
   void aGapIsReported() {
-    TrainingState s = TrainingState.empty().apply(new TrainingActor.RunStarted(C, ROSTER));
+    TrainingState s = TrainingState.empty().apply(new RunStarted(C, ROSTER));
     TrainingState one = s.apply(step(1, s.parameters()));
     IllegalStateException e =
         assertThrows(IllegalStateException.class, () -> one.apply(step(3, one.parameters())));
@@ -55,11 +58,11 @@ public class TrainingStateTest {
 
   @Test
   void aTamperedUpdateIsReported() {
-    TrainingState s = TrainingState.empty().apply(new TrainingActor.RunStarted(C, ROSTER));
-    TrainingActor.StepCommitted good = step(1, s.parameters());
+    TrainingState s = TrainingState.empty().apply(new RunStarted(C, ROSTER));
+    StepCommitted good = step(1, s.parameters());
     double[] bad = good.parameters();
     bad[0] = Math.nextUp(bad[0]);
-    var tampered = new TrainingActor.StepCommitted(1, good.contributions(), bad, good.loss());
+    var tampered = new StepCommitted(1, good.contributions(), bad, good.loss());
     IllegalStateException e = assertThrows(IllegalStateException.class, () -> s.apply(tampered));
     assertTrue(e.getMessage().contains("does not recompute"), e.getMessage());
   }
@@ -69,9 +72,8 @@ public class TrainingStateTest {
     assertThrows(
         IllegalStateException.class,
         () -> TrainingState.empty().apply(step(1, new double[] {3.0})));
-    TrainingState s = TrainingState.empty().apply(new TrainingActor.RunStarted(C, ROSTER));
-    assertThrows(
-        IllegalStateException.class, () -> s.apply(new TrainingActor.RunStarted(C, ROSTER)));
+    TrainingState s = TrainingState.empty().apply(new RunStarted(C, ROSTER));
+    assertThrows(IllegalStateException.class, () -> s.apply(new RunStarted(C, ROSTER)));
   }
 
   static LocalSums[] contributions(double[] w) {
@@ -101,7 +103,7 @@ public class TrainingStateTest {
             C.dataset(),
             0,
             C.reductionOrder());
-    TrainingState s = TrainingState.empty().apply(new TrainingActor.RunStarted(big, ROSTER));
+    TrainingState s = TrainingState.empty().apply(new RunStarted(big, ROSTER));
     TrainingState one = s.next(1, contributions(s.parameters()));
     assertTrue(Double.isFinite(one.parameters()[0]) && Double.isFinite(one.loss()));
     TrainingState.NonFinite e =
@@ -116,7 +118,7 @@ public class TrainingStateTest {
     IllegalStateException r =
         assertThrows(
             IllegalStateException.class,
-            () -> one.apply(new TrainingActor.StepCommitted(2, set, o.parameters(), o.loss())));
+            () -> one.apply(new StepCommitted(2, set, o.parameters(), o.loss())));
     assertTrue(r.getMessage().contains("journal step 2 holds a non-finite update"), r.getMessage());
   }
 }

@@ -3,12 +3,13 @@ package parreg.training;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import org.junit.jupiter.api.Test;
+import parreg.protocol.RunStarted;
+import parreg.protocol.TrainingState;
 
 /** The phase a node reports, from its state, roster, durable step and the step in flight. */
 class TrainingStatusTest {
   static final TrainingState STARTED =
-      TrainingState.empty()
-          .apply(new TrainingActor.RunStarted(TrainingActorTest.SEED, TrainingActorTest.ROSTER));
+      TrainingState.empty().apply(new RunStarted(TrainingActorTest.SEED, TrainingActorTest.ROSTER));
 
   @Test
   void startingUntilTheRunStartedWithItsRoster() {

@@ -10,8 +10,8 @@ import org.apache.pekko.stream.javadsl.Sink;
 import org.slf4j.Logger;
 import parreg.device.LocalSums;
 import parreg.persistence.Chained;
+import parreg.protocol.StepCommitted;
 import parreg.settings.NodeSettings;
-import parreg.training.TrainingActor;
 
 /**
  * Serves a peer the committed steps it asks for ({@link PeerActor.ContributionRequest}): this
@@ -94,9 +94,7 @@ final class StepServer {
     for (EventEnvelope e : found) {
       Chained c = e.event() instanceof Chained x ? x : null;
       Object event = c != null ? c.value() : e.event();
-      if (e.sequenceNr() == step + 1
-          && event instanceof TrainingActor.StepCommitted s
-          && s.step() == step) {
+      if (e.sequenceNr() == step + 1 && event instanceof StepCommitted s && s.step() == step) {
         if (c != null && before != null && !c.follows(before.hash())) {
           log.error(
               "refusing to serve step {}: journal event #{} does not link to the event before it"

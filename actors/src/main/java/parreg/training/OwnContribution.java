@@ -6,6 +6,7 @@ import parreg.device.LocalSums;
 import parreg.exchange.PeerActor;
 import parreg.gpu.GpuActor;
 import parreg.metrics.StepTrace;
+import parreg.protocol.TrainingState;
 
 /**
  * This node's contribution to the next step: asked of the GPU actor (ahead of the step while the

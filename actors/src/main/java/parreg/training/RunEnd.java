@@ -6,6 +6,7 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import parreg.device.Bits;
 import parreg.gpu.GpuActor;
 import parreg.metrics.StepTrace;
+import parreg.protocol.TrainingState;
 import parreg.settings.NodeLifecycle;
 import parreg.settings.NodeSettings;
 import parreg.training.journal.WriteBehind;

@@ -17,7 +17,10 @@ import parreg.gpu.GpuActor;
 import parreg.metrics.NodeMetrics;
 import parreg.metrics.StartupTrace;
 import parreg.metrics.StepTrace;
-import parreg.persistence.KryoSerializable;
+import parreg.protocol.JournalEvent;
+import parreg.protocol.RunStarted;
+import parreg.protocol.StepCommitted;
+import parreg.protocol.TrainingState;
 import parreg.settings.NodeLifecycle;
 import parreg.settings.NodeSettings;
 import parreg.training.journal.StepJournal;
@@ -158,16 +161,6 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
     INSTANCE
   }
 
-  public interface Event extends KryoSerializable {}
-
-  /** The run started with this contract and roster (the first event of every journal). */
-  public record RunStarted(parreg.device.RunContract contract, PartitionInfo[] roster)
-      implements Event, parreg.persistence.JournalRuns.Opening {}
-
-  /** Step {@code step} committed with these contributions (by participant id) and this outcome. */
-  public record StepCommitted(
-      long step, LocalSums[] contributions, double[] parameters, double loss) implements Event {}
-
   private final NodeSettings settings;
   private final NodeLifecycle lifecycle;
   private final TimerScheduler<Command> timers;
@@ -285,7 +278,7 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
    * Hands a committed event to the journal; false when the step log could not take it (the node
    * then fails: a full disk says so in one line).
    */
-  private boolean commitToJournal(Event event) {
+  private boolean commitToJournal(JournalEvent event) {
     try {
       journal.commit(event);
       return true;

@@ -9,6 +9,7 @@ import org.apache.pekko.actor.typed.javadsl.StashBuffer;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import parreg.device.Bits;
 import parreg.device.PartitionInfo;
+import parreg.protocol.TrainingState;
 import parreg.settings.NodeLifecycle;
 import parreg.settings.NodeSettings;
 import parreg.training.journal.StepJournal;

@@ -2,6 +2,7 @@ package parreg.training;
 
 import java.time.Duration;
 import parreg.device.Batching;
+import parreg.protocol.TrainingState;
 import parreg.settings.NodeSettings;
 import parreg.training.journal.WriteBehind;
 

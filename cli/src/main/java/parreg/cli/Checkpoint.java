@@ -26,8 +26,9 @@ import parreg.persistence.JournalRows;
 import parreg.persistence.JournalRuns;
 import parreg.persistence.KryoCodec;
 import parreg.persistence.RunEvents;
-import parreg.training.TrainingActor;
-import parreg.training.TrainingState;
+import parreg.protocol.RunStarted;
+import parreg.protocol.StepCommitted;
+import parreg.protocol.TrainingState;
 
 /**
  * A trained model with its contract: read from a node's journal (snapshot plus replayed events,
@@ -51,7 +52,7 @@ record Checkpoint(
   /** Sees each committed step as the journal is replayed, with its row (write time). */
   @FunctionalInterface
   interface StepVisitor {
-    void step(JournalRows.EventRow row, TrainingActor.StepCommitted step);
+    void step(JournalRows.EventRow row, StepCommitted step);
   }
 
   /**
@@ -122,9 +123,9 @@ record Checkpoint(
   static TrainingState replayRow(TrainingState state, JournalRows.EventRow e, StepVisitor visitor) {
     Object ev = e.event();
     try {
-      if (ev instanceof TrainingActor.RunStarted rs) {
+      if (ev instanceof RunStarted rs) {
         return state.apply(rs);
-      } else if (ev instanceof TrainingActor.StepCommitted sc) {
+      } else if (ev instanceof StepCommitted sc) {
         TrainingState next = state.apply(sc);
         if (visitor != null) {
           visitor.step(e, sc);

@@ -7,7 +7,7 @@ import parreg.persistence.JournalLocation;
 import parreg.persistence.JournalRows;
 import parreg.persistence.KryoCodec;
 import parreg.persistence.RunEvents;
-import parreg.training.TrainingActor;
+import parreg.protocol.StepCommitted;
 
 /**
  * Reads a node's journal back (its rows, then its step log's records) and checks that it holds
@@ -24,7 +24,7 @@ final class JournalCheck {
       List<JournalRows.EventRow> events = RunEvents.of(c, codec, location).eventsAfter(pid, 0);
       long expectStep = 1;
       for (JournalRows.EventRow e : events) {
-        if (e.event() instanceof TrainingActor.StepCommitted s) {
+        if (e.event() instanceof StepCommitted s) {
           if (s.step() != expectStep) {
             return "step " + s.step() + " found where step " + expectStep + " was expected";
           }

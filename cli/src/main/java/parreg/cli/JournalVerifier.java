@@ -8,7 +8,7 @@ import parreg.persistence.ChainCheck;
 import parreg.persistence.JournalReadException;
 import parreg.persistence.JournalRows;
 import parreg.persistence.RunEvents;
-import parreg.training.TrainingState;
+import parreg.protocol.TrainingState;
 
 /**
  * Checks one persistence id of a journal as {@code journal verify} reports it: every event from the

@@ -12,8 +12,9 @@ import parreg.persistence.Chained;
 import parreg.persistence.JournalEnvelope;
 import parreg.persistence.JournalReadException;
 import parreg.persistence.KryoCodec;
-import parreg.training.TrainingActor;
-import parreg.training.TrainingState;
+import parreg.protocol.RunStarted;
+import parreg.protocol.StepCommitted;
+import parreg.protocol.TrainingState;
 import parreg.training.TrainingStateTest;
 
 /**
@@ -26,12 +27,11 @@ class JournalChainTest {
   static List<Chained> written(JournalChain chain, int n) {
     List<Chained> out = new ArrayList<>();
     TrainingState s = TrainingState.empty();
-    TrainingActor.RunStarted started =
-        new TrainingActor.RunStarted(TrainingStateTest.C, TrainingStateTest.ROSTER);
+    RunStarted started = new RunStarted(TrainingStateTest.C, TrainingStateTest.ROSTER);
     s = s.apply(started);
     out.add(JournalEnvelope.open(CODEC, ((Chained) chain.events.toJournal(started)).payload()));
     for (int k = 1; k <= n; k++) {
-      TrainingActor.StepCommitted e = TrainingStateTest.step(k, s.parameters());
+      StepCommitted e = TrainingStateTest.step(k, s.parameters());
       s = s.apply(e);
       out.add(JournalEnvelope.open(CODEC, ((Chained) chain.events.toJournal(e)).payload()));
     }
@@ -61,15 +61,12 @@ class JournalChainTest {
     List<Chained> events = written(writer, 3); // events 1..4: RunStarted, steps 1..3
     TrainingState at3 = TrainingState.empty();
     for (Chained c : events) {
-      at3 =
-          c.value() instanceof TrainingActor.RunStarted r
-              ? at3.apply(r)
-              : at3.apply((TrainingActor.StepCommitted) c.value());
+      at3 = c.value() instanceof RunStarted r ? at3.apply(r) : at3.apply((StepCommitted) c.value());
     }
     Chained snapshot =
         JournalEnvelope.open(CODEC, ((Chained) writer.snapshots.toJournal(at3)).payload());
     assertEquals(events.get(3).hash(), snapshot.link());
-    TrainingActor.StepCommitted step4 = TrainingStateTest.step(4, at3.parameters());
+    StepCommitted step4 = TrainingStateTest.step(4, at3.parameters());
     Chained event5 =
         JournalEnvelope.open(CODEC, ((Chained) writer.events.toJournal(step4)).payload());
 

@@ -17,10 +17,12 @@ import parreg.persistence.Chained;
 import parreg.persistence.JournalEnvelope;
 import parreg.persistence.KryoCodec;
 import parreg.persistence.StepLogScan;
+import parreg.protocol.JournalEvent;
+import parreg.protocol.RunStarted;
+import parreg.protocol.StepCommitted;
+import parreg.protocol.TrainingState;
 import parreg.settings.NodeSettings;
-import parreg.training.TrainingActor;
 import parreg.training.TrainingActorTest;
-import parreg.training.TrainingState;
 import parreg.training.TrainingStateTest;
 
 /**
@@ -32,13 +34,13 @@ public class WriteBehindTest {
 
   /** Records what the bookkeeping asks of the journal child and the group timer. */
   static final class Recorder implements WriteBehind.Journal {
-    final List<TrainingActor.Event[]> writes = new ArrayList<>();
+    final List<JournalEvent[]> writes = new ArrayList<>();
     final List<parreg.persistence.Chained[]> sealed = new ArrayList<>();
     final List<Duration> timers = new ArrayList<>();
     int cancels;
 
     @Override
-    public void write(TrainingActor.Event[] events, parreg.persistence.Chained[] sealed) {
+    public void write(JournalEvent[] events, parreg.persistence.Chained[] sealed) {
       writes.add(events);
       this.sealed.add(sealed);
     }
@@ -97,15 +99,15 @@ public class WriteBehindTest {
         settings(SeedData.partition(0), maxLagSteps, groupSteps), 0, 0, journal, () -> now);
   }
 
-  static TrainingActor.StepCommitted step(long k) {
-    return new TrainingActor.StepCommitted(
+  static StepCommitted step(long k) {
+    return new StepCommitted(
         k, new LocalSums[0], new double[] {k}, Double.NaN); // not replayed here
   }
 
   @Test
   void runStartedIsWrittenAtOnceAndIsNoStep() {
     WriteBehind w = writeBehind(8, 4);
-    w.commit(new TrainingActor.RunStarted(TrainingActorTest.SEED, TrainingActorTest.ROSTER));
+    w.commit(new RunStarted(TrainingActorTest.SEED, TrainingActorTest.ROSTER));
     assertEquals(1, journal.writes.size(), "the opening event is not grouped");
     assertEquals(0, w.pendingSteps());
     assertFalse(w.lagsTooFar());
@@ -139,7 +141,7 @@ public class WriteBehindTest {
     assertEquals(Duration.ofMillis(70), journal.timers.get(journal.timers.size() - 1));
     w.write(); // the timer fired
     assertEquals(2, journal.writes.size());
-    assertEquals(5, ((TrainingActor.StepCommitted) journal.writes.get(1)[0]).step());
+    assertEquals(5, ((StepCommitted) journal.writes.get(1)[0]).step());
     assertEquals(2, w.journalWrites());
   }
 
@@ -178,15 +180,15 @@ public class WriteBehindTest {
     w.commit(step(3));
     TrainingState one =
         TrainingState.empty()
-            .apply(new TrainingActor.RunStarted(TrainingActorTest.SEED, TrainingActorTest.ROSTER))
+            .apply(new RunStarted(TrainingActorTest.SEED, TrainingActorTest.ROSTER))
             .apply(TrainingStateTest.step(1, new double[] {3.0}));
     w.restarted(one, 2); // the write of 1-2 failed after step 1 was durable
     assertEquals(1, w.durable());
     assertEquals(2, journal.writes.size());
-    TrainingActor.Event[] again = journal.writes.get(1);
+    JournalEvent[] again = journal.writes.get(1);
     assertEquals(2, again.length);
-    assertEquals(2, ((TrainingActor.StepCommitted) again[0]).step());
-    assertEquals(3, ((TrainingActor.StepCommitted) again[1]).step());
+    assertEquals(2, ((StepCommitted) again[0]).step());
+    assertEquals(3, ((StepCommitted) again[1]).step());
   }
 
   @Test
@@ -221,7 +223,7 @@ public class WriteBehindTest {
   void aGuardingStepLogHoldsEachWriteBeforeTheJournalIsHandedIt(@TempDir Path dir)
       throws Exception {
     WriteBehind w = guarded(dir, 64 * 1024);
-    w.commit(new TrainingActor.RunStarted(TrainingActorTest.SEED, TrainingActorTest.ROSTER));
+    w.commit(new RunStarted(TrainingActorTest.SEED, TrainingActorTest.ROSTER));
     assertFalse(w.lagsTooFar(), "the first step need not wait for the journal to hold RunStarted");
     w.commit(step(1));
     w.commit(step(2));
@@ -298,14 +300,14 @@ public class WriteBehindTest {
   @Test
   void aGuardedRunStartedGoesAloneAgainAfterAFailedWrite(@TempDir Path dir) throws Exception {
     WriteBehind w = guarded(dir, 64 * 1024);
-    w.commit(new TrainingActor.RunStarted(TrainingActorTest.SEED, TrainingActorTest.ROSTER));
+    w.commit(new RunStarted(TrainingActorTest.SEED, TrainingActorTest.ROSTER));
     w.commit(step(1));
     w.commit(step(2));
     w.commit(step(3));
     w.restarted(TrainingState.empty(), 0); // the journal holds nothing
     assertEquals(2, journal.writes.size());
     assertEquals(1, journal.writes.get(1).length, "RunStarted alone, again");
-    assertTrue(journal.writes.get(1)[0] instanceof TrainingActor.RunStarted);
+    assertTrue(journal.writes.get(1)[0] instanceof RunStarted);
     assertEquals(
         journal.sealed.get(0)[0].hash(), journal.sealed.get(1)[0].hash(), "the same sealed bytes");
     assertEquals(List.of(), StepLogScan.read(dir).records());
@@ -327,7 +329,7 @@ public class WriteBehindTest {
       throws Exception {
     Path logDir = dir.resolve("log");
     WriteBehind w = guarded(logDir, 1); // a segment per record: each append creates a file
-    w.commit(new TrainingActor.RunStarted(TrainingActorTest.SEED, TrainingActorTest.ROSTER));
+    w.commit(new RunStarted(TrainingActorTest.SEED, TrainingActorTest.ROSTER));
     w.written(0, 1);
     w.commit(step(1));
     w.commit(step(2));

@@ -7,8 +7,8 @@ import parreg.persistence.ChainCheck;
 import parreg.persistence.Chained;
 import parreg.persistence.JournalEnvelope;
 import parreg.persistence.KryoCodec;
-import parreg.training.TrainingActor;
-import parreg.training.TrainingState;
+import parreg.protocol.JournalEvent;
+import parreg.protocol.TrainingState;
 
 /**
  * Where the journal's chain is made and checked (issue 13 item 5): the event and snapshot adapters
@@ -55,10 +55,10 @@ final class JournalChain {
     nextSealed = 0;
   }
 
-  final EventAdapter<TrainingActor.Event, Object> events =
+  final EventAdapter<JournalEvent, Object> events =
       new EventAdapter<>() {
         @Override
-        public Object toJournal(TrainingActor.Event e) {
+        public Object toJournal(JournalEvent e) {
           Chained c;
           if (sealed != null && nextSealed < sealed.length) {
             c = sealed[nextSealed++];
@@ -79,15 +79,15 @@ final class JournalChain {
         }
 
         @Override
-        public String manifest(TrainingActor.Event e) {
+        public String manifest(JournalEvent e) {
           return "";
         }
 
         @Override
-        public EventSeq<TrainingActor.Event> fromJournal(Object stored, String manifest) {
+        public EventSeq<JournalEvent> fromJournal(Object stored, String manifest) {
           Chained c = stored instanceof Chained x ? x : versionOne(stored);
           chain.next(-1, c); // throws naming the event: recovery fails
-          return EventSeq.single((TrainingActor.Event) c.value());
+          return EventSeq.single((JournalEvent) c.value());
         }
       };
 

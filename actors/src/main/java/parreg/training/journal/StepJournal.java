@@ -18,13 +18,16 @@ import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehavior;
 import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
 import org.apache.pekko.persistence.typed.javadsl.SignalHandler;
 import parreg.metrics.NodeMetrics;
+import parreg.protocol.JournalEvent;
+import parreg.protocol.RunStarted;
+import parreg.protocol.StepCommitted;
+import parreg.protocol.TrainingState;
 import parreg.training.TrainingActor;
-import parreg.training.TrainingState;
 
 /**
- * The training actor's journal: the event-sourced child whose events ({@link
- * TrainingActor.RunStarted}, then one {@link TrainingActor.StepCommitted} per step) and snapshots
- * ({@link TrainingState}, every N events) are the checkpoint.
+ * The training actor's journal: the event-sourced child whose events ({@link RunStarted}, then one
+ * {@link StepCommitted} per step) and snapshots ({@link TrainingState}, every N events) are the
+ * checkpoint.
  *
  * <p>Why a child and not the training actor itself: an {@code EventSourcedBehavior} stashes every
  * command while a write is in flight, so a training actor that persisted each step could not commit
@@ -42,7 +45,7 @@ import parreg.training.TrainingState;
  * and checked so on recovery ({@link JournalChain}).
  */
 public final class StepJournal
-    extends EventSourcedBehavior<StepJournal.Command, TrainingActor.Event, TrainingState> {
+    extends EventSourcedBehavior<StepJournal.Command, JournalEvent, TrainingState> {
 
   public interface Command {}
 
@@ -50,8 +53,7 @@ public final class StepJournal
    * Persist these events, in this order, in one journal write; {@code sealed}: their stored bytes,
    * already sealed into the chain by the step log ({@link StepLogWriter}), or null: sealed here.
    */
-  record Write(TrainingActor.Event[] events, parreg.persistence.Chained[] sealed)
-      implements Command {}
+  record Write(JournalEvent[] events, parreg.persistence.Chained[] sealed) implements Command {}
 
   private final ActorContext<Command> ctx;
   private final ActorRef<TrainingActor.Command> owner;
@@ -93,7 +95,7 @@ public final class StepJournal
   }
 
   @Override
-  public org.apache.pekko.persistence.typed.EventAdapter<TrainingActor.Event, ?> eventAdapter() {
+  public org.apache.pekko.persistence.typed.EventAdapter<JournalEvent, ?> eventAdapter() {
     return chain.events;
   }
 
@@ -154,7 +156,7 @@ public final class StepJournal
   }
 
   @Override
-  public CommandHandler<Command, TrainingActor.Event, TrainingState> commandHandler() {
+  public CommandHandler<Command, JournalEvent, TrainingState> commandHandler() {
     return newCommandHandlerBuilder()
         .forAnyState()
         .onCommand(
@@ -177,11 +179,11 @@ public final class StepJournal
   }
 
   @Override
-  public EventHandler<TrainingState, TrainingActor.Event> eventHandler() {
+  public EventHandler<TrainingState, JournalEvent> eventHandler() {
     return newEventHandlerBuilder()
         .forAnyState()
-        .onEvent(TrainingActor.RunStarted.class, TrainingState::apply)
-        .onEvent(TrainingActor.StepCommitted.class, TrainingState::apply)
+        .onEvent(RunStarted.class, TrainingState::apply)
+        .onEvent(StepCommitted.class, TrainingState::apply)
         .build();
   }
 }

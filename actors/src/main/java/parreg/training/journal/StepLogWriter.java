@@ -9,6 +9,8 @@ import parreg.persistence.H2Durability;
 import parreg.persistence.JournalEnvelope;
 import parreg.persistence.KryoCodec;
 import parreg.persistence.StepLog;
+import parreg.protocol.JournalEvent;
+import parreg.protocol.StepCommitted;
 import parreg.settings.NodeSettings;
 import parreg.training.TrainingActor;
 
@@ -110,7 +112,7 @@ public final class StepLogWriter implements AutoCloseable {
    * @throws IOException when the append failed (a full disk): the step is not in the log, and the
    *     chain's head is unchanged
    */
-  Chained seal(TrainingActor.Event event) throws IOException {
+  Chained seal(JournalEvent event) throws IOException {
     return sealAll(List.of(event))[0];
   }
 
@@ -121,16 +123,16 @@ public final class StepLogWriter implements AutoCloseable {
    *
    * @throws IOException when the append failed (a full disk): the chain's head is unchanged
    */
-  Chained[] sealAll(List<TrainingActor.Event> events) throws IOException {
+  Chained[] sealAll(List<JournalEvent> events) throws IOException {
     Chained[] sealed = new Chained[events.size()];
     List<byte[]> steps = new ArrayList<>(events.size());
     long link = head;
     long firstStepSeq = -1;
     for (int i = 0; i < sealed.length; i++) {
-      TrainingActor.Event event = events.get(i);
+      JournalEvent event = events.get(i);
       sealed[i] = JournalEnvelope.seal(codec, event, link);
       link = sealed[i].hash();
-      if (event instanceof TrainingActor.StepCommitted) {
+      if (event instanceof StepCommitted) {
         if (firstStepSeq < 0) {
           firstStepSeq = lastSeq + 1 + i;
         } else if (firstStepSeq + steps.size() != lastSeq + 1 + i) {

@@ -11,23 +11,26 @@ import java.util.function.LongSupplier;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import parreg.persistence.Chained;
+import parreg.protocol.JournalEvent;
+import parreg.protocol.RunStarted;
+import parreg.protocol.StepCommitted;
+import parreg.protocol.TrainingState;
 import parreg.settings.NodeSettings;
 import parreg.training.TrainingActor;
-import parreg.training.TrainingState;
 
 /**
  * The training actor's write-behind bookkeeping: the events committed in memory and not yet
  * durable, the one journal write in flight, the durable step, and the rule that bounds the lag.
  *
- * <p>A committed step's {@link TrainingActor.StepCommitted} is written behind the step, many in one
- * journal write (group commit): a write starts, when none is in flight, once {@code group-steps}
- * steps wait or the oldest has waited {@code group-ms}, or at once when training cannot go on
- * without it (lag bound, target reached, flush, divergence). A write costs about as much CPU for
- * one event as for a hundred, so grouping is what makes a step cheap; and whatever waits is written
- * in the next write. The lag is bounded: a step starts only while at most {@code max-lag-steps}
- * committed steps are not yet durable and the oldest of them was committed less than {@code
- * max-lag-ms} ago ({@link #lagsTooFar}), so a slow journal slows training instead of letting the
- * lag grow; {@code max-lag-steps} 0 or 1 makes every step durable before the next starts.
+ * <p>A committed step's {@link StepCommitted} is written behind the step, many in one journal write
+ * (group commit): a write starts, when none is in flight, once {@code group-steps} steps wait or
+ * the oldest has waited {@code group-ms}, or at once when training cannot go on without it (lag
+ * bound, target reached, flush, divergence). A write costs about as much CPU for one event as for a
+ * hundred, so grouping is what makes a step cheap; and whatever waits is written in the next write.
+ * The lag is bounded: a step starts only while at most {@code max-lag-steps} committed steps are
+ * not yet durable and the oldest of them was committed less than {@code max-lag-ms} ago ({@link
+ * #lagsTooFar}), so a slow journal slows training instead of letting the lag grow; {@code
+ * max-lag-steps} 0 or 1 makes every step durable before the next starts.
  *
  * <p>With an acknowledging step log ({@link StepLogWriter}: {@code --sync-commit} on an embedded H2
  * journal) a step is durable once its record is appended there, in {@link #commit}, before the next
@@ -52,7 +55,7 @@ public final class WriteBehind {
      * sealed}: their stored bytes as the step log holds them, or null where the journal seals them
      * itself.
      */
-    public void write(TrainingActor.Event[] events, Chained[] sealed);
+    public void write(JournalEvent[] events, Chained[] sealed);
 
     /** Call {@link #write()} after this delay, unless cancelled (the oldest waited group-ms). */
     void groupDueIn(Duration delay);
@@ -81,7 +84,7 @@ public final class WriteBehind {
         }
 
         @Override
-        public void write(TrainingActor.Event[] events, Chained[] sealed) {
+        public void write(JournalEvent[] events, Chained[] sealed) {
           child.tell(new StepJournal.Write(events, sealed));
         }
 
@@ -102,7 +105,7 @@ public final class WriteBehind {
    * An event committed in memory and not yet acknowledged by the journal; {@code sealed} as the
    * step log holds it (null without a step log).
    */
-  private record Pending(TrainingActor.Event event, Chained sealed, long committedAtNanos) {}
+  private record Pending(JournalEvent event, Chained sealed, long committedAtNanos) {}
 
   private final Journal journal;
   private final LongSupplier clock;
@@ -169,7 +172,7 @@ public final class WriteBehind {
    * @throws UncheckedIOException when the step log could not be appended to (a full disk): the step
    *     is not durable, and nothing was queued
    */
-  public void commit(TrainingActor.Event event) {
+  public void commit(JournalEvent event) {
     Chained sealed = null;
     if (log != null && log.acknowledges()) {
       try {
@@ -177,7 +180,7 @@ public final class WriteBehind {
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
-      if (event instanceof TrainingActor.StepCommitted s) {
+      if (event instanceof StepCommitted s) {
         durable = s.step();
       }
     }
@@ -185,7 +188,7 @@ public final class WriteBehind {
     if (pending.size() == 1 && groupSteps > 1) {
       journal.groupDueIn(groupDelay);
     }
-    if (pending.size() - writing >= groupSteps || !(event instanceof TrainingActor.StepCommitted)) {
+    if (pending.size() - writing >= groupSteps || !(event instanceof StepCommitted)) {
       write();
     }
   }
@@ -204,7 +207,7 @@ public final class WriteBehind {
     if (guarding && !guard(n)) {
       return;
     }
-    TrainingActor.Event[] events = new TrainingActor.Event[n];
+    JournalEvent[] events = new JournalEvent[n];
     // With a step log every event is sealed by now, and the journal child stores those bytes.
     Chained[] sealed = pending.peekFirst().sealed() == null ? null : new Chained[n];
     int i = 0;
@@ -232,7 +235,7 @@ public final class WriteBehind {
    */
   private boolean guard(int n) {
     // events of a write that failed and goes again are sealed already: they lead the queue
-    List<TrainingActor.Event> fresh = new ArrayList<>(n);
+    List<JournalEvent> fresh = new ArrayList<>(n);
     int i = 0;
     for (Pending p : pending) {
       if (i++ == n) {
@@ -270,7 +273,7 @@ public final class WriteBehind {
     if (log != null
         && log.acknowledges()
         && !pending.isEmpty()
-        && pending.peekFirst().event() instanceof TrainingActor.RunStarted) {
+        && pending.peekFirst().event() instanceof RunStarted) {
       return true; // not in the step log: the first step waits until the journal holds it
     }
     int steps = pendingSteps();
@@ -286,7 +289,7 @@ public final class WriteBehind {
   /** Committed steps not yet durable (the opening RunStarted is no step). */
   public int pendingSteps() {
     int n = pending.size();
-    return n > 0 && pending.peekFirst().event() instanceof TrainingActor.RunStarted ? n - 1 : n;
+    return n > 0 && pending.peekFirst().event() instanceof RunStarted ? n - 1 : n;
   }
 
   /** Whether everything committed is durable. */
@@ -344,10 +347,7 @@ public final class WriteBehind {
   public void restarted(TrainingState recovered, long sequenceNr) {
     long back = recovered.committed();
     pending.removeIf(
-        p ->
-            p.event() instanceof TrainingActor.StepCommitted s
-                ? s.step() <= back
-                : recovered.started());
+        p -> p.event() instanceof StepCommitted s ? s.step() <= back : recovered.started());
     writing = 0;
     journaled = back;
     durable = log == null || !log.acknowledges() ? back : Math.max(durable, back);

@@ -1,4 +1,4 @@
-package parreg.training;
+package parreg.protocol;
 
 import java.util.Arrays;
 import parreg.device.Bits;
@@ -27,11 +27,11 @@ public record TrainingState(
 
   /**
    * The state after the run's opening event: recovery, {@code predict}, {@code export} and the
-   * journal checks all replay through here and {@link #apply(TrainingActor.StepCommitted)}.
+   * journal checks all replay through here and {@link #apply(StepCommitted)}.
    *
    * @throws IllegalStateException when the journal already started a run
    */
-  public TrainingState apply(TrainingActor.RunStarted e) {
+  public TrainingState apply(RunStarted e) {
     if (started()) {
       throw new IllegalStateException("journal holds a second RunStarted event");
     }
@@ -44,7 +44,7 @@ public record TrainingState(
    * update, {@link UpdateRule}): how the training actor commits a step, and what replay checks a
    * recorded step against.
    */
-  TrainingState next(long step, parreg.device.LocalSums[] contributions) {
+  public TrainingState next(long step, parreg.device.LocalSums[] contributions) {
     if (!started()) {
       throw new IllegalStateException(
           "journal holds step " + step + " before the run's RunStarted event");
@@ -110,7 +110,7 @@ public record TrainingState(
    *
    * @throws IllegalStateException naming what does not match
    */
-  public TrainingState apply(TrainingActor.StepCommitted e) {
+  public TrainingState apply(StepCommitted e) {
     TrainingState recomputed;
     try {
       recomputed = next(e.step(), e.contributions());
