@@ -16,7 +16,6 @@ import org.junit.jupiter.api.Test;
 import parreg.device.LocalSums;
 import parreg.device.SeedData;
 import parreg.settings.NodeSettings;
-import parreg.training.TrainingActor;
 import parreg.training.TrainingActorTest;
 
 /**
@@ -71,7 +70,7 @@ class PeerActorTest {
 
   @Test
   void aPeerWithAnotherTargetStepIsRefusedNamingTheTarget() {
-    TestProbe<TrainingActor.Command> training = kit.createTestProbe();
+    TestProbe<PeerActor.Delivery> training = kit.createTestProbe();
     TestProbe<PeerActor.Command> other = kit.createTestProbe();
     ActorRef<PeerActor.Command> peer = kit.spawn(PeerActor.create(settings()));
     peer.tell(new PeerActor.Attach(training.getRef(), null, 0));
@@ -95,7 +94,7 @@ class PeerActorTest {
   @Test
   void aContributionToAStepAlreadyDurableHereIsAnsweredAtOnceButAnAnswerIsNot() {
     NodeSettings s = settings();
-    TestProbe<TrainingActor.Command> training = kit.createTestProbe();
+    TestProbe<PeerActor.Delivery> training = kit.createTestProbe();
     TestProbe<PeerActor.Command> other = kit.createTestProbe();
     ActorRef<PeerActor.Command> peer = kit.spawn(PeerActor.create(s));
     peer.tell(new PeerActor.Attach(training.getRef(), TrainingActorTest.ROSTER, 5));

@@ -40,7 +40,8 @@ class PeerServesFromJournalTest {
     TrainingActorTest.Node n =
         t.spawn(t.settings(TrainingActorTest.SEED, SeedData.partition(0), 8));
     n.peer().expectMessageClass(PeerActor.Attach.class, Duration.ofSeconds(30));
-    n.training().tell(new TrainingActor.RosterComplete(TrainingActorTest.ROSTER));
+    n.training()
+        .tell(new TrainingActor.FromPeer(new PeerActor.RosterComplete(TrainingActorTest.ROSTER)));
     TrainingActorTest.drive(n, 1, 8, new double[] {3.0});
     n.lifecycle().trainingDone().get(5, TimeUnit.SECONDS);
     t.kit.stop(n.training());
@@ -91,7 +92,7 @@ class PeerServesFromJournalTest {
             t.dir.toString(),
             Duration.ZERO,
             null);
-    TestProbe<TrainingActor.Command> training = t.kit.createTestProbe();
+    TestProbe<PeerActor.Delivery> training = t.kit.createTestProbe();
     TestProbe<PeerActor.Command> other = t.kit.createTestProbe();
     ActorRef<PeerActor.Command> peer = t.kit.spawn(PeerActor.create(s));
     peer.tell(new PeerActor.Attach(training.getRef(), TrainingActorTest.ROSTER, 8));

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.junit.jupiter.api.Test;
 import parreg.device.Batching;
 import parreg.device.LocalSums;
+import parreg.exchange.PeerActor;
 
 /**
  * This node's contribution is checked against the set it is handed and against the entry a peer
@@ -28,8 +29,8 @@ class OwnContributionTest {
     OwnContribution own = computed();
     assertTrue(own.has(5));
     assertFalse(own.has(6));
-    assertNull(own.mismatch(new TrainingActor.StepReady(5, new LocalSums[] {MINE, THEIRS}, null)));
-    assertNull(own.mismatch(new TrainingActor.StepReady(5, new LocalSums[] {MINE, THEIRS}, MINE)));
+    assertNull(own.mismatch(new PeerActor.StepReady(5, new LocalSums[] {MINE, THEIRS}, null)));
+    assertNull(own.mismatch(new PeerActor.StepReady(5, new LocalSums[] {MINE, THEIRS}, MINE)));
     own.committed();
     assertFalse(own.has(5));
   }
@@ -39,11 +40,11 @@ class OwnContributionTest {
     OwnContribution own = computed();
     LocalSums oneUlpOff = new LocalSums(new double[] {Math.nextUp(6.0)}, 9.0, 1);
     String inSet =
-        own.mismatch(new TrainingActor.StepReady(5, new LocalSums[] {oneUlpOff, THEIRS}, null));
+        own.mismatch(new PeerActor.StepReady(5, new LocalSums[] {oneUlpOff, THEIRS}, null));
     assertTrue(inSet.startsWith("step 5: this node's recomputed contribution "), inSet);
     assertTrue(inSet.contains("refusing to continue"), inSet);
     String recorded =
-        own.mismatch(new TrainingActor.StepReady(5, new LocalSums[] {MINE, THEIRS}, THEIRS));
+        own.mismatch(new PeerActor.StepReady(5, new LocalSums[] {MINE, THEIRS}, THEIRS));
     assertTrue(recorded.contains("differs from the one its peers recorded " + THEIRS), recorded);
   }
 }

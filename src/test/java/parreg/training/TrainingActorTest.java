@@ -156,7 +156,10 @@ public class TrainingActorTest {
               + maxLag
               + ")");
       LocalSums other = ReferenceKernel.compute(p1, 0, p1.samples(), w, false);
-      n.training().tell(new TrainingActor.StepReady(k, new LocalSums[] {pub.sums(), other}, null));
+      n.training()
+          .tell(
+              new TrainingActor.FromPeer(
+                  new PeerActor.StepReady(k, new LocalSums[] {pub.sums(), other}, null)));
       PeerActor.Committed c = next(n, PeerActor.Committed.class, durable);
       assertEquals(k, c.step());
       w = parreg.device.UpdateRule.apply(w, c.set(), 0.25).parameters();
@@ -199,7 +202,7 @@ public class TrainingActorTest {
     PeerActor.Attach a = n.peer().expectMessageClass(PeerActor.Attach.class);
     assertEquals(0, a.committed());
     assertNull(a.roster(), "a new journal has no roster yet");
-    n.training().tell(new TrainingActor.RosterComplete(ROSTER));
+    n.training().tell(new TrainingActor.FromPeer(new PeerActor.RosterComplete(ROSTER)));
     double[] w = drive(n, 1, 150, new double[] {3.0});
     n.lifecycle().trainingDone().get(5, TimeUnit.SECONDS);
     TrainingActor.View v = view(n);
@@ -218,7 +221,7 @@ public class TrainingActorTest {
     PeerActor.Attach b = m.peer().expectMessageClass(PeerActor.Attach.class);
     assertEquals(150, b.committed());
     assertEquals(java.util.List.of(ROSTER), java.util.List.of(b.roster()));
-    m.training().tell(new TrainingActor.RosterComplete(ROSTER));
+    m.training().tell(new TrainingActor.FromPeer(new PeerActor.RosterComplete(ROSTER)));
     drive(m, 151, 200, w);
     m.lifecycle().trainingDone().get(5, TimeUnit.SECONDS);
     TrainingActor.View v2 = view(m);
@@ -234,7 +237,7 @@ public class TrainingActorTest {
     Node n = spawn(settings(SEED, SeedData.partition(0), 20, 8, Duration.ofMillis(200)));
     // The first journal of the JVM may take seconds to open on a loaded machine.
     n.peer().expectMessageClass(PeerActor.Attach.class, Duration.ofSeconds(30));
-    n.training().tell(new TrainingActor.RosterComplete(ROSTER));
+    n.training().tell(new TrainingActor.FromPeer(new PeerActor.RosterComplete(ROSTER)));
     double[] w = drive(n, 1, 10, new double[] {3.0});
     TrainingActor.View v = view(n);
     assertTrue(
@@ -259,7 +262,7 @@ public class TrainingActorTest {
   void theJournalLagsAtMostMaxLagStepsAndSyncCommitNone() throws Exception {
     Node sync = spawn(settings(SEED, SeedData.partition(0), 40, 0));
     sync.peer().expectMessageClass(PeerActor.Attach.class);
-    sync.training().tell(new TrainingActor.RosterComplete(ROSTER));
+    sync.training().tell(new TrainingActor.FromPeer(new PeerActor.RosterComplete(ROSTER)));
     double[] w = drive(sync, 1, 40, new double[] {3.0}, 0);
     sync.lifecycle().trainingDone().get(5, TimeUnit.SECONDS);
     assertEquals(41, rows(), "RunStarted + 40 steps");
@@ -267,7 +270,7 @@ public class TrainingActorTest {
 
     Node lagging = spawn(settings(SEED, SeedData.partition(0), 160, 3));
     assertEquals(40, lagging.peer().expectMessageClass(PeerActor.Attach.class).committed());
-    lagging.training().tell(new TrainingActor.RosterComplete(ROSTER));
+    lagging.training().tell(new TrainingActor.FromPeer(new PeerActor.RosterComplete(ROSTER)));
     drive(lagging, 41, 160, w, 3);
     lagging.lifecycle().trainingDone().get(5, TimeUnit.SECONDS);
     TrainingActor.View v = view(lagging);
@@ -279,7 +282,7 @@ public class TrainingActorTest {
   void trainAFewSteps() throws Exception {
     Node n = spawn(settings(SEED, SeedData.partition(0), 5));
     n.peer().expectMessageClass(PeerActor.Attach.class);
-    n.training().tell(new TrainingActor.RosterComplete(ROSTER));
+    n.training().tell(new TrainingActor.FromPeer(new PeerActor.RosterComplete(ROSTER)));
     drive(n, 1, 5, new double[] {3.0});
     n.lifecycle().trainingDone().get(5, TimeUnit.SECONDS);
     kit.stop(n.training());

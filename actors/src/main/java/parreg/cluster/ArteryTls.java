@@ -1,7 +1,6 @@
 package parreg.cluster;
 
 import java.nio.file.Files;
-import parreg.node.NodeConfig;
 import parreg.settings.BadInput;
 import parreg.settings.Deployment;
 import parreg.settings.Hocon;
@@ -9,8 +8,8 @@ import parreg.settings.Hocon;
 /**
  * A node's cluster transport over TLS ({@code --tls-keystore}, {@code --tls-truststore}, {@code
  * --tls-password-file}): the flags and the password checked, both stores opened, and Artery's TLS
- * settings written into the node's flag overlay ({@link NodeConfig#parse}). Bad input is {@link
- * BadInput}, refused before anything is written.
+ * settings written into the node's flag overlay ({@code parreg.node.NodeConfig#parse}). Bad input
+ * is {@link BadInput}, refused before anything is written.
  */
 public final class ArteryTls {
   private ArteryTls() {}

@@ -18,7 +18,6 @@ import parreg.metrics.StartupTrace;
 import parreg.metrics.StepTrace;
 import parreg.persistence.KryoSerializable;
 import parreg.settings.NodeSettings;
-import parreg.training.TrainingActor;
 
 /**
  * Exchanges contributions {@code (run, step, participant, S_p, m_p, loss_p)} with the other
@@ -79,9 +78,21 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
 
   // ---- local protocol (training actor, admin) ----
 
+  /** What this actor delivers to the training actor it is attached to. */
+  public interface Delivery {}
+
+  /** Every participant's partition is known. */
+  public record RosterComplete(PartitionInfo[] roster) implements Delivery {}
+
+  /**
+   * The full set of contributions to {@code step}; {@code recordedOwn} is this node's contribution
+   * as a peer recorded it (when catching up), checked against ours.
+   */
+  public record StepReady(long step, LocalSums[] contributions, LocalSums recordedOwn)
+      implements Delivery {}
+
   /** From the training actor after recovery: where to deliver, the recorded roster (or null). */
-  public record Attach(
-      ActorRef<TrainingActor.Command> training, PartitionInfo[] roster, long committed)
+  public record Attach(ActorRef<Delivery> training, PartitionInfo[] roster, long committed)
       implements Command {}
 
   /** From the training actor: our own contribution to a step. */
@@ -142,7 +153,7 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
   private final PeerRoster roster;
   private final ContributionWindow window;
   private final StepServer server;
-  private ActorRef<TrainingActor.Command> training;
+  private ActorRef<Delivery> training;
   private long committed;
   private long durable;
   private long delivered = -1;
@@ -252,7 +263,7 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
     PartitionInfo[] complete = roster.complete();
     if (complete != null) {
       rosterSent = true;
-      training.tell(new TrainingActor.RosterComplete(complete));
+      training.tell(new RosterComplete(complete));
     }
   }
 
@@ -313,7 +324,7 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
     }
     delivered = step;
     StepTrace.stamp(6, step);
-    training.tell(new TrainingActor.StepReady(step, set.clone(), window.recordedOwn(step)));
+    training.tell(new StepReady(step, set.clone(), window.recordedOwn(step)));
   }
 
   private Behavior<Command> onRequest(ContributionRequest r) {

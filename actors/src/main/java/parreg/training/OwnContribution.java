@@ -102,7 +102,7 @@ final class OwnContribution {
    * Why step {@code r.step()}'s set cannot be committed here: its entry for this node, or the one a
    * peer recorded, is not what this node recomputed; null when they agree.
    */
-  String mismatch(TrainingActor.StepReady r) {
+  String mismatch(PeerActor.StepReady r) {
     LocalSums mine = r.contributions()[participant];
     if (ownSums.sameBits(mine) && (r.recordedOwn() == null || ownSums.sameBits(r.recordedOwn()))) {
       return null;

@@ -51,15 +51,8 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
 
   public interface Command {}
 
-  /** From the peer actor: every participant's partition is known. */
-  public record RosterComplete(PartitionInfo[] roster) implements Command {}
-
-  /**
-   * From the peer actor: the full set of contributions to {@code step}; {@code recordedOwn} is this
-   * node's contribution as a peer recorded it (when catching up), checked against ours.
-   */
-  public record StepReady(long step, LocalSums[] contributions, LocalSums recordedOwn)
-      implements Command {}
+  /** What the peer actor delivers, through the adapter made when this actor attaches to it. */
+  public record FromPeer(PeerActor.Delivery delivery) implements Command {}
 
   public record GetState(ActorRef<View> replyTo) implements Command {}
 
@@ -115,25 +108,8 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
       double stepsPerSecond,
       double etaSeconds) {}
 
-  // ---- from the journal child (StepJournal) ----
-
-  /**
-   * Recovery finished (again, after a restart of the journal child): the durable state, the last
-   * sequence number and the chain hash the next event links to.
-   */
-  public record JournalRecovered(TrainingState state, long sequenceNr, long chainHead)
-      implements Command {}
-
-  /** The last write is durable; {@code durableStep} is the journal's last step now. */
-  public record JournalWritten(long durableStep, long sequenceNr) implements Command {}
-
-  public record JournalSnapshotted(long sequenceNr) implements Command {}
-
-  /**
-   * The journal failed; {@code diskFull} when its cause was a full disk (see {@link
-   * parreg.persistence.JournalErrors}).
-   */
-  public record JournalFailed(String reason, boolean diskFull) implements Command {}
+  /** A reply of the journal child, through the adapter {@link TrainingRecovery} made for it. */
+  record FromJournal(StepJournal.Reply reply) implements Command {}
 
   private record Computed(long step, LocalSums sums) implements Command {}
 
@@ -202,7 +178,7 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
       ActorRef<GpuActor.Command> gpu,
       ActorRef<PeerActor.Command> peer,
       ActorRef<StepJournal.Command> journal,
-      JournalRecovered recovered) {
+      StepJournal.Recovered recovered) {
     super(ctx);
     this.timers = timers;
     this.settings = settings;
@@ -237,7 +213,11 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
     // The rate (status: stepsPerSecond, etaSeconds) is measured even when the line is off.
     timers.startTimerAtFixedRate(Progress.INSTANCE, Progress.INSTANCE, status.rateInterval());
     StartupTrace.mark("recovery done (step " + state.committed() + ")");
-    peer.tell(new PeerActor.Attach(ctx.getSelf(), state.roster(), state.committed()));
+    peer.tell(
+        new PeerActor.Attach(
+            ctx.messageAdapter(PeerActor.Delivery.class, FromPeer::new),
+            state.roster(),
+            state.committed()));
   }
 
   /**
@@ -248,7 +228,7 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
   private static StepLogWriter stepLog(
       ActorContext<Command> ctx,
       NodeSettings settings,
-      JournalRecovered recovered,
+      StepJournal.Recovered recovered,
       NodeLifecycle lifecycle) {
     if (settings.stepLog() == null) {
       return null;
@@ -297,15 +277,11 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
   @Override
   public Receive<Command> createReceive() {
     return newReceiveBuilder()
-        .onMessage(RosterComplete.class, this::onRosterComplete)
+        .onMessage(FromPeer.class, this::onPeer)
         .onMessage(Next.class, n -> startNextStep())
         .onMessage(GroupDue.class, this::onGroupDue)
         .onMessage(Computed.class, this::onComputed)
-        .onMessage(StepReady.class, this::onStepReady)
-        .onMessage(JournalWritten.class, this::onJournalWritten)
-        .onMessage(JournalRecovered.class, this::onJournalRestarted)
-        .onMessage(JournalSnapshotted.class, this::onJournalSnapshotted)
-        .onMessage(JournalFailed.class, this::onJournalFailed)
+        .onMessage(FromJournal.class, this::onJournal)
         .onMessage(EvidenceDone.class, this::onEvidenceDone)
         .onMessage(Progress.class, p -> onProgress())
         .onMessage(DivergedEnd.class, this::onDivergedEnd)
@@ -321,7 +297,13 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
         .build();
   }
 
-  private Behavior<Command> onRosterComplete(RosterComplete r) {
+  private Behavior<Command> onPeer(FromPeer m) {
+    return m.delivery() instanceof PeerActor.StepReady r
+        ? onStepReady(r)
+        : onRosterComplete((PeerActor.RosterComplete) m.delivery());
+  }
+
+  private Behavior<Command> onRosterComplete(PeerActor.RosterComplete r) {
     if (stopped) {
       return this;
     }
@@ -377,7 +359,7 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
     return this;
   }
 
-  private Behavior<Command> onStepReady(StepReady r) {
+  private Behavior<Command> onStepReady(PeerActor.StepReady r) {
     long step = state.committed() + 1;
     if (stopped || r.step() != step || inFlight != step || !own.has(step)) {
       return this;
@@ -426,7 +408,19 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
     return this;
   }
 
-  private Behavior<Command> onJournalWritten(JournalWritten w) {
+  private Behavior<Command> onJournal(FromJournal m) {
+    StepJournal.Reply r = m.reply();
+    if (r instanceof StepJournal.Written w) {
+      return onJournalWritten(w);
+    } else if (r instanceof StepJournal.Recovered again) {
+      return onJournalRestarted(again);
+    } else if (r instanceof StepJournal.Snapshotted snap) {
+      return onJournalSnapshotted(snap);
+    }
+    return onJournalFailed((StepJournal.Failed) r);
+  }
+
+  private Behavior<Command> onJournalWritten(StepJournal.Written w) {
     try {
       journal.written(w.durableStep(), w.sequenceNr());
     } catch (java.io.UncheckedIOException e) {
@@ -445,7 +439,7 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
   }
 
   /** The journal child was restarted after a failed write and replayed what is durable. */
-  private Behavior<Command> onJournalRestarted(JournalRecovered r) {
+  private Behavior<Command> onJournalRestarted(StepJournal.Recovered r) {
     long back = r.state().committed();
     getContext()
         .getLog()
@@ -458,12 +452,12 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
     return this;
   }
 
-  private Behavior<Command> onJournalSnapshotted(JournalSnapshotted s) {
+  private Behavior<Command> onJournalSnapshotted(StepJournal.Snapshotted s) {
     journal.snapshotted(s.sequenceNr());
     return this;
   }
 
-  private Behavior<Command> onJournalFailed(JournalFailed f) {
+  private Behavior<Command> onJournalFailed(StepJournal.Failed f) {
     failJournal(f.reason(), f.diskFull());
     return this;
   }

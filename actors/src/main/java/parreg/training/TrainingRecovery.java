@@ -29,7 +29,7 @@ final class TrainingRecovery {
         ActorContext<TrainingActor.Command> ctx,
         TimerScheduler<TrainingActor.Command> timers,
         ActorRef<StepJournal.Command> journal,
-        TrainingActor.JournalRecovered recovered);
+        StepJournal.Recovered recovered);
   }
 
   /** Spawns the journal child and waits for its replay ({@link #awaitJournal}). */
@@ -42,12 +42,13 @@ final class TrainingRecovery {
                 ctx ->
                     Behaviors.withTimers(
                         timers -> {
+                          ActorRef<StepJournal.Reply> replies =
+                              ctx.messageAdapter(
+                                  StepJournal.Reply.class, TrainingActor.FromJournal::new);
                           ActorRef<StepJournal.Command> journal =
                               ctx.spawn(
                                   StepJournal.create(
-                                      settings.persistenceId(),
-                                      settings.snapshotEvery(),
-                                      ctx.getSelf()),
+                                      settings.persistenceId(), settings.snapshotEvery(), replies),
                                   "journal");
                           return awaitJournal(
                               ctx,
@@ -58,17 +59,19 @@ final class TrainingRecovery {
                         })));
   }
 
-  /** Stashes until {@link TrainingActor.JournalRecovered}, then becomes {@code training}. */
+  /** Stashes until {@link StepJournal.Recovered}, then becomes {@code training}. */
   private static Behavior<TrainingActor.Command> awaitJournal(
       ActorContext<TrainingActor.Command> ctx,
       StashBuffer<TrainingActor.Command> stash,
       NodeSettings settings,
       NodeLifecycle lifecycle,
-      Function<TrainingActor.JournalRecovered, TrainingActor> training) {
+      Function<StepJournal.Recovered, TrainingActor> training) {
     return Behaviors.receive(TrainingActor.Command.class)
         .onMessage(
-            TrainingActor.JournalFailed.class,
-            f -> {
+            TrainingActor.FromJournal.class,
+            m -> m.reply() instanceof StepJournal.Failed,
+            m -> {
+              StepJournal.Failed f = (StepJournal.Failed) m.reply();
               lifecycle.fail(
                   f.diskFull()
                       ? "journal disk full at start: "
@@ -81,8 +84,10 @@ final class TrainingRecovery {
               return Behaviors.stopped();
             })
         .onMessage(
-            TrainingActor.JournalRecovered.class,
-            r -> {
+            TrainingActor.FromJournal.class,
+            m -> m.reply() instanceof StepJournal.Recovered,
+            m -> {
+              StepJournal.Recovered r = (StepJournal.Recovered) m.reply();
               String refusal = refusal(settings, r.state());
               if (refusal != null) {
                 ctx.getLog().error(refusal);

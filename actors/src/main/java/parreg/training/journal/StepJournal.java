@@ -22,7 +22,6 @@ import parreg.protocol.JournalEvent;
 import parreg.protocol.RunStarted;
 import parreg.protocol.StepCommitted;
 import parreg.protocol.TrainingState;
-import parreg.training.TrainingActor;
 
 /**
  * The training actor's journal: the event-sourced child whose events ({@link RunStarted}, then one
@@ -35,12 +34,11 @@ import parreg.training.TrainingActor;
  * everything not yet durable in one {@link Write} whenever the previous write was acknowledged: one
  * journal write for many events, behind the step, never ahead of it.
  *
- * <p>Call order: recovery ends with {@link TrainingActor.JournalRecovered} (or {@link
- * TrainingActor.JournalFailed}) to the owner; then each {@link Write} is answered with {@link
- * TrainingActor.JournalWritten} once its events are durable. The owner sends one write at a time. A
- * failed write stops this actor; it is restarted with back-off, recovers, and tells the owner
- * {@link TrainingActor.JournalRecovered} again, so the owner re-sends what is not durable. Applying
- * an event re-checks it ({@link TrainingState#apply}): the journal never holds a step that does not
+ * <p>Call order: recovery ends with {@link Recovered} (or {@link Failed}) to the owner; then each
+ * {@link Write} is answered with {@link Written} once its events are durable. The owner sends one
+ * write at a time. A failed write stops this actor; it is restarted with back-off, recovers, and
+ * tells the owner {@link Recovered} again, so the owner re-sends what is not durable. Applying an
+ * event re-checks it ({@link TrainingState#apply}): the journal never holds a step that does not
  * recompute. Every event and snapshot is written with a checksum and linked to the event before it,
  * and checked so on recovery ({@link JournalChain}).
  */
@@ -49,6 +47,26 @@ public final class StepJournal
 
   public interface Command {}
 
+  /** What the journal tells its owner; see the call order above. */
+  public interface Reply {}
+
+  /**
+   * Recovery finished (again, after a restart of this actor): the durable state, the last sequence
+   * number and the chain hash the next event links to.
+   */
+  public record Recovered(TrainingState state, long sequenceNr, long chainHead) implements Reply {}
+
+  /** The last write is durable; {@code durableStep} is the journal's last step now. */
+  public record Written(long durableStep, long sequenceNr) implements Reply {}
+
+  public record Snapshotted(long sequenceNr) implements Reply {}
+
+  /**
+   * The journal failed; {@code diskFull} when its cause was a full disk (see {@link
+   * parreg.persistence.JournalErrors}).
+   */
+  public record Failed(String reason, boolean diskFull) implements Reply {}
+
   /**
    * Persist these events, in this order, in one journal write; {@code sealed}: their stored bytes,
    * already sealed into the chain by the step log ({@link StepLogWriter}), or null: sealed here.
@@ -56,7 +74,7 @@ public final class StepJournal
   record Write(JournalEvent[] events, parreg.persistence.Chained[] sealed) implements Command {}
 
   private final ActorContext<Command> ctx;
-  private final ActorRef<TrainingActor.Command> owner;
+  private final ActorRef<Reply> owner;
   private final int snapshotEvery;
 
   /**
@@ -70,15 +88,12 @@ public final class StepJournal
   private long writeStartNanos;
 
   public static Behavior<Command> create(
-      String persistenceId, int snapshotEvery, ActorRef<TrainingActor.Command> owner) {
+      String persistenceId, int snapshotEvery, ActorRef<Reply> owner) {
     return Behaviors.setup(ctx -> new StepJournal(ctx, persistenceId, snapshotEvery, owner));
   }
 
   private StepJournal(
-      ActorContext<Command> ctx,
-      String persistenceId,
-      int snapshotEvery,
-      ActorRef<TrainingActor.Command> owner) {
+      ActorContext<Command> ctx, String persistenceId, int snapshotEvery, ActorRef<Reply> owner) {
     super(
         PersistenceId.ofUniqueId(persistenceId),
         SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.2));
@@ -120,10 +135,7 @@ public final class StepJournal
     return newSignalHandlerBuilder()
         .onSignal(
             RecoveryCompleted.instance(),
-            state ->
-                owner.tell(
-                    new TrainingActor.JournalRecovered(
-                        state, lastSequenceNumber(ctx), chain.head())))
+            state -> owner.tell(new Recovered(state, lastSequenceNumber(ctx), chain.head())))
         // After a failed write the journal child restarts and recovers; on H2 a full disk closes
         // the
         // database, so that recovery fails, and its cause chain still holds "No space left on
@@ -132,7 +144,7 @@ public final class StepJournal
             RecoveryFailed.class,
             (state, f) ->
                 owner.tell(
-                    new TrainingActor.JournalFailed(
+                    new Failed(
                         String.valueOf(f.getFailure().getMessage()),
                         parreg.persistence.JournalErrors.isDiskFull(f.getFailure()))))
         // A failed write restarts this actor, which recovers and is sent the write again: right for
@@ -143,15 +155,12 @@ public final class StepJournal
             JournalPersistFailed.class,
             (state, f) -> {
               if (parreg.persistence.JournalErrors.isDiskFull(f.getFailure())) {
-                owner.tell(
-                    new TrainingActor.JournalFailed(
-                        String.valueOf(f.getFailure().getMessage()), true));
+                owner.tell(new Failed(String.valueOf(f.getFailure().getMessage()), true));
               }
             })
         .onSignal(
             SnapshotCompleted.class,
-            (state, s) ->
-                owner.tell(new TrainingActor.JournalSnapshotted(s.metadata().sequenceNr())))
+            (state, s) -> owner.tell(new Snapshotted(s.metadata().sequenceNr())))
         .build();
   }
 
@@ -170,9 +179,7 @@ public final class StepJournal
                       s -> {
                         metrics.journalWritten(
                             w.events().length, System.nanoTime() - writeStartNanos);
-                        owner.tell(
-                            new TrainingActor.JournalWritten(
-                                s.committed(), lastSequenceNumber(ctx)));
+                        owner.tell(new Written(s.committed(), lastSequenceNumber(ctx)));
                       });
             })
         .build();

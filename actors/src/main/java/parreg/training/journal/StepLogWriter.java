@@ -12,7 +12,6 @@ import parreg.persistence.StepLog;
 import parreg.protocol.JournalEvent;
 import parreg.protocol.StepCommitted;
 import parreg.settings.NodeSettings;
-import parreg.training.TrainingActor;
 
 /**
  * The step log in front of an embedded H2 journal ({@link StepLog}), in one of two roles.
@@ -75,9 +74,8 @@ public final class StepLogWriter implements AutoCloseable {
 
   /**
    * The log after a recovery that ended at {@code lastSeq}, whose last event has chain hash {@code
-   * head} ({@link TrainingActor.JournalRecovered}): a fresh one, or the one the start kept after
-   * moving its records into the journal ({@link StepLog#create}), which then ends at {@code
-   * lastSeq} too.
+   * head} ({@link StepJournal.Recovered}): a fresh one, or the one the start kept after moving its
+   * records into the journal ({@link StepLog#create}), which then ends at {@code lastSeq} too.
    *
    * @throws IllegalStateException when a kept log does not end where the journal does
    */

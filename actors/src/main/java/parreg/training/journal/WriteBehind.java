@@ -16,7 +16,6 @@ import parreg.protocol.RunStarted;
 import parreg.protocol.StepCommitted;
 import parreg.protocol.TrainingState;
 import parreg.settings.NodeSettings;
-import parreg.training.TrainingActor;
 
 /**
  * The training actor's write-behind bookkeeping: the events committed in memory and not yet
@@ -72,10 +71,10 @@ public final class WriteBehind {
      * The training actor's journal child, its timers for the {@code groupDue} message, and what
      * ends the node when the step log fails.
      */
-    static Journal of(
+    static <C> Journal of(
         ActorRef<StepJournal.Command> child,
-        TimerScheduler<TrainingActor.Command> timers,
-        TrainingActor.Command groupDue,
+        TimerScheduler<C> timers,
+        C groupDue,
         java.util.function.Consumer<IOException> stepLogFailed) {
       return new Journal() {
         @Override
