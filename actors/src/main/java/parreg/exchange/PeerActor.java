@@ -47,6 +47,12 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
   // ---- wire protocol (between nodes) ----
 
   /**
+   * A message that crosses a process boundary: registered with a fixed Kryo id in {@code
+   * kryo-registrations.conf} (see {@code parreg.protocol} for the journal's types).
+   */
+  public interface Wire extends Command, KryoSerializable {}
+
+  /**
    * Handshake: who I am, what run I am in, how far I am. {@code target} (the node's {@code
    * --steps}) is agreed like the contract: a node that stopped at a lower target would leave its
    * peers waiting for a step it never computes.
@@ -58,7 +64,7 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
       long target,
       ActorRef<Command> from,
       boolean wantsReply)
-      implements Command, KryoSerializable {}
+      implements Wire {}
 
   /**
    * One participant's contribution to a step. {@code committedSet}, when not null, is the full set
@@ -66,15 +72,15 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
    */
   public record Contribution(
       String run, long step, int participant, LocalSums sums, LocalSums[] committedSet)
-      implements Command, KryoSerializable {}
+      implements Wire {}
 
   /** Asks a peer for its contribution to a step. */
   public record ContributionRequest(String run, long step, int requester, ActorRef<Command> replyTo)
-      implements Command, KryoSerializable {}
+      implements Wire {}
 
   /** Heartbeat: a participant's committed step and the last step durable in its journal. */
   public record Progress(String run, int participant, long committed, long durable)
-      implements Command, KryoSerializable {}
+      implements Wire {}
 
   // ---- local protocol (training actor, admin) ----
 
