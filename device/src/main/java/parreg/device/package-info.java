@@ -5,6 +5,6 @@
  * backends sit.
  *
  * <p>Plain Java: this package must not depend on Pekko, on {@code parreg.persistence} or on the
- * node's packages (enforced by {@code LayeringTest}).
+ * node's packages (enforced by {@code ArchitectureTest}).
  */
 package parreg.device;

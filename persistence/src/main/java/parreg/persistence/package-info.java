@@ -22,7 +22,7 @@
  * </ul>
  *
  * <p>May depend on Pekko, JDBC drivers, Kryo and {@code parreg.device}; must not depend on the
- * node's packages or on {@code parreg.cli} (enforced by {@code LayeringTest}). Application classes
- * reach the codec only by name, through the registration table in configuration.
+ * node's packages or on {@code parreg.cli} (enforced by {@code ArchitectureTest}). Application
+ * classes reach the codec only by name, through the registration table in configuration.
  */
 package parreg.persistence;
