@@ -15,6 +15,24 @@ class RunContractSerializerTest {
   static final KryoCodec CODEC = KryoCodec.fromRegistrationsResource();
 
   @Test
+  void aSolverTermIsLayout3AndAContractWithoutOneKeepsLayout2Bytes() {
+    RunContract gd = RunContract.seed(2, 0);
+    RunContract exact =
+        gd.withSolver(
+            parreg.device.SolverSpec.exact("gram-tiles256-dd/v1", "dd-pivoted-cholesky/v1", "0.5"));
+    byte[] bytes = CODEC.encode(exact);
+    RunContract back = CODEC.decode(bytes, RunContract.class);
+    assertEquals(exact, back);
+    assertEquals(exact.solver(), back.solver());
+    assertEquals(true, back.solverSpec().exact());
+    assertEquals(0.5, back.solverSpec().l2Value());
+    // Without a solver term the layout is 2: the bytes a seed journal always held.
+    RunContract plain = CODEC.decode(CODEC.encode(gd), RunContract.class);
+    assertEquals("", plain.solver());
+    assertEquals(true, bytes.length > CODEC.encode(gd).length + exact.solver().length());
+  }
+
+  @Test
   void layout2RoundTripsTheSeedAndAFileContract() {
     RunContract seed = RunContract.seed(2, 0);
     RunContract back = CODEC.decode(CODEC.encode(seed), RunContract.class);

@@ -35,6 +35,8 @@ import java.util.Optional;
  * @param dataset dataset descriptor ("fixed-repeated-batch: ..." for the seed, a name for files)
  * @param batchSize samples per batch, 0 meaning the whole partition
  * @param reductionOrder version of the summation order ({@link ReductionOrder#VERSION})
+ * @param solver the solver term ({@link SolverSpec}); empty for the seed's fixed-rate gradient
+ *     descent, and then left out of {@link #fields()} like an empty initialization term
  */
 public record RunContract(
     String runName,
@@ -49,7 +51,8 @@ public record RunContract(
     int participants,
     String dataset,
     int batchSize,
-    String reductionOrder) {
+    String reductionOrder,
+    String solver) {
 
   public static final String SEED_RUN = "partitioned-squared-error-native-v1";
   public static final String SCHEMA = "f32-local-gradient-f64-update-with-u64-mass";
@@ -100,12 +103,47 @@ public record RunContract(
         participants,
         dataset,
         batchSize,
-        reductionOrder);
+        reductionOrder,
+        "");
+  }
+
+  /** A contract with the seed's learner (no solver term). */
+  public RunContract(
+      String runName,
+      String schema,
+      String checkpointContract,
+      String loss,
+      String learningRate,
+      double[] initialWeights,
+      String initialization,
+      int features,
+      boolean bias,
+      int participants,
+      String dataset,
+      int batchSize,
+      String reductionOrder) {
+    this(
+        runName,
+        schema,
+        checkpointContract,
+        loss,
+        learningRate,
+        initialWeights,
+        initialization,
+        features,
+        bias,
+        participants,
+        dataset,
+        batchSize,
+        reductionOrder,
+        "");
   }
 
   public RunContract {
     initialWeights = initialWeights.clone();
     java.util.Objects.requireNonNull(initialization, "initialization");
+    java.util.Objects.requireNonNull(solver, "solver");
+    SolverSpec.parse(solver);
     if (features < 1) {
       throw new IllegalArgumentException("features must be >= 1, got " + features);
     }
@@ -199,7 +237,32 @@ public record RunContract(
         participants,
         dataset,
         batchSize,
-        reductionOrder);
+        reductionOrder,
+        solver);
+  }
+
+  /** This contract with another solver term ({@link SolverSpec#text()}). */
+  public RunContract withSolver(SolverSpec spec) {
+    return new RunContract(
+        runName,
+        schema,
+        checkpointContract,
+        loss,
+        learningRate,
+        initialWeights,
+        initialization,
+        features,
+        bias,
+        participants,
+        dataset,
+        batchSize,
+        reductionOrder,
+        spec.text());
+  }
+
+  /** The solver this contract names. */
+  public SolverSpec solverSpec() {
+    return SolverSpec.parse(solver);
   }
 
   /**
@@ -273,6 +336,9 @@ public record RunContract(
     m.put("dataset", dataset);
     m.put("batchSize", Integer.toString(batchSize));
     m.put("reductionOrder", reductionOrder);
+    if (!solver.isEmpty()) {
+      m.put("solver", solver);
+    }
     return m;
   }
 
@@ -325,7 +391,8 @@ public record RunContract(
           Integer.parseInt(f.get("participants")),
           f.get("dataset"),
           Integer.parseInt(f.get("batchSize")),
-          f.get("reductionOrder"));
+          f.get("reductionOrder"),
+          f.getOrDefault("solver", ""));
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("contract field is not a number: " + e.getMessage());
     }

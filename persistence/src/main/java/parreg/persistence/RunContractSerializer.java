@@ -12,11 +12,13 @@ import parreg.device.RunContract;
  * for the 12-field contract of format v1 (components sorted by name, {@code batchSize} first):
  * journals of that version hold it, and it is still read. Layout 2 adds the initialization term; it
  * starts with a negative int where layout 1 has the batch size (never negative), which is how a
- * reader tells them apart. A layout-1 seed contract is read as the seed contract says it now
- * ({@link RunContract#upgradeLegacySeed}).
+ * reader tells them apart. Layout 3 adds the solver term and is written only where that term is not
+ * empty, so a contract without one has the bytes it always had. A layout-1 seed contract is read as
+ * the seed contract says it now ({@link RunContract#upgradeLegacySeed}).
  */
 final class RunContractSerializer extends Serializer<RunContract> {
   private static final int LAYOUT_2 = -2;
+  private static final int LAYOUT_3 = -3;
 
   /**
    * The format-v1 contract, field for field: Kryo's record serializer reads it as it was written.
@@ -43,7 +45,8 @@ final class RunContractSerializer extends Serializer<RunContract> {
 
   @Override
   public void write(Kryo kryo, Output output, RunContract c) {
-    kryo.writeObject(output, LAYOUT_2);
+    boolean solver = !c.solver().isEmpty();
+    kryo.writeObject(output, solver ? LAYOUT_3 : LAYOUT_2);
     output.writeString(c.runName());
     output.writeString(c.schema());
     output.writeString(c.checkpointContract());
@@ -57,13 +60,16 @@ final class RunContractSerializer extends Serializer<RunContract> {
     output.writeString(c.dataset());
     output.writeVarInt(c.batchSize(), true);
     output.writeString(c.reductionOrder());
+    if (solver) {
+      output.writeString(c.solver());
+    }
   }
 
   @Override
   public RunContract read(Kryo kryo, Input input, Class<? extends RunContract> type) {
     int start = input.position();
     int first = kryo.readObject(input, int.class);
-    if (first != LAYOUT_2) {
+    if (first != LAYOUT_2 && first != LAYOUT_3) {
       if (first < 0) {
         throw new com.esotericsoftware.kryo.KryoException("unknown run contract layout " + first);
       }
@@ -97,6 +103,7 @@ final class RunContractSerializer extends Serializer<RunContract> {
     String dataset = input.readString();
     int batchSize = input.readVarInt(true);
     String reductionOrder = input.readString();
+    String solver = first == LAYOUT_3 ? input.readString() : "";
     return new RunContract(
         runName,
         schema,
@@ -110,6 +117,7 @@ final class RunContractSerializer extends Serializer<RunContract> {
         participants,
         dataset,
         batchSize,
-        reductionOrder);
+        reductionOrder,
+        solver);
   }
 }

@@ -1,0 +1,103 @@
+package parreg.device;
+
+import java.math.BigDecimal;
+
+/**
+ * The contract's solver term (SPEC section 2b): which solver turns the participants' contributions
+ * into parameters, in a canonical text that is part of the contract.
+ *
+ * <ul>
+ *   <li>{@code ""}: the seed's learner, fixed-rate gradient descent on raw features (SPEC section
+ *       2); an empty term is left out of {@link RunContract#fields()}, so every contract written
+ *       before solvers were named keeps its digest.
+ *   <li>{@code exact;order=ORDER;solve=SOLVE;l2=L}: one pass computes each participant's sufficient
+ *       statistics in the versioned order {@code ORDER}; every node solves the merged statistics
+ *       with the versioned code {@code SOLVE}; {@code L} is the ridge penalty as given (a decimal,
+ *       applied as the binary64 nearest to it).
+ * </ul>
+ *
+ * @param exact whether the solver is the exact one (else fixed-rate gradient descent)
+ * @param order the statistics' order version (exact only, else empty)
+ * @param solve the solve's version (exact only, else empty)
+ * @param l2 the ridge penalty as given, {@code "0"} for none
+ */
+public record SolverSpec(boolean exact, String order, String solve, String l2) {
+  /** The seed's learner. */
+  public static final SolverSpec GD = new SolverSpec(false, "", "", "0");
+
+  public SolverSpec {
+    java.util.Objects.requireNonNull(order, "order");
+    java.util.Objects.requireNonNull(solve, "solve");
+    java.util.Objects.requireNonNull(l2, "l2");
+    if (exact && (order.isEmpty() || solve.isEmpty())) {
+      throw new IllegalArgumentException("an exact solver names its order and its solve");
+    }
+    if (!exact && (!order.isEmpty() || !solve.isEmpty() || !"0".equals(l2))) {
+      throw new IllegalArgumentException("fixed-rate gradient descent takes no solver settings");
+    }
+    l2Value(l2);
+  }
+
+  /** The exact solver with these versions and ridge penalty. */
+  public static SolverSpec exact(String order, String solve, String l2) {
+    return new SolverSpec(true, order, solve, l2);
+  }
+
+  /** The ridge penalty as binary64. */
+  public double l2Value() {
+    return l2Value(l2);
+  }
+
+  private static double l2Value(String l2) {
+    BigDecimal v;
+    try {
+      v = new BigDecimal(l2);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("l2 '" + l2 + "' is not a decimal number");
+    }
+    if (v.signum() < 0) {
+      throw new IllegalArgumentException("l2 must be >= 0, got " + l2);
+    }
+    double d = v.doubleValue();
+    if (!Double.isFinite(d)) {
+      throw new IllegalArgumentException("l2 " + l2 + " is beyond the binary64 range");
+    }
+    return d;
+  }
+
+  /** The canonical text stored in the contract. */
+  public String text() {
+    return exact ? "exact;order=" + order + ";solve=" + solve + ";l2=" + l2 : "";
+  }
+
+  /**
+   * Parses a contract's solver term.
+   *
+   * @throws IllegalArgumentException naming what is malformed
+   */
+  public static SolverSpec parse(String text) {
+    if (text.isEmpty()) {
+      return GD;
+    }
+    String[] parts = text.split(";", -1);
+    if (!"exact".equals(parts[0]) || parts.length != 4) {
+      throw new IllegalArgumentException("unknown solver term '" + text + "'");
+    }
+    String order = value(parts[1], "order", text);
+    String solve = value(parts[2], "solve", text);
+    String l2 = value(parts[3], "l2", text);
+    return new SolverSpec(true, order, solve, l2);
+  }
+
+  private static String value(String part, String key, String text) {
+    if (!part.startsWith(key + "=")) {
+      throw new IllegalArgumentException("solver term '" + text + "' lacks " + key + "=");
+    }
+    return part.substring(key.length() + 1);
+  }
+
+  /** The short name a user sees: {@code exact} or {@code gd}. */
+  public String label() {
+    return exact ? "exact" : "gd";
+  }
+}
