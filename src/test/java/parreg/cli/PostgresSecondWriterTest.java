@@ -19,9 +19,8 @@ import parreg.persistence.PostgresTestDatabase;
 /**
  * Two clusters on one PostgreSQL database, each with a participant 0 of the same run (what the
  * cluster's own check cannot see): the second writer of persistence id parreg|RUN|p0 exits 2 at
- * start, naming the first (and not a writer of the same id in another database on the server),
- * and the first keeps its run. Skipped, with the reason, without
- * PostgreSQL.
+ * start, naming the first (and not a writer of the same id in another database on the server), and
+ * the first keeps its run. Skipped, with the reason, without PostgreSQL.
  */
 @Tag("multiprocess")
 @Timeout(value = 180, unit = TimeUnit.SECONDS)

@@ -52,8 +52,7 @@ class JournalWriterLockTest {
             JournalWriterLock.acquire(
                 neighbourDb.location(), PID, "parreg participant 0, port 2571 on neighbour");
         JournalWriterLock first =
-            JournalWriterLock.acquire(
-                db.location(), PID, "parreg participant 0, port 2551 on a")) {
+            JournalWriterLock.acquire(db.location(), PID, "parreg participant 0, port 2551 on a")) {
       JournalWriterLock.HeldException e =
           assertThrows(
               JournalWriterLock.HeldException.class,

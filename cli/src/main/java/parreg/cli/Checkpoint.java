@@ -42,8 +42,13 @@ record Checkpoint(
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   /** Reads participant {@code p}'s model from its journal (a fresh process: plain JDBC). */
-  static Checkpoint fromJournal(String journal, int participant, String runName) {
+  static Checkpoint fromJournal(JournalLocation journal, int participant, String runName) {
     return fromJournal(journal, participant, runName, null);
+  }
+
+  /** Same, for a {@code --journal} value without a password file (the demo, tests). */
+  static Checkpoint fromJournal(String journal, int participant, String runName) {
+    return fromJournal(JournalOption.parse(journal, null), participant, runName, null);
   }
 
   /** Sees each committed step as the journal is replayed, with its row (write time). */
@@ -58,13 +63,8 @@ record Checkpoint(
    * visitor sees (a loss history) has passed them.
    */
   static Checkpoint fromJournal(
-      String journal, int participant, String runName, StepVisitor visitor) {
-    JournalLocation location;
-    try {
-      location = JournalLocation.parse(journal);
-    } catch (IllegalArgumentException e) {
-      throw new UserError("--journal: " + e.getMessage());
-    }
+      JournalLocation location, int participant, String runName, StepVisitor visitor) {
+    String journal = location.display();
     KryoCodec codec = KryoCodec.fromConfig(ConfigFactory.load());
     Connection opened;
     try {
