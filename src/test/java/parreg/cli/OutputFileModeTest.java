@@ -22,10 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every file a command writes gets the permissions of any other program's new file, 0666 less the
- * umask (issue 30 item 4): 0600 under {@code umask 077}, 0644 under {@code 022}. Generated and
- * converted partitions ({@code .csv}, {@code .prb}, the {@code .digest} sidecar), the exported
- * checkpoint and coefficients, the loss history and its chart, each written by a process started
- * under that umask.
+ * umask: 0600 under {@code umask 077}, 0644 under {@code 022}. Generated and converted partitions
+ * ({@code .csv}, {@code .prb}, the {@code .digest} sidecar), the exported checkpoint and
+ * coefficients, the loss history and its chart, each written by a process started under that umask.
  */
 @Tag("multiprocess")
 @Timeout(value = 300, unit = TimeUnit.SECONDS)

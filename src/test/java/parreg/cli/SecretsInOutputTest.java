@@ -26,13 +26,13 @@ import org.junit.jupiter.api.io.TempDir;
 import parreg.persistence.PostgresTestDatabase;
 
 /**
- * No password of a PostgreSQL journal in any output (issue 30 item 4): a node's every HTTP route,
- * {@code parreg status} and its log; every command that takes {@code --journal}, when it succeeds
- * and when it fails (no such database, nothing listening, no such participant, a refused URL). The
- * passwords are URL-encoded ({@code p%40ss%21word}) or hold a {@code +} (a space once decoded), and
- * each is looked for both as written and decoded. The local PostgreSQL trusts local connections, so
- * the password is never checked there: the success paths run with it. Skipped, with the reason,
- * without PostgreSQL.
+ * No password of a PostgreSQL journal in any output: a node's every HTTP route, {@code parreg
+ * status} and its log; every command that takes {@code --journal}, when it succeeds and when it
+ * fails (no such database, nothing listening, no such participant, a refused URL). The passwords
+ * are URL-encoded ({@code p%40ss%21word}) or hold a {@code +} (a space once decoded), and each is
+ * looked for both as written and decoded. The local PostgreSQL trusts local connections, so the
+ * password is never checked there: the success paths run with it. Skipped, with the reason, without
+ * PostgreSQL.
  */
 @Tag("multiprocess")
 @Timeout(value = 300, unit = TimeUnit.SECONDS)

@@ -15,10 +15,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A journal location's secrets (issue 30 item 4): every shown form is built from the parts with the
- * secrets left out, whatever their encoding or length; the URL given to the driver and the pool
- * carries none; the password comes from the URL, a password file, {@code PGPASSWORD} or the
- * driver's password file, in libpq's order, with libpq's mode checks.
+ * A journal location's secrets: every shown form is built from the parts with the secrets left out,
+ * whatever their encoding or length; the URL given to the driver and the pool carries none; the
+ * password comes from the URL, a password file, {@code PGPASSWORD} or the driver's password file,
+ * in libpq's order, with libpq's mode checks.
  */
 class JournalSecretsTest {
   static final String SLICK = "pekko-persistence-jdbc.shared-databases.slick.db.";
@@ -63,8 +63,8 @@ class JournalSecretsTest {
     assertEquals(PG + "?user=u", loc.display());
   }
 
-  // The display replaced the decoded password in the text as given: a password "1" turned
-  // 127.0.0.1 into 127.0.0.***.
+  // Searching the text as given for the decoded password "1" would turn 127.0.0.1 into
+  // ***27.0.0.***: the shown form is built from the parts instead.
   @Test
   void aShortPasswordGarblesNothing() {
     JournalLocation loc = parse(PG + "?password=1&user=u1&ssl=false");
