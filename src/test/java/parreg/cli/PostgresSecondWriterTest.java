@@ -1,6 +1,7 @@
 package parreg.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
@@ -11,13 +12,15 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import parreg.persistence.JournalRuns;
+import parreg.persistence.JournalWriterLock;
 import parreg.persistence.PostgresTestDatabase;
 
 /**
  * Two clusters on one PostgreSQL database, each with a participant 0 of the same run (what the
  * cluster's own check cannot see): the second writer of persistence id parreg|RUN|p0 exits 2 at
- * start, naming the first, and the first keeps its run. Skipped, with the reason, without
- * PostgreSQL.
+ * start, naming the first (and not a writer of the same id in another database on the server), and
+ * the first keeps its run. Skipped, with the reason, without PostgreSQL.
  */
 @Tag("multiprocess")
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
@@ -26,7 +29,15 @@ class PostgresSecondWriterTest {
 
   @Test
   void aSecondWriterOfAPersistenceIdInTheSharedJournalIsRefused() throws Exception {
-    try (PostgresTestDatabase db = PostgresTestDatabase.createOrSkip()) {
+    try (PostgresTestDatabase db = PostgresTestDatabase.createOrSkip();
+        PostgresTestDatabase neighbourDb = PostgresTestDatabase.createOrSkip();
+        // a writer of the same persistence id in another database on the server: another run's,
+        // which the refusal must not name
+        JournalWriterLock neighbour =
+            JournalWriterLock.acquire(
+                neighbourDb.location(),
+                JournalRuns.persistenceId("partitioned-squared-error-native-v1", 0),
+                "parreg participant 0, port 1 on neighbour")) {
       int port = NodeProcess.freePort();
       int admin = NodeProcess.freePort();
       try (NodeProcess first =
@@ -86,6 +97,7 @@ class PostgresSecondWriterTest {
                         + port
                         + " on "),
             r.output());
+        assertFalse(r.output().contains("neighbour"), r.output());
         assertTrue(first.isAlive(), "the first writer keeps its run");
       }
     }

@@ -1,5 +1,6 @@
 package parreg.persistence;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -38,6 +39,31 @@ class JournalWriterLockTest {
         first.close();
       }
       JournalWriterLock.acquire(location, PID, "c").close(); // free again
+    }
+  }
+
+  // An advisory lock belongs to one database, but pg_locks lists those of every database on the
+  // server: a node of another database holding the same key is no writer of this journal.
+  @Test
+  void theRefusalNamesOnlyTheHolderInThisDatabase() throws Exception {
+    try (PostgresTestDatabase db = PostgresTestDatabase.createOrSkip();
+        PostgresTestDatabase neighbourDb = PostgresTestDatabase.createOrSkip();
+        JournalWriterLock neighbour =
+            JournalWriterLock.acquire(
+                neighbourDb.location(), PID, "parreg participant 0, port 2571 on neighbour");
+        JournalWriterLock first =
+            JournalWriterLock.acquire(db.location(), PID, "parreg participant 0, port 2551 on a")) {
+      JournalWriterLock.HeldException e =
+          assertThrows(
+              JournalWriterLock.HeldException.class,
+              () -> JournalWriterLock.acquire(db.location(), PID, "c"));
+      assertTrue(
+          e.getMessage()
+              .contains(
+                  "is being written by another node ('parreg participant 0, port 2551 on a',"
+                      + " database session "),
+          e.getMessage());
+      assertFalse(e.getMessage().contains("neighbour"), e.getMessage());
     }
   }
 

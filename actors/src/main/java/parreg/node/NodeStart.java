@@ -76,7 +76,8 @@ final class NodeStart {
     // initialises it has its calls replayed, and SLF4J says so in three warning lines.
     org.slf4j.LoggerFactory.getILoggerFactory();
     NodeConfig nodeConfig = NodeConfig.parse(d);
-    JournalSetup journalSetup = JournalSetup.open(d.journal(), JournalSetup.writerName(d));
+    JournalSetup journalSetup =
+        JournalSetup.open(d.journal(), d.journalPasswordFile(), JournalSetup.writerName(d));
     // The device (for CUDA: driver, context and kernel module, the longest single step of a start
     // on a GPU) opens on its own thread from here on; it writes nothing, and the journal is created
     // only once it is open, so that a card that is not there is refused with nothing written.

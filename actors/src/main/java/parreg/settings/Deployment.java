@@ -23,6 +23,7 @@ import java.util.List;
  * @param tlsPasswordFile file whose first line is the stores' password, or null for the environment
  *     variable {@code PARREG_TLS_PASSWORD}
  * @param journal directory (embedded H2) or JDBC URL
+ * @param journalPasswordFile file whose first line is a PostgreSQL journal's password, or null
  * @param configFile HOCON overlay, or null
  * @param steps target step
  * @param backend auto, cpu or cuda
@@ -48,6 +49,7 @@ public record Deployment(
     Path tlsTruststore,
     Path tlsPasswordFile,
     String journal,
+    Path journalPasswordFile,
     Path configFile,
     long steps,
     String backend,

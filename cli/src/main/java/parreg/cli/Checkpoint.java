@@ -7,11 +7,9 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.typesafe.config.ConfigFactory;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.LinkedHashMap;
@@ -45,8 +43,13 @@ record Checkpoint(
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   /** Reads participant {@code p}'s model from its journal (a fresh process: plain JDBC). */
-  static Checkpoint fromJournal(String journal, int participant, String runName) {
+  static Checkpoint fromJournal(JournalLocation journal, int participant, String runName) {
     return fromJournal(journal, participant, runName, null);
+  }
+
+  /** Same, for a {@code --journal} value without a password file (the demo, tests). */
+  static Checkpoint fromJournal(String journal, int participant, String runName) {
+    return fromJournal(JournalOption.parse(journal, null), participant, runName, null);
   }
 
   /** Sees each committed step as the journal is replayed, with its row (write time). */
@@ -61,13 +64,8 @@ record Checkpoint(
    * visitor sees (a loss history) has passed them.
    */
   static Checkpoint fromJournal(
-      String journal, int participant, String runName, StepVisitor visitor) {
-    JournalLocation location;
-    try {
-      location = JournalLocation.parse(journal);
-    } catch (IllegalArgumentException e) {
-      throw new UserError("--journal: " + e.getMessage());
-    }
+      JournalLocation location, int participant, String runName, StepVisitor visitor) {
+    String journal = location.display();
     KryoCodec codec = KryoCodec.fromConfig(ConfigFactory.load());
     Connection opened;
     try {
@@ -273,9 +271,10 @@ record Checkpoint(
   }
 
   /**
-   * Writes the checkpoint atomically and never over an existing file: a temporary file in the same
-   * directory, flushed to disk, then hard-linked to the final name (which fails if that name
-   * exists, unlike a rename), the temporary removed and the directory flushed.
+   * Writes the checkpoint atomically and never over an existing file ({@link
+   * parreg.device.data.AtomicFiles#writeNew}: a temporary file in the same directory, flushed to
+   * disk, then hard-linked to the final name, the temporary removed and the directory flushed),
+   * with a new file's permissions under the umask.
    */
   void writeTo(Path out) throws IOException {
     Path target = out.toAbsolutePath();
@@ -291,23 +290,12 @@ record Checkpoint(
               + dir
               + (dir != null && Files.exists(dir) ? " is not a directory" : " does not exist"));
     }
-    Path tmp = Files.createTempFile(dir, "." + target.getFileName() + ".", ".tmp");
+    byte[] json = toJson();
     try {
-      try (FileChannel ch =
-          FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
-        ch.write(java.nio.ByteBuffer.wrap(toJson()));
-        ch.force(true);
-      }
-      try {
-        Files.createLink(target, tmp);
-      } catch (FileAlreadyExistsException e) {
-        throw new UserError("--out " + out + " already exists; a checkpoint is never overwritten");
-      }
-    } finally {
-      Files.deleteIfExists(tmp);
-    }
-    try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
-      d.force(true);
+      parreg.device.data.AtomicFiles.writeNew(
+          target, ch -> ch.write(java.nio.ByteBuffer.wrap(json)));
+    } catch (FileAlreadyExistsException e) {
+      throw new UserError("--out " + out + " already exists; a checkpoint is never overwritten");
     }
   }
 }

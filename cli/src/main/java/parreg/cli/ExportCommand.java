@@ -18,6 +18,9 @@ public final class ExportCommand implements Callable<Integer> {
   @Option(names = "--journal", required = true, description = "journal directory or JDBC URL")
   String journal;
 
+  @Option(names = "--journal-password-file", description = JournalOption.PASSWORD_FILE_HELP)
+  Path journalPasswordFile;
+
   @Option(names = "--participant", required = true, description = "participant id")
   int participant;
 
@@ -42,7 +45,9 @@ public final class ExportCommand implements Callable<Integer> {
     if (!format.equals("json") && !format.equals("csv")) {
       throw new UserError("--format " + format + ": expected json or csv");
     }
-    Checkpoint cp = Checkpoint.fromJournal(journal, participant, runName);
+    Checkpoint cp =
+        Checkpoint.fromJournal(
+            JournalOption.parse(journal, journalPasswordFile), participant, runName);
     if (format.equals("csv")) {
       writeCsv(cp);
       System.out.println(

@@ -24,6 +24,9 @@ public final class HistoryCommand implements Callable<Integer> {
   @Option(names = "--journal", required = true, description = "journal directory or JDBC URL")
   String journal;
 
+  @Option(names = "--journal-password-file", description = JournalOption.PASSWORD_FILE_HELP)
+  Path journalPasswordFile;
+
   @Option(names = "--participant", required = true, description = "participant id")
   int participant;
 
@@ -67,7 +70,8 @@ public final class HistoryCommand implements Callable<Integer> {
         && out.toAbsolutePath().normalize().equals(plot.toAbsolutePath().normalize())) {
       throw new UserError("--out and --plot name the same file " + out);
     }
-    LossHistory h = LossHistory.read(journal, participant, runName);
+    LossHistory h =
+        LossHistory.read(JournalOption.parse(journal, journalPasswordFile), participant, runName);
     if (out == null && plot == null) {
       try {
         h.writeCsv(System.out);

@@ -39,6 +39,9 @@ public final class JournalCommand implements Runnable {
     @Option(names = "--journal", required = true, description = "journal directory or JDBC URL")
     String journal;
 
+    @Option(names = "--journal-password-file", description = JournalOption.PASSWORD_FILE_HELP)
+    java.nio.file.Path journalPasswordFile;
+
     @Option(
         names = "--participant",
         description = "only this participant's run (default: every run in the journal)")
@@ -49,12 +52,8 @@ public final class JournalCommand implements Runnable {
 
     @Override
     public Integer call() {
-      JournalLocation location;
-      try {
-        location = JournalLocation.parse(journal);
-      } catch (IllegalArgumentException e) {
-        throw new UserError("--journal: " + e.getMessage());
-      }
+      JournalLocation location = JournalOption.parse(journal, journalPasswordFile);
+      String shown = location.display();
       KryoCodec codec = KryoCodec.fromConfig(ConfigFactory.load());
       Connection opened;
       try {
@@ -62,7 +61,7 @@ public final class JournalCommand implements Runnable {
       } catch (IllegalArgumentException | IllegalStateException e) {
         throw new UserError(e.getMessage());
       } catch (SQLException e) {
-        throw new UserError("cannot open journal " + journal + ": " + e.getMessage());
+        throw new UserError("cannot open journal " + shown + ": " + e.getMessage());
       }
       try (Connection c = opened) {
         RunEvents events = RunEvents.of(c, codec, location);
@@ -70,12 +69,12 @@ public final class JournalCommand implements Runnable {
         for (String pid : persistenceIds(c, codec, location, events.rows())) {
           lines.add(JournalVerifier.verify(events, pid).line());
         }
-        System.out.println("journal " + journal + " good: " + String.join("; ", lines));
+        System.out.println("journal " + shown + " good: " + String.join("; ", lines));
         return 0;
       } catch (JournalReadException e) {
-        throw new UserError("journal " + journal + " is damaged: " + e.getMessage());
+        throw new UserError("journal " + shown + " is damaged: " + e.getMessage());
       } catch (SQLException e) {
-        throw new UserError("cannot read journal " + journal + ": " + e.getMessage());
+        throw new UserError("cannot read journal " + shown + ": " + e.getMessage());
       }
     }
 
@@ -96,7 +95,10 @@ public final class JournalCommand implements Runnable {
       }
       if (pids.isEmpty()) {
         throw new UserError(
-            "journal " + journal + " holds no run" + (runName == null ? "" : " named " + runName));
+            "journal "
+                + location.display()
+                + " holds no run"
+                + (runName == null ? "" : " named " + runName));
       }
       return pids;
     }

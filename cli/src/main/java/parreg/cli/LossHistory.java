@@ -22,6 +22,11 @@ record LossHistory(
     RunContract contract, int participant, long[] steps, double[] losses, long[] writtenAtMillis) {
 
   static LossHistory read(String journal, int participant, String runName) {
+    return read(JournalOption.parse(journal, null), participant, runName);
+  }
+
+  static LossHistory read(
+      parreg.persistence.JournalLocation journal, int participant, String runName) {
     long[][] steps = {new long[1024]};
     double[][] losses = {new double[1024]};
     long[][] times = {new long[1024]};

@@ -68,8 +68,11 @@ public final class Main implements Runnable {
     cl.addSubcommand("keys", new KeysCommand());
     cl.setExecutionExceptionHandler(
         (ex, cmd, parsed) -> {
+          // The messages show journal locations without their secrets already; an exception of a
+          // library that quotes an argument is covered too.
+          String[] args = parsed.originalArgs().toArray(String[]::new);
           if (ex instanceof UserError) {
-            cmd.getErr().println("parreg: " + ex.getMessage());
+            cmd.getErr().println("parreg: " + withoutSecrets(ex.getMessage(), args));
             return USAGE;
           }
           // Runtime failures of this code carry a message written for the user; others keep their
@@ -77,9 +80,11 @@ public final class Main implements Runnable {
           cmd.getErr()
               .println(
                   "parreg: error: "
-                      + (ex instanceof IllegalStateException && ex.getMessage() != null
-                          ? ex.getMessage()
-                          : ex));
+                      + withoutSecrets(
+                          ex instanceof IllegalStateException && ex.getMessage() != null
+                              ? ex.getMessage()
+                              : ex.toString(),
+                          args));
           if (System.getenv("PARREG_DEBUG") != null) {
             ex.printStackTrace(cmd.getErr());
           }
@@ -88,10 +93,32 @@ public final class Main implements Runnable {
     cl.setParameterExceptionHandler(
         (ex, args) -> {
           CommandLine cmd = ex.getCommandLine();
-          cmd.getErr().println("parreg: " + ex.getMessage());
+          // picocli's messages quote the values given (an option group's, an unmatched argument)
+          cmd.getErr().println("parreg: " + withoutSecrets(ex.getMessage(), args));
           cmd.getErr().println("usage: " + cmd.getCommandSpec().qualifiedName() + " --help");
           return USAGE;
         });
     return cl;
+  }
+
+  /**
+   * {@code message} with every argument that is a journal URL with secrets shown as {@link
+   * parreg.persistence.JournalLocation#display(String)} shows it: without them.
+   */
+  static String withoutSecrets(String message, String[] args) {
+    if (message == null) {
+      return null;
+    }
+    String out = message;
+    for (String a : args) {
+      int eq = a.startsWith("--") ? a.indexOf('=') : -1;
+      for (String value : eq > 0 ? new String[] {a, a.substring(eq + 1)} : new String[] {a}) {
+        String shown = parreg.persistence.JournalLocation.display(value);
+        if (!shown.equals(value.strip())) {
+          out = out.replace(value, shown);
+        }
+      }
+    }
+    return out;
   }
 }

@@ -112,6 +112,9 @@ public final class NodeCommand implements Callable<Integer> {
       description = "journal directory (embedded H2) or jdbc:postgresql:// URL")
   String journal;
 
+  @Option(names = "--journal-password-file", description = JournalOption.PASSWORD_FILE_HELP)
+  Path journalPasswordFile;
+
   @Option(names = "--steps", required = true, description = "train until this step is committed")
   long steps;
 
@@ -223,6 +226,7 @@ public final class NodeCommand implements Callable<Integer> {
             tlsTruststore,
             tlsPasswordFile,
             journal,
+            journalPasswordFile,
             config,
             steps,
             backend,

@@ -36,7 +36,10 @@ public final class PredictCommand implements Callable<Integer> {
       Checkpoint cp =
           checkpoint != null
               ? Checkpoint.fromFile(checkpoint)
-              : Checkpoint.fromJournal(journal.journal, journal.participant, journal.runName);
+              : Checkpoint.fromJournal(
+                  JournalOption.parse(journal.journal, journal.passwordFile),
+                  journal.participant,
+                  journal.runName);
       if (!RunContract.SCHEMA.equals(cp.contract().schema())) {
         throw new UserError(
             "the model's numerical policy " + cp.contract().schema() + " is not supported");
@@ -62,13 +65,18 @@ public final class PredictCommand implements Callable<Integer> {
 
     /** "checkpoint FILE" or "journal DIR", for messages. */
     String describe() {
-      return checkpoint != null ? "checkpoint " + checkpoint : "journal " + journal.journal;
+      return checkpoint != null
+          ? "checkpoint " + checkpoint
+          : "journal " + parreg.persistence.JournalLocation.display(journal.journal);
     }
   }
 
   static final class JournalSource {
     @Option(names = "--journal", required = true, description = "journal directory or JDBC URL")
     String journal;
+
+    @Option(names = "--journal-password-file", description = JournalOption.PASSWORD_FILE_HELP)
+    Path passwordFile;
 
     @Option(names = "--participant", required = true, description = "participant id")
     int participant;

@@ -4,8 +4,6 @@ import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigParseOptions;
 import java.io.IOException;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -13,6 +11,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -44,14 +43,23 @@ import java.util.regex.Pattern;
  *       (SPEC section 3), but a shorter retention would make that more frequent. {@code
  *       DB_CLOSE_ON_EXIT=FALSE}: H2 would otherwise close the database in its own JVM shutdown hook
  *       while the node's orderly shutdown (SIGTERM) still persists its last step.
- *   <li>{@code jdbc:postgresql://HOST[:PORT]/DB[?user=U&password=X&...]}: PostgreSQL; user from the
- *       URL's {@code user} parameter, else {@code postgres}.
+ *   <li>{@code jdbc:postgresql://HOST[:PORT]/DB[?user=U&...]}: PostgreSQL; user from the URL's
+ *       {@code user} parameter, else {@code postgres}; the password from the URL's {@code password}
+ *       parameter, {@code --journal-password-file}, {@code PGPASSWORD} or the password file ({@link
+ *       JournalPassword} says in which order). A {@code user:password@} before the host is refused:
+ *       the driver would take it for a host name and print it.
  *   <li>{@code jdbc:h2:file:PATH[;...]}: H2 at an explicit path; {@code ;WRITE_DELAY=0} and {@code
  *       ;COMPRESS=TRUE} are appended unless the URL sets them itself (then they are respected: a
  *       test may want delayed durability on purpose); user from {@code ;USER=}, else {@code sa}.
  * </ul>
  *
  * Anything else is an {@link IllegalArgumentException} whose message names the problem.
+ *
+ * <p>Secrets ({@code password}, {@code sslpassword}, any parameter {@link JournalUrl#isSecret}
+ * names) are taken out of the URL: the driver and the connection pool get the URL without them
+ * ({@link #jdbcUrl}) and the secrets as connection properties, so no message of theirs that echoes
+ * the URL can carry one; every form that is shown ({@link #display}, {@link #toString}, every
+ * message of this class) is built from the parts without them.
  *
  * <p>{@link #parse} has no side effect; {@link #openConnection} creates the H2 directory when
  * missing; {@link #openExistingConnection} (for the CLI's readers) refuses to create anything.
@@ -80,43 +88,70 @@ public final class JournalLocation {
   private static final String SLICK = "pekko-persistence-jdbc.shared-databases.slick";
   private static final Pattern URL_LIKE = Pattern.compile("^[A-Za-z][A-Za-z0-9+.-]*:(//)?.*");
 
-  private final String original;
+  private final String shown; // display(): the value as given, its secrets left out
   private final JournalDialect dialect;
-  private final String jdbcUrl;
+  private final String jdbcUrl; // without secrets
   private final String user;
-  private final String password;
+  private final String password; // for the driver; null: none given (the driver may find one)
+  private final Map<String, String> secrets; // other secret connection properties (sslpassword)
+  private final List<String> warnings;
   private final Path directory; // H2 directory form only, else null
 
   private JournalLocation(
-      String original,
+      String shown,
       JournalDialect dialect,
       String jdbcUrl,
       String user,
       String password,
+      Map<String, String> secrets,
+      List<String> warnings,
       Path directory) {
-    this.original = original;
+    this.shown = shown;
     this.dialect = dialect;
     this.jdbcUrl = jdbcUrl;
     this.user = user;
     this.password = password;
+    this.secrets = Map.copyOf(secrets);
+    this.warnings = List.copyOf(warnings);
     this.directory = directory;
   }
 
   /**
-   * Parses a {@code --journal} value. Does not touch the file system beyond reading it.
+   * Parses a {@code --journal} value, the password (of a PostgreSQL journal) from the URL, {@code
+   * PGPASSWORD} or the password file. Does not touch the file system beyond reading it.
    *
    * @throws IllegalArgumentException naming the problem: blank, an existing non-directory, a
    *     directory that could not be created (no existing writable ancestor directory), a URL that
    *     is not a supported JDBC URL
    */
   public static JournalLocation parse(String value) {
+    return parse(value, null);
+  }
+
+  /**
+   * As {@link #parse(String)}, with {@code --journal-password-file} ({@code passwordFile}, or
+   * null): see {@link JournalPassword}.
+   *
+   * @throws IllegalArgumentException also for a password file that cannot be used, one given with a
+   *     password in the URL too, or one given for a journal that is not PostgreSQL
+   */
+  public static JournalLocation parse(String value, Path passwordFile) {
+    return parse(value, passwordFile, JournalPassword.Sources.system());
+  }
+
+  static JournalLocation parse(String value, Path passwordFile, JournalPassword.Sources sources) {
     if (value == null || value.isBlank()) {
       throw new IllegalArgumentException("--journal needs a directory or a JDBC URL, got nothing");
     }
     String v = value.strip();
     String lower = v.toLowerCase(Locale.ROOT);
     if (lower.startsWith("jdbc:postgresql:")) {
-      return postgres(v);
+      return postgres(v, passwordFile, sources);
+    }
+    if (passwordFile != null) {
+      throw new IllegalArgumentException(
+          "--journal-password-file is for a PostgreSQL journal (jdbc:postgresql://...), not for "
+              + display(v));
     }
     if (lower.startsWith("jdbc:h2:")) {
       return h2Url(v);
@@ -124,18 +159,32 @@ public final class JournalLocation {
     if (lower.startsWith("jdbc:")) {
       throw new IllegalArgumentException(
           "unsupported journal URL "
-              + v
+              + display(v)
               + " (supported: a directory, jdbc:postgresql://HOST:PORT/DB, jdbc:h2:file:PATH)");
     }
     // "postgres://..." or "file:/..." would otherwise become odd relative directories.
     if (URL_LIKE.matcher(v).matches()) {
       throw new IllegalArgumentException(
           "journal "
-              + v
+              + display(v)
               + " looks like a URL but is not a supported JDBC URL (use jdbc:postgresql://HOST:PORT/DB"
               + " or a directory)");
     }
     return directory(v);
+  }
+
+  /**
+   * How a {@code --journal} value is shown, whether it parses or not: a directory as given; a URL
+   * as given but for its secrets (every parameter {@link JournalUrl#isSecret} names, and a {@code
+   * user:password@} before the host), which are left out. The one form of a journal location in any
+   * message, log line, status or output.
+   */
+  public static String display(String value) {
+    if (value == null) {
+      return "";
+    }
+    String v = value.strip();
+    return URL_LIKE.matcher(v).matches() ? JournalUrl.of(v).withoutSecrets() : v;
   }
 
   private static JournalLocation directory(String v) {
@@ -174,25 +223,21 @@ public final class JournalLocation {
             + ";"
             + String.join(";", H2_SETTINGS.values())
             + ";DB_CLOSE_ON_EXIT=FALSE";
-    return new JournalLocation(v, JournalDialect.H2, url, "sa", "", dir);
+    return new JournalLocation(v, JournalDialect.H2, url, "sa", "", Map.of(), List.of(), dir);
   }
 
   private static JournalLocation h2Url(String v) {
     String lower = v.toLowerCase(Locale.ROOT);
     if (!lower.startsWith("jdbc:h2:file:")) {
       throw new IllegalArgumentException(
-          "unsupported H2 journal URL " + v + " (only jdbc:h2:file:PATH, or give a directory)");
+          "unsupported H2 journal URL "
+              + display(v)
+              + " (only jdbc:h2:file:PATH, or give a directory)");
     }
-    Map<String, String> settings = new LinkedHashMap<>();
-    String[] parts = v.split(";");
-    for (int i = 1; i < parts.length; i++) {
-      int eq = parts[i].indexOf('=');
-      if (eq > 0) {
-        settings.put(
-            parts[i].substring(0, eq).strip().toUpperCase(Locale.ROOT), parts[i].substring(eq + 1));
-      }
-    }
-    StringBuilder url = new StringBuilder(v);
+    JournalUrl parts = JournalUrl.of(v);
+    Map<String, String> settings = parts.settings();
+    // The password goes to H2 as a connection property, not in the URL.
+    StringBuilder url = new StringBuilder(parts.withoutSecrets());
     H2_SETTINGS.forEach(
         (key, setting) -> {
           if (!settings.containsKey(key)) {
@@ -201,50 +246,70 @@ public final class JournalLocation {
         });
     String user = settings.getOrDefault("USER", "sa");
     String password = settings.getOrDefault("PASSWORD", "");
-    return new JournalLocation(v, JournalDialect.H2, url.toString(), user, password, null);
+    return new JournalLocation(
+        parts.withoutSecrets(),
+        JournalDialect.H2,
+        url.toString(),
+        user,
+        password,
+        Map.of(),
+        List.of(),
+        null);
   }
 
-  private static JournalLocation postgres(String v) {
-    String rest = v.substring("jdbc:postgresql:".length());
+  private static JournalLocation postgres(
+      String v, Path passwordFile, JournalPassword.Sources sources) {
+    JournalUrl parts = JournalUrl.of(v);
+    String shown = parts.withoutSecrets();
+    if (parts.hasUserInfo()) {
+      throw new IllegalArgumentException(
+          "PostgreSQL journal URL "
+              + shown
+              + ": a user or password before the host (USER:PASSWORD@HOST) is not read by the"
+              + " driver, which would take it for a host name; give ?user=USER and the password in"
+              + " --journal-password-file, PGPASSWORD or ~/.pgpass");
+    }
+    String rest = parts.head().substring("jdbc:postgresql:".length());
     if (!rest.startsWith("//") || rest.length() <= 2) {
       throw new IllegalArgumentException(
-          "PostgreSQL journal URL must look like jdbc:postgresql://HOST:PORT/DB, got " + v);
+          "PostgreSQL journal URL must look like jdbc:postgresql://HOST:PORT/DB, got " + shown);
     }
-    int q = rest.indexOf('?');
-    String hostAndDb = q < 0 ? rest.substring(2) : rest.substring(2, q);
+    String hostAndDb = rest.substring(2);
     int slash = hostAndDb.indexOf('/');
     if (slash <= 0 || slash == hostAndDb.length() - 1) {
       throw new IllegalArgumentException(
           "PostgreSQL journal URL must name a host and a database (jdbc:postgresql://HOST:PORT/DB),"
               + " got "
-              + v);
+              + shown);
     }
-    Map<String, String> params = new LinkedHashMap<>();
-    if (q >= 0) {
-      for (String kv : rest.substring(q + 1).split("&")) {
-        int eq = kv.indexOf('=');
-        if (eq > 0) {
-          params.put(
-              kv.substring(0, eq).toLowerCase(Locale.ROOT),
-              URLDecoder.decode(kv.substring(eq + 1), StandardCharsets.UTF_8));
-        }
-      }
+    Map<String, String> params;
+    try {
+      params = parts.query();
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("PostgreSQL journal URL " + shown + ": " + e.getMessage());
     }
     String user = params.getOrDefault("user", "postgres");
-    String password = params.getOrDefault("password", "");
-    return new JournalLocation(v, JournalDialect.POSTGRES, v, user, password, null);
-  }
-
-  /** The value as given. */
-  public String original() {
-    return original;
+    JournalPassword.Resolved password =
+        JournalPassword.resolve(params.get("password"), passwordFile, sources);
+    return new JournalLocation(
+        shown,
+        JournalDialect.POSTGRES,
+        shown,
+        user,
+        password.password(),
+        parts.otherQuerySecrets(),
+        password.warning() == null ? List.of() : List.of(password.warning()),
+        null);
   }
 
   public JournalDialect dialect() {
     return dialect;
   }
 
-  /** The JDBC URL used by pekko-persistence-jdbc and by {@link #openConnection}. */
+  /**
+   * The JDBC URL used by pekko-persistence-jdbc and by {@link #openConnection}: without secrets
+   * (they go to the driver as connection properties).
+   */
   public String jdbcUrl() {
     return jdbcUrl;
   }
@@ -255,7 +320,15 @@ public final class JournalLocation {
 
   /** The password, empty when none. */
   public String password() {
-    return password;
+    return password == null ? "" : password;
+  }
+
+  /**
+   * What the user should know about the credentials (a password file ignored for its mode), one
+   * line each; empty when nothing.
+   */
+  public List<String> warnings() {
+    return warnings;
   }
 
   /** The journal directory, for the directory form only. */
@@ -295,7 +368,13 @@ public final class JournalLocation {
     m.put(SLICK + ".profile", dialect.slickProfile());
     m.put(SLICK + ".db.url", jdbcUrl);
     m.put(SLICK + ".db.user", user);
-    m.put(SLICK + ".db.password", password);
+    if (password != null) {
+      // None given: the pool gives the driver none either, so that it may read its password file.
+      m.put(SLICK + ".db.password", password);
+    }
+    if (!secrets.isEmpty()) {
+      m.put(SLICK + ".db.properties", secrets);
+    }
     m.put(SLICK + ".db.driver", dialect.driver());
     return ConfigFactory.parseMap(m, "--journal " + display());
   }
@@ -351,7 +430,7 @@ public final class JournalLocation {
           && !Files.isRegularFile(directory.resolve(H2_DATABASE_NAME + ".mv.db"))) {
         throw new IllegalArgumentException(
             "no journal in "
-                + original
+                + shown
                 + " ("
                 + directory.resolve(H2_DATABASE_NAME + ".mv.db")
                 + " does not exist)");
@@ -360,8 +439,7 @@ public final class JournalLocation {
         return connect(jdbcUrl + ";IFEXISTS=TRUE");
       } catch (SQLException e) {
         if (e.getErrorCode() == 90146) { // DATABASE_NOT_FOUND_WITH_IF_EXISTS_1
-          throw new IllegalArgumentException(
-              "no journal at " + original + ": " + e.getMessage(), e);
+          throw new IllegalArgumentException("no journal at " + shown + ": " + e.getMessage(), e);
         }
         throw inUse(e);
       }
@@ -375,7 +453,7 @@ public final class JournalLocation {
       if (t instanceof SQLException s && s.getErrorCode() == 90020) {
         throw new IllegalStateException(
             "journal "
-                + original
+                + shown
                 + " is in use by another process (a running node holds its embedded H2 database"
                 + " locked); stop that node first, or ask it with 'parreg status'",
             e);
@@ -394,18 +472,24 @@ public final class JournalLocation {
   private Connection connect(String url) throws SQLException {
     Properties p = new Properties();
     p.setProperty("user", user);
-    if (!password.isEmpty() || dialect == JournalDialect.H2) {
+    if (password != null) {
+      // (An empty one is set on purpose: a password file ignored for its mode, which the driver
+      // must not read itself.)
       p.setProperty("password", password);
     }
+    secrets.forEach(p::setProperty);
     return DriverManager.getConnection(url, p);
   }
 
-  /** The value as given, without its password: for messages. */
+  /**
+   * The value as given, its secrets left out (see {@link #display(String)}): for messages, logs,
+   * status and output.
+   */
   public String display() {
-    return password.isEmpty() ? original : original.replace(password, "***");
+    return shown;
   }
 
-  /** The location, without its password. */
+  /** The location, without its secrets. */
   @Override
   public String toString() {
     return dialect + " " + display();

@@ -91,7 +91,10 @@ public final class JournalWriterLock implements AutoCloseable {
   }
 
   /**
-   * Who holds {@code key}, as far as this session may see: backend, client address, name, since.
+   * Who holds {@code key} in this database, as far as this session may see: backend, client
+   * address, name, since. An advisory lock belongs to one database, but pg_locks lists those of
+   * every database on the server: another run's node in a neighbouring database, holding the same
+   * key, is no writer of this journal.
    */
   private static String holders(Connection c, long key) throws SQLException {
     List<String> out = new ArrayList<>();
@@ -100,8 +103,11 @@ public final class JournalWriterLock implements AutoCloseable {
     try (PreparedStatement p =
         c.prepareStatement(
             "SELECT a.pid, host(a.client_addr), a.application_name, a.backend_start"
-                + " FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.granted"
-                + " AND l.classid::bigint = ? AND l.objid::bigint = ? AND l.objsubid = 1")) {
+                + " FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid"
+                + " WHERE l.locktype = 'advisory' AND l.granted"
+                + " AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+                + " AND l.classid::bigint = ? AND l.objid::bigint = ? AND l.objsubid = 1"
+                + " ORDER BY a.backend_start")) {
       p.setLong(1, key >>> 32);
       p.setLong(2, key & 0xffff_ffffL);
       try (ResultSet rs = p.executeQuery()) {

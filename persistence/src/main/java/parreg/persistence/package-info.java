@@ -8,7 +8,10 @@
  *   <li>{@link parreg.persistence.KryoSerializer}: the Pekko serializer over that codec, bound to
  *       the marker {@link parreg.persistence.KryoSerializable} in {@code serialization.conf}.
  *   <li>{@link parreg.persistence.JournalLocation}: the {@code --journal DIR-or-JDBC-URL} value,
- *       turned into the pekko-persistence-jdbc configuration and into plain JDBC connections.
+ *       turned into the pekko-persistence-jdbc configuration and into plain JDBC connections;
+ *       {@link parreg.persistence.JournalUrl} splits a URL into its parts and builds the one form
+ *       that is shown (its secrets left out), {@link parreg.persistence.JournalPassword} finds a
+ *       PostgreSQL journal's password (URL, file, {@code PGPASSWORD}, {@code ~/.pgpass}).
  *   <li>{@link parreg.persistence.JournalSchema}: owned, idempotent creation of the tables that
  *       pekko-persistence-jdbc 1.1.1 expects, on H2 and PostgreSQL, errors surfaced.
  *   <li>{@link parreg.persistence.JournalRows}: plain-JDBC reading of a persistence id's snapshot

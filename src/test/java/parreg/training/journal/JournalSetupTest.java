@@ -21,7 +21,7 @@ class JournalSetupTest {
   @TempDir Path dir;
 
   private static JournalSetup created(Path journal) {
-    JournalSetup s = JournalSetup.open(journal.toString(), "test");
+    JournalSetup s = JournalSetup.open(journal.toString(), null, "test");
     s.create(Duration.ofSeconds(10), 1 << 20);
     return s;
   }
@@ -64,7 +64,7 @@ class JournalSetupTest {
   void nothingIsRemovedWithoutACreate() throws Exception {
     Path journal = Files.createDirectories(dir.resolve("node-0"));
     created(journal).close();
-    JournalSetup.open(journal.toString(), "test").undoCreate();
+    JournalSetup.open(journal.toString(), null, "test").undoCreate();
     assertTrue(Files.isRegularFile(journal.resolve("journal.mv.db")));
   }
 }

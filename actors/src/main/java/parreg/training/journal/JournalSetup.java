@@ -53,15 +53,22 @@ public final class JournalSetup implements AutoCloseable {
   }
 
   /**
+   * @param passwordFile {@code --journal-password-file}, or null
    * @param writerName how this node is named to another that finds the shared journal's writer lock
    *     taken
    */
-  public static JournalSetup open(String value, String writerName) {
+  public static JournalSetup open(String value, Path passwordFile, String writerName) {
+    JournalLocation location;
     try {
-      return new JournalSetup(JournalLocation.parse(value), writerName);
+      location = JournalLocation.parse(value, passwordFile);
     } catch (IllegalArgumentException e) {
-      throw new BadInput("--journal: " + e.getMessage());
+      String m = e.getMessage();
+      throw new BadInput(m.startsWith("--journal") ? m : "--journal: " + m);
     }
+    for (String w : location.warnings()) {
+      System.err.println("parreg: warning: " + w);
+    }
+    return new JournalSetup(location, writerName);
   }
 
   /**

@@ -13,6 +13,11 @@ import java.nio.file.StandardOpenOption;
  * disk ({@code fsync}), then hard-linked to the target name (which fails if the name exists, so
  * there is no check-then-act race), the temporary name removed, and the directory flushed. Where
  * the file system has no hard links, an atomic rename after an existence check is used.
+ *
+ * <p>A new file gets the permissions every other program's new file gets: 0666 less the process's
+ * umask (0644 under umask 022, 0600 under 077). The temporary file is created without explicit
+ * permissions ({@link #createTempFile}), so the operating system applies the umask, and the link or
+ * rename keeps them; {@link Files#createTempFile} would make it owner-only whatever the umask.
  */
 public final class AtomicFiles {
   private AtomicFiles() {}
@@ -35,16 +40,9 @@ public final class AtomicFiles {
       throw new FileAlreadyExistsException(
           target.toString(), null, "exists; refusing to overwrite");
     }
-    Path tmp = Files.createTempFile(dir, "." + abs.getFileName() + ".", ".tmp");
+    Path tmp = createTempFile(dir, "." + abs.getFileName() + ".", ".tmp");
     boolean done = false;
     try {
-      try {
-        // createTempFile makes the file owner-only; the data files are ordinary files (0644)
-        Files.setPosixFilePermissions(
-            tmp, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
-      } catch (UnsupportedOperationException e) {
-        // not a POSIX file system: keep its defaults
-      }
       try (FileChannel ch =
           FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
         content.write(ch);
@@ -70,6 +68,25 @@ public final class AtomicFiles {
       }
     }
   }
+
+  /**
+   * Creates a new empty file {@code dir/PREFIX<random>SUFFIX} with the default permissions of a new
+   * file (0666 less the umask), unlike {@link Files#createTempFile}, which makes it owner-only.
+   */
+  public static Path createTempFile(Path dir, String prefix, String suffix) throws IOException {
+    for (int attempt = 0; ; attempt++) {
+      Path p = dir.resolve(prefix + Long.toUnsignedString(RANDOM.nextLong()) + suffix);
+      try {
+        return Files.createFile(p);
+      } catch (FileAlreadyExistsException e) {
+        if (attempt >= 100) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
 
   /** Flushes a directory's entries to disk (best effort where the platform cannot). */
   public static void syncDirectory(Path dir) throws IOException {

@@ -102,16 +102,11 @@ public final class DigestCache {
         sb.append(e.getKey()).append('=').append(e.getValue()).append('\n');
       }
       sb.append("digest=").append(digest).append('\n');
+      // a new file's permissions under the umask, as the partition's own (AtomicFiles)
       tmp =
-          Files.createTempFile(
+          AtomicFiles.createTempFile(
               side.toAbsolutePath().getParent(), side.getFileName().toString(), ".tmp");
       Files.writeString(tmp, sb, StandardCharsets.US_ASCII);
-      try {
-        // readable by whoever can read the partition (a temporary file starts owner-only)
-        Files.setPosixFilePermissions(tmp, Files.getPosixFilePermissions(file));
-      } catch (UnsupportedOperationException e) {
-        // not a POSIX file system: its default permissions stay
-      }
       Files.move(tmp, side, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       tmp = null;
     } catch (IOException | RuntimeException e) {
