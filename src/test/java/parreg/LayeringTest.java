@@ -13,9 +13,10 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Dependencies point one way: {@code device} knows nothing of Pekko or of the other layers; {@code
- * persistence} knows nothing of {@code actors} or {@code cli}; {@code actors} knows nothing of
- * {@code cli}. Checked on the sources, imports and fully qualified names alike.
+ * Dependencies point one way: {@code solver} knows nothing of parreg's other packages or of Pekko;
+ * {@code device} knows nothing of Pekko or of the other layers; {@code persistence} knows nothing of
+ * {@code actors} or {@code cli}; {@code actors} knows nothing of {@code cli}. Checked on the
+ * sources, imports and fully qualified names alike.
  */
 class LayeringTest {
 
@@ -35,6 +36,40 @@ class LayeringTest {
             if (Pattern.compile("\\b" + Pattern.quote(pkg) + "\\.").matcher(line).find()) {
               out.add(f + ":" + (i + 1) + ": " + line.strip());
             }
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void solverKnowsNothingOfParregOrPekko() throws IOException {
+    assertEquals(
+        List.of(),
+        violations(
+            "solver/src/main/java",
+            "org.apache.pekko",
+            "com.typesafe",
+            "scala",
+            "com.esotericsoftware",
+            "org.ejml",
+            "org.apache.commons.math3"));
+    assertEquals(List.of(), otherParreg("solver/src/main/java", "solver"));
+  }
+
+  /** Lines naming a parreg package other than {@code own} (code: not comments, not strings). */
+  static List<String> otherParreg(String folder, String own) throws IOException {
+    Pattern other = Pattern.compile("\\bparreg\\.(?!" + own + "\\b)[a-z]");
+    List<String> out = new ArrayList<>();
+    try (Stream<Path> files = Files.walk(Path.of(folder))) {
+      for (Path f : (Iterable<Path>) files.filter(p -> p.toString().endsWith(".java"))::iterator) {
+        List<String> lines = Files.readAllLines(f);
+        for (int i = 0; i < lines.size(); i++) {
+          String line = lines.get(i).strip();
+          String code = line.replaceAll("\"([^\"\\\\]|\\\\.)*\"", "\"\"");
+          if (!line.startsWith("//") && !line.startsWith("*") && other.matcher(code).find()) {
+            out.add(f + ":" + (i + 1) + ": " + line);
           }
         }
       }
@@ -70,5 +105,6 @@ class LayeringTest {
   void theCheckFindsAViolation() throws IOException {
     // The scanner itself must be able to fail: the CLI does import the actors.
     assertTrue(!violations("cli/src/main/java", "parreg.actors").isEmpty());
+    assertTrue(!otherParreg("cli/src/main/java", "cli").isEmpty());
   }
 }
