@@ -15,10 +15,11 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The packages' dependency rules (each package-info states its own), checked by ArchUnit on the
- * compiled product classes: {@code device} knows nothing of Pekko or of the layers above it; {@code
- * persistence} nothing of the node or the CLI; the node's packages form layers whose arrows point
- * one way, from {@code parreg.node} down to {@code parreg.protocol}; the product never reaches into
- * the benchmarks.
+ * compiled product classes: {@code solver} is plain Java that knows nothing of parreg's other
+ * packages; {@code device} knows nothing of Pekko or of the layers above it; {@code persistence}
+ * nothing of the node or the CLI; the node's packages form layers whose arrows point one way, from
+ * {@code parreg.node} down to {@code parreg.protocol}; the product never reaches into the
+ * benchmarks.
  */
 class ArchitectureTest {
   private static final String[] NODE = {
@@ -63,6 +64,26 @@ class ArchitectureTest {
   @Test
   void deviceKnowsNothingOfPekkoOrTheLayersAbove() {
     deviceRule().check(product);
+  }
+
+  @Test
+  void solverIsPlainJava() {
+    noClasses()
+        .that()
+        .resideInAPackage("parreg.solver..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            concat(
+                NODE,
+                "org.apache.pekko..",
+                "com.typesafe..",
+                "scala..",
+                "parreg.device..",
+                "parreg.persistence..",
+                "parreg.cli..",
+                "parreg.bench.."))
+        .check(product);
   }
 
   @Test
