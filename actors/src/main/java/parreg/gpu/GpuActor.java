@@ -60,6 +60,12 @@ public final class GpuActor extends AbstractBehavior<GpuActor.Command> {
       long step, double[] params, int start, int length, ActorRef<Computed> replyTo)
       implements Command {}
 
+  /**
+   * Compute the exact solver's statistics of the whole partition, the contribution to {@code step}
+   * (its only step; {@link parreg.device.ExactStep}).
+   */
+  public record ComputeStatistics(long step, ActorRef<Computed> replyTo) implements Command {}
+
   public record Computed(long step, LocalSums sums) {}
 
   public record GetTelemetry(ActorRef<Telemetry> replyTo) implements Command {}
@@ -174,6 +180,7 @@ public final class GpuActor extends AbstractBehavior<GpuActor.Command> {
   public Receive<Command> createReceive() {
     return newReceiveBuilder()
         .onMessage(Compute.class, this::onCompute)
+        .onMessage(ComputeStatistics.class, this::onComputeStatistics)
         .onMessage(GetTelemetry.class, this::onGetTelemetry)
         .onMessage(WriteEvidence.class, this::onWriteEvidence)
         .onSignal(PostStop.class, s -> onStop())
@@ -182,7 +189,16 @@ public final class GpuActor extends AbstractBehavior<GpuActor.Command> {
 
   private Behavior<Command> onCompute(Compute c) {
     StepTrace.stamp(1, c.step());
-    KernelBackend.Launch launch = backend.launch(c.params(), c.start(), c.length());
+    return awaitAndReply(backend.launch(c.params(), c.start(), c.length()), c.step(), c.replyTo());
+  }
+
+  private Behavior<Command> onComputeStatistics(ComputeStatistics c) {
+    StepTrace.stamp(1, c.step());
+    return awaitAndReply(backend.launchStatistics(), c.step(), c.replyTo());
+  }
+
+  private Behavior<Command> awaitAndReply(
+      KernelBackend.Launch launch, long step, ActorRef<Computed> replyTo) {
     issued++;
     long t0 = System.nanoTime();
     LocalSums sums = launch.await(); // the fence: nothing is read or launched before it retires
@@ -194,14 +210,14 @@ public final class GpuActor extends AbstractBehavior<GpuActor.Command> {
     maxWait = Math.max(maxWait, waited);
     totalWait += waited;
     lastDevice = launch.deviceMillis();
-    lastStep = c.step();
+    lastStep = step;
     lastResult = sums;
-    recent.addLast(new FenceStamp(c.step(), Instant.now().toString(), waited, lastDevice));
+    recent.addLast(new FenceStamp(step, Instant.now().toString(), waited, lastDevice));
     if (recent.size() > RECENT) {
       recent.removeFirst();
     }
-    StepTrace.stamp(2, c.step());
-    c.replyTo().tell(new Computed(c.step(), sums));
+    StepTrace.stamp(2, step);
+    replyTo.tell(new Computed(step, sums));
     return this;
   }
 
@@ -221,10 +237,16 @@ public final class GpuActor extends AbstractBehavior<GpuActor.Command> {
         List.copyOf(recent));
   }
 
+  /** At most this many values of a result in the telemetry (the statistics may hold millions). */
+  private static final int RESULT_BITS_SHOWN = 64;
+
   private static String[] resultBits(LocalSums s) {
     List<String> out = new ArrayList<>();
-    for (double g : s.gradient()) {
-      out.add(Bits.hex(g));
+    for (int j = 0; j < Math.min(s.length(), RESULT_BITS_SHOWN); j++) {
+      out.add(Bits.hex(s.gradient(j)));
+    }
+    if (s.length() > RESULT_BITS_SHOWN) {
+      out.add("... " + (s.length() - RESULT_BITS_SHOWN) + " more");
     }
     out.add(Bits.hex(s.lossSum()));
     out.add(Long.toUnsignedString(s.mass()));

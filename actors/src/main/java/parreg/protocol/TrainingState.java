@@ -2,6 +2,8 @@ package parreg.protocol;
 
 import java.util.Arrays;
 import parreg.device.Bits;
+import parreg.device.ExactStep;
+import parreg.device.LocalSums;
 import parreg.device.PartitionInfo;
 import parreg.device.RunContract;
 import parreg.device.UpdateRule;
@@ -63,7 +65,10 @@ public record TrainingState(
               + contract.participants()
               + " participants");
     }
-    UpdateRule.Outcome o = UpdateRule.apply(parameters, contributions, contract.rate().value());
+    UpdateRule.Outcome o =
+        contract.solverSpec().exact()
+            ? exactStep(step, contributions)
+            : UpdateRule.apply(parameters, contributions, contract.rate().value());
     double[] w = o.parameters();
     for (int j = 0; j < w.length; j++) {
       if (!Double.isFinite(w[j])) {
@@ -74,6 +79,15 @@ public record TrainingState(
       throw new NonFinite(step, "loss = " + o.loss());
     }
     return new TrainingState(contract, roster, step, w, o.loss());
+  }
+
+  /** The exact solver's one step: the solve of the merged statistics ({@link ExactStep}). */
+  private UpdateRule.Outcome exactStep(long step, LocalSums[] contributions) {
+    if (step != ExactStep.STEP) {
+      throw new IllegalStateException(
+          "an exact run commits step " + ExactStep.STEP + " only, not step " + step);
+    }
+    return ExactStep.apply(contract, contributions);
   }
 
   /**

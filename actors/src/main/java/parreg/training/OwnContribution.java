@@ -22,6 +22,7 @@ final class OwnContribution {
   private final ActorRef<GpuActor.Computed> computedAdapter;
   private final Batching batching;
   private final int participant;
+  private final boolean statistics;
 
   /** The step whose contribution was last asked of the GPU actor (see {@link #computeAhead}). */
   private long computeSent = -1;
@@ -35,11 +36,26 @@ final class OwnContribution {
       ActorRef<GpuActor.Computed> computedAdapter,
       Batching batching,
       int participant) {
+    this(gpu, peer, computedAdapter, batching, participant, false);
+  }
+
+  /**
+   * @param statistics whether the contribution is the exact solver's statistics ({@link
+   *     parreg.device.ExactStep}) rather than a gradient
+   */
+  OwnContribution(
+      ActorRef<GpuActor.Command> gpu,
+      ActorRef<PeerActor.Command> peer,
+      ActorRef<GpuActor.Computed> computedAdapter,
+      Batching batching,
+      int participant,
+      boolean statistics) {
     this.gpu = gpu;
     this.peer = peer;
     this.computedAdapter = computedAdapter;
     this.batching = batching;
     this.participant = participant;
+    this.statistics = statistics;
   }
 
   /** Step {@code state.committed() + 1} has started: publish its contribution, or compute it. */
@@ -69,8 +85,12 @@ final class OwnContribution {
 
   private void compute(long step, TrainingState state) {
     computeSent = step;
-    int batch = batching.batchOfStep(step);
     StepTrace.stamp(0, step);
+    if (statistics) {
+      gpu.tell(new GpuActor.ComputeStatistics(step, computedAdapter));
+      return;
+    }
+    int batch = batching.batchOfStep(step);
     gpu.tell(
         new GpuActor.Compute(
             step,

@@ -204,7 +204,8 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
             peer,
             ctx.messageAdapter(GpuActor.Computed.class, c -> new Computed(c.step(), c.sums())),
             batching,
-            settings.participant());
+            settings.participant(),
+            settings.contract().solverSpec().exact());
     this.end = new RunEnd(ctx, timers, settings, lifecycle, gpu, this.journal);
     this.status =
         new TrainingStatus(settings, batching, this.journal, recoveredStep, System.nanoTime());
@@ -379,6 +380,12 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
     } catch (TrainingState.NonFinite e) {
       stopped = true;
       end.diverge(e);
+      return this;
+    } catch (parreg.solver.RankDeficientException e) {
+      // Every participant solves the same statistics, so every one of them refuses alike.
+      stopped = true;
+      getContext().getLog().error(e.getMessage());
+      lifecycle.refuse(e.getMessage());
       return this;
     }
     // With a step log the step is durable once this returns, and only then committed here.

@@ -179,6 +179,12 @@ public final class NodeCommand implements Callable<Integer> {
   @Option(names = "--bias", description = "train a bias term (file data)")
   boolean bias;
 
+  @Option(names = "--solver", defaultValue = "auto", description = SolverChoice.HELP)
+  String solver;
+
+  @Option(names = "--l2", description = SolverChoice.L2_HELP)
+  String l2;
+
   @Option(
       names = "--dataset",
       description = "dataset name recorded in the contract for file data (default: files)")
@@ -228,7 +234,7 @@ public final class NodeCommand implements Callable<Integer> {
             journal,
             journalPasswordFile,
             config,
-            steps,
+            spec.contract().solverSpec().exact() ? parreg.device.ExactStep.STEP : steps,
             backend,
             device,
             evidence,
@@ -281,6 +287,12 @@ public final class NodeCommand implements Callable<Integer> {
           throw new UserError(
               "--data seed fixes the model (w0=3, rate 1/4, no bias); drop --bias/--initial-weights/--learning-rate");
         }
+        if (!"auto".equals(c.solver) && !"gd".equals(c.solver) || c.l2 != null) {
+          throw new UserError(
+              "--data seed is the seed's gradient-descent run; drop --solver "
+                  + c.solver
+                  + (c.l2 != null ? " and --l2" : ""));
+        }
         RunContract seed = RunContract.seed(2, c.batchSize);
         if (c.runName != null) {
           seed = seed.withRunName(c.runName);
@@ -298,6 +310,9 @@ public final class NodeCommand implements Callable<Integer> {
               (rows, e) ->
                   StartupTrace.mark(e == null ? "partition rows read" : "partition read failed"));
       int d = p.features();
+      parreg.device.SolverSpec solverSpec =
+          SolverChoice.resolve(
+              c.solver, c.l2, d, c.batchSize, c.learningRate != null || c.initialWeights != null);
       int n = RunContract.parameterCount(d, c.bias);
       double[] init = new double[n];
       if (c.initialWeights != null) {
@@ -335,7 +350,7 @@ public final class NodeCommand implements Callable<Integer> {
               c.dataset != null ? c.dataset : "files",
               c.batchSize,
               parreg.device.ReductionOrder.VERSION);
-      return new RunSpec(contract, p);
+      return new RunSpec(contract.withSolver(solverSpec), p);
     }
 
     /**

@@ -17,6 +17,7 @@ public final class CpuBackend implements KernelBackend {
   }
 
   private final Mode mode;
+  private final int threads;
   private final FastCpuKernel fast;
   private Partition partition;
   private boolean bias;
@@ -33,6 +34,7 @@ public final class CpuBackend implements KernelBackend {
    */
   public CpuBackend(Mode mode, int threads) {
     this.mode = mode;
+    this.threads = threads;
     this.fast = mode == Mode.FAST ? new FastCpuKernel(threads) : null;
   }
 
@@ -60,6 +62,32 @@ public final class CpuBackend implements KernelBackend {
 
   @Override
   public Launch launch(double[] params, int start, int length) {
+    return run(
+        () ->
+            mode == Mode.FAST
+                ? fast.compute(partition, start, length, params, bias)
+                : ReferenceKernel.compute(partition, start, length, params, bias));
+  }
+
+  @Override
+  public Launch launchStatistics() {
+    return run(() -> statistics(partition, mode == Mode.FAST ? threads : 1));
+  }
+
+  /**
+   * The exact solver's statistics of a binary32 partition: {@link parreg.solver.GramPass} on {@code
+   * threads} threads, the bits of {@link parreg.solver.ReferenceGramPass} at every count.
+   */
+  public static LocalSums statistics(Partition p, int threads) {
+    parreg.solver.ColumnData data =
+        parreg.solver.ColumnData.of(p.featureMajor(), p.targets(), p.samples(), p.features());
+    return ExactStep.contribution(
+        threads > 1
+            ? parreg.solver.GramPass.compute(data, threads)
+            : parreg.solver.ReferenceGramPass.compute(data));
+  }
+
+  private Launch run(java.util.function.Supplier<LocalSums> computation) {
     if (partition == null) {
       throw new IllegalStateException("launch before load");
     }
@@ -69,10 +97,7 @@ public final class CpuBackend implements KernelBackend {
     pending = true;
     LocalSums result;
     try {
-      result =
-          mode == Mode.FAST
-              ? fast.compute(partition, start, length, params, bias)
-              : ReferenceKernel.compute(partition, start, length, params, bias);
+      result = computation.get();
     } catch (RuntimeException e) {
       pending = false;
       throw e;

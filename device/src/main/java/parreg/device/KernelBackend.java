@@ -21,6 +21,13 @@ public interface KernelBackend extends AutoCloseable {
    */
   Launch launch(double[] params, int start, int length);
 
+  /**
+   * Starts the exact solver's one pass over the whole partition ({@link ExactStep}): its statistics
+   * in the order of {@link parreg.solver.GramOrder}, carried as a contribution, and returns its
+   * fence. Must not be called while a previous launch is pending.
+   */
+  Launch launchStatistics();
+
   @Override
   void close();
 

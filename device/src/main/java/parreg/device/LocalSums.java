@@ -42,8 +42,16 @@ public record LocalSums(double[] gradient, double lossSum, long mass) {
 
   @Override
   public String toString() {
+    // An exact solver's statistics hold up to millions of values: show the head of such a vector.
+    String sums =
+        gradient.length <= 64
+            ? Bits.hexList(gradient)
+            : Bits.hexList(java.util.Arrays.copyOf(gradient, 16))
+                + " ... ("
+                + gradient.length
+                + " values)";
     return "LocalSums{S="
-        + Bits.hexList(gradient)
+        + sums
         + ", loss="
         + Bits.hex(lossSum)
         + ", m="

@@ -630,6 +630,35 @@ public final class CudaBackend implements KernelBackend {
     run(cuLaunchKernel(f, gx, gy, 1, block, 1, 1, smem, stream, args, null), "cuLaunchKernel");
   }
 
+  /**
+   * The exact solver's pass. It runs on the host, over the partition this backend keeps, with the
+   * CPU backend's code (the same bits by construction); the statistics kernel for the card is not
+   * built yet.
+   */
+  @Override
+  public Launch launchStatistics() {
+    ensureOpen();
+    if (partition == null) {
+      throw new IllegalStateException("launch before load");
+    }
+    if (pending) {
+      throw new IllegalStateException("a launch is already in flight: await its fence first");
+    }
+    LocalSums s =
+        parreg.device.CpuBackend.statistics(partition, parreg.device.Workers.defaultThreads());
+    return new Launch() {
+      @Override
+      public boolean isRetired() {
+        return true;
+      }
+
+      @Override
+      public LocalSums await() {
+        return s;
+      }
+    };
+  }
+
   /** The fence of one CUDA launch: the event recorded after the result copy. */
   public final class CudaLaunch implements Launch {
     private final long mass;

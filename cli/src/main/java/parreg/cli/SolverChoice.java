@@ -1,0 +1,83 @@
+package parreg.cli;
+
+import parreg.device.SolverSpec;
+import parreg.solver.ExactSolver;
+import parreg.solver.GramOrder;
+
+/**
+ * {@code --solver exact|gd|auto} and {@code --l2}, resolved for a run's shape (SPEC section 2b):
+ * {@code auto} is the exact solver where its statistics fit ({@link #MAX_EXACT_FEATURES} features,
+ * as Spark's normal solver) and no mini-batch is asked for, gradient descent otherwise.
+ */
+final class SolverChoice {
+  /** The widest design whose statistics a participant computes and exchanges (Spark's limit). */
+  static final int MAX_EXACT_FEATURES = 4096;
+
+  static final String HELP =
+      "exact (least squares in one pass over the data), gd (fixed-rate gradient descent) or auto"
+          + " (exact where d <= 4,096 and no --batch-size; the default for file data)";
+
+  static final String L2_HELP =
+      "ridge penalty lambda >= 0 of the exact solver, as in (1/2n) sum r^2 + (lambda/2) |w|^2;"
+          + " the intercept is not penalised (default 0)";
+
+  private SolverChoice() {}
+
+  /**
+   * The solver a file run trains with.
+   *
+   * @param solver the flag's value
+   * @param l2 the ridge penalty's text, or null
+   * @param features the design's width d
+   * @param batchSize the batch size (0: the whole partition)
+   * @param gdFlagsGiven whether a gradient-descent-only flag was given (rate, initial weights)
+   * @throws UserError naming the flag that does not fit
+   */
+  static SolverSpec resolve(
+      String solver, String l2, int features, int batchSize, boolean gdFlagsGiven) {
+    boolean exact;
+    switch (solver) {
+      case "exact" -> exact = true;
+      case "gd" -> exact = false;
+      case "auto" -> exact = features <= MAX_EXACT_FEATURES && batchSize == 0 && !gdFlagsGiven;
+      default -> throw new UserError("unknown solver '" + solver + "': use exact, gd or auto");
+    }
+    if (!exact) {
+      if (l2 != null && !isZero(l2)) {
+        throw new UserError(
+            "--l2 applies to the exact solver (--solver exact); gradient descent has no penalty");
+      }
+      return SolverSpec.GD;
+    }
+    if (batchSize != 0) {
+      throw new UserError(
+          "--batch-size applies to --solver gd: the exact solver reads each partition once");
+    }
+    if (gdFlagsGiven) {
+      throw new UserError(
+          "--learning-rate and --initial-weights apply to --solver gd, not to the exact solver");
+    }
+    if (features > MAX_EXACT_FEATURES) {
+      throw new UserError(
+          "--solver exact takes at most "
+              + MAX_EXACT_FEATURES
+              + " features (the data has "
+              + features
+              + "); use --solver gd");
+    }
+    String penalty = l2 == null ? "0" : l2.strip();
+    try {
+      return SolverSpec.exact(GramOrder.VERSION, ExactSolver.NAME, penalty);
+    } catch (IllegalArgumentException e) {
+      throw new UserError("--l2: " + e.getMessage());
+    }
+  }
+
+  private static boolean isZero(String l2) {
+    try {
+      return new java.math.BigDecimal(l2.strip()).signum() == 0;
+    } catch (NumberFormatException e) {
+      throw new UserError("--l2: '" + l2 + "' is not a decimal number");
+    }
+  }
+}
