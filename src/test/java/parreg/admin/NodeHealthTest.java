@@ -77,7 +77,8 @@ class NodeHealthTest {
                                 "test",
                                 0L,
                                 Double.NaN,
-                                Double.NaN));
+                                Double.NaN,
+                                null));
                   }
                   return Behaviors.same();
                 }));

@@ -94,6 +94,8 @@ class ChaosSoakTest {
                 List.of(
                     "--data",
                     data.files().get(p).toString(),
+                    "--solver",
+                    "gd",
                     "--bias",
                     "--learning-rate",
                     "1/16",

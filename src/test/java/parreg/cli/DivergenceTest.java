@@ -37,6 +37,8 @@ class DivergenceTest {
                 List.of(
                     "--data",
                     (p == 0 ? a : b).toString(),
+                    "--solver",
+                    "gd",
                     "--journal",
                     dir.resolve("node-" + p).toString(),
                     "--steps",

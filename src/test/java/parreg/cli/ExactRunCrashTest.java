@@ -39,7 +39,7 @@ class ExactRunCrashTest {
   void aNodeKilledDuringThePassEndsWithTheBitsOfTheReferenceSolve() throws Exception {
     DatasetGenerator.Result data =
         DatasetGenerator.generate(
-            new DatasetGenerator.Spec(60_000, 6, 2, 0.25, 7, true, PartitionFiles.Format.CSV),
+            new DatasetGenerator.Spec(20_000, 6, 2, 0.25, 7, true, PartitionFiles.Format.CSV),
             dir.resolve("data"));
     List<Path> files = new ArrayList<>();
     for (int p = 0; p < 2; p++) {

@@ -47,6 +47,8 @@ class NodeStopTest {
             "127.0.0.1:" + port,
             "--data",
             data.toString(),
+            "--solver",
+            "gd",
             "--journal",
             journal.toString(),
             "--steps",

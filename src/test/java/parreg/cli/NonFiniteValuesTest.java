@@ -37,6 +37,8 @@ class NonFiniteValuesTest {
       "127.0.0.1:25201",
       "--data",
       data.toString(),
+      "--solver",
+      "gd",
       "--journal",
       dir.resolve("j").toString(),
       "--steps",

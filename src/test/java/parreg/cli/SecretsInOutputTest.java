@@ -86,6 +86,8 @@ class SecretsInOutputTest {
                 "127.0.0.1:" + port,
                 "--data",
                 data.toString(),
+                "--solver",
+                "gd",
                 "--journal",
                 journal,
                 "--steps",

@@ -28,6 +28,8 @@ final class SoloNode {
                 "127.0.0.1:" + port,
                 "--data",
                 data,
+                "--solver",
+                "gd",
                 "--journal",
                 journal,
                 "--steps",

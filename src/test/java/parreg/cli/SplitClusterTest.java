@@ -81,6 +81,8 @@ class SplitClusterTest {
                     List.of(
                         "--data",
                         all.toString(),
+                        "--solver",
+                        "gd",
                         "--split",
                         "--label",
                         "target",
@@ -94,7 +96,11 @@ class SplitClusterTest {
     List<JsonNode> pre =
         run(
             "pre",
-            p -> concat(List.of("--data", dir.resolve("part-" + p + ".csv").toString()), model));
+            p ->
+                concat(
+                    List.of(
+                        "--data", dir.resolve("part-" + p + ".csv").toString(), "--solver", "gd"),
+                    model));
     for (int p = 0; p < 2; p++) {
       assertEquals(STEPS, split.get(p).get("committedStep").asLong());
       assertEquals(
@@ -151,6 +157,8 @@ class SplitClusterTest {
             journal.toString(),
             "--data",
             all.toString(),
+            "--solver",
+            "gd",
             "--label",
             "target",
             "--features",

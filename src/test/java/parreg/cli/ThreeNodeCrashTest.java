@@ -66,6 +66,8 @@ class ThreeNodeCrashTest {
                 List.of(
                     "--data",
                     data.files().get(p).toString(),
+                    "--solver",
+                    "gd",
                     "--bias",
                     "--learning-rate",
                     "1/8",

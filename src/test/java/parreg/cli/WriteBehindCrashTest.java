@@ -74,6 +74,8 @@ class WriteBehindCrashTest {
                 List.of(
                     "--data",
                     data.files().get(p).toString(),
+                    "--solver",
+                    "gd",
                     "--bias",
                     "--learning-rate",
                     "1/16",

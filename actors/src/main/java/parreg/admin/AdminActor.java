@@ -97,7 +97,8 @@ public final class AdminActor extends AbstractBehavior<AdminActor.Command> {
       String contractDigest,
       Double validationRmse,
       Double validationR2,
-      Long validationStep) {}
+      Long validationStep,
+      Map<String, Object> summary) {}
 
   private static final Duration ASK = Duration.ofSeconds(3);
 
@@ -275,6 +276,7 @@ public final class AdminActor extends AbstractBehavior<AdminActor.Command> {
         t.contract().digest(),
         v.step() < 0 ? null : v.rmse(),
         v.step() < 0 || Double.isNaN(v.r2()) ? null : v.r2(),
-        v.step() < 0 ? null : v.step());
+        v.step() < 0 ? null : v.step(),
+        t.summary());
   }
 }

@@ -106,7 +106,8 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
       String journal,
       long startedAtMillis,
       double stepsPerSecond,
-      double etaSeconds) {}
+      double etaSeconds,
+      java.util.Map<String, Object> summary) {}
 
   /** A reply of the journal child, through the adapter {@link TrainingRecovery} made for it. */
   record FromJournal(StepJournal.Reply reply) implements Command {}
@@ -209,6 +210,9 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
     this.end = new RunEnd(ctx, timers, settings, lifecycle, gpu, this.journal);
     this.status =
         new TrainingStatus(settings, batching, this.journal, recoveredStep, System.nanoTime());
+    if (recovered.lastReplayed() != null) {
+      status.committed(recovered.lastReplayed().step(), recovered.lastReplayed().contributions());
+    }
     this.metrics = NodeMetrics.get(ctx.getSystem());
     metrics.recovered(state.committed(), settings.targetSteps(), state.loss());
     // The rate (status: stepsPerSecond, etaSeconds) is measured even when the line is off.
@@ -394,6 +398,7 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
       return this;
     }
     state = next;
+    status.committed(step, r.contributions());
     metrics.stepCommitted(step, state.loss(), System.nanoTime() - lastStepStartNanos);
     if (watcher != null && (step % watcher.every() == 0 || step == settings.targetSteps())) {
       watcher.replyTo().tell(new CommittedParameters(step, state.parameters()));

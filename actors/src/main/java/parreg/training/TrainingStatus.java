@@ -2,6 +2,9 @@ package parreg.training;
 
 import java.time.Duration;
 import parreg.device.Batching;
+import parreg.device.ExactStep;
+import parreg.device.FitSummary;
+import parreg.device.LocalSums;
 import parreg.protocol.TrainingState;
 import parreg.settings.NodeSettings;
 import parreg.training.journal.WriteBehind;
@@ -19,6 +22,9 @@ final class TrainingStatus {
    * How often the rate is measured when {@code parreg.progress-interval} = 0 (no progress line).
    */
   private static final Duration DEFAULT_RATE_INTERVAL = Duration.ofSeconds(5);
+
+  /** An exact run's training summary once its step is committed ({@link FitSummary}). */
+  private java.util.Map<String, Object> summary;
 
   private final NodeSettings settings;
   private final Batching batching;
@@ -88,6 +94,17 @@ final class TrainingStatus {
         phase == TrainingActor.Phase.WAITING);
   }
 
+  /**
+   * An exact run's step is committed with these contributions: its training summary, computed once
+   * from the statistics they carry (the solve is deterministic, so a restarted node computes the
+   * same), or null where the contract's solver is gradient descent.
+   */
+  void committed(long step, LocalSums[] contributions) {
+    if (settings.contract().solverSpec().exact() && step == ExactStep.STEP) {
+      summary = FitSummary.json(FitSummary.of(settings.contract(), contributions));
+    }
+  }
+
   TrainingActor.View view(TrainingState state, TrainingActor.Phase phase) {
     double[] params = state.started() ? state.parameters() : settings.contract().initialWeights();
     return new TrainingActor.View(
@@ -111,6 +128,7 @@ final class TrainingStatus {
         settings.journalDescription(),
         startedAtMillis,
         progress.stepsPerSecond(),
-        progress.etaSeconds(state.committed(), settings.targetSteps()));
+        progress.etaSeconds(state.committed(), settings.targetSteps()),
+        summary);
   }
 }

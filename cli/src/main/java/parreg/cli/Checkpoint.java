@@ -16,6 +16,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import parreg.device.Bits;
+import parreg.device.ExactStep;
+import parreg.device.FitSummary;
 import parreg.device.RunContract;
 import parreg.persistence.ChainCheck;
 import parreg.persistence.JournalLocation;
@@ -34,11 +36,24 @@ import parreg.protocol.TrainingState;
  *
  * <p>The file is JSON ({@value #FORMAT}): the contract fields and digest, the participant, the
  * committed step, and the parameters both as numbers and as binary64 bit patterns; the bits are
- * authoritative.
+ * authoritative. An exact run's checkpoint carries its training summary ({@link
+ * parreg.device.FitSummary}) too, computed from the statistics its journal holds.
  */
 record Checkpoint(
-    RunContract contract, int participant, long committedStep, double[] parameters, double loss) {
+    RunContract contract,
+    int participant,
+    long committedStep,
+    double[] parameters,
+    double loss,
+    Map<String, Object> summary) {
   static final String FORMAT = "parreg-checkpoint/v1";
+
+  /** A model without a training summary (gradient descent). */
+  Checkpoint(
+      RunContract contract, int participant, long committedStep, double[] parameters, double loss) {
+    this(contract, participant, committedStep, parameters, loss, null);
+  }
+
   private static final ObjectMapper JSON =
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -91,15 +106,36 @@ record Checkpoint(
         chain.snapshot(snap.get().sequenceNr(), snap.get().envelope());
       }
       TrainingState[] replayed = {state};
+      StepCommitted[] last = {null};
+      StepVisitor seen =
+          (row, step) -> {
+            last[0] = step;
+            if (visitor != null) {
+              visitor.step(row, step);
+            }
+          };
       // The journal's events, then its step log's (an embedded H2 journal's) after them.
-      events.forEachEvent(pid, chain, false, e -> replayed[0] = replayRow(replayed[0], e, visitor));
+      events.forEachEvent(pid, chain, false, e -> replayed[0] = replayRow(replayed[0], e, seen));
       state = replayed[0];
       if (!state.started()) {
         throw new UserError(
             "journal " + journal + " holds no started run for participant " + participant);
       }
+      Map<String, Object> summary = null;
+      if (state.contract().solverSpec().exact() && state.committed() == ExactStep.STEP) {
+        if (last[0] == null) {
+          // A snapshot covered the solved step: replay from the start for its statistics.
+          return fromJournal(location, participant, runName, (row, step) -> {});
+        }
+        summary = FitSummary.json(FitSummary.of(state.contract(), last[0].contributions()));
+      }
       return new Checkpoint(
-          state.contract(), participant, state.committed(), state.parameters(), state.loss());
+          state.contract(),
+          participant,
+          state.committed(),
+          state.parameters(),
+          state.loss(),
+          summary);
     } catch (SQLException e) {
       throw new UserError("cannot read journal " + journal + ": " + e.getMessage());
     } catch (JournalReadException e) {
@@ -220,8 +256,16 @@ record Checkpoint(
         root.path("lossBits").isTextual()
             ? Bits.parseHex(root.path("lossBits").asText())
             : Double.NaN;
+    @SuppressWarnings("unchecked")
+    Map<String, Object> summary =
+        root.path("summary").isObject() ? JSON.convertValue(root.get("summary"), Map.class) : null;
     return new Checkpoint(
-        contract, root.path("participant").asInt(), root.path("committedStep").asLong(), w, loss);
+        contract,
+        root.path("participant").asInt(),
+        root.path("committedStep").asLong(),
+        w,
+        loss,
+        summary);
   }
 
   byte[] toJson() throws IOException {
@@ -243,6 +287,9 @@ record Checkpoint(
     if (!Double.isNaN(loss)) {
       root.put("loss", loss);
       root.put("lossBits", Bits.hex(loss));
+    }
+    if (summary != null) {
+      root.set("summary", JSON.valueToTree(summary));
     }
     return JSON.writeValueAsBytes(root);
   }

@@ -62,6 +62,7 @@ public final class Main implements Runnable {
     cl.addSubcommand(new EvaluateCommand());
     cl.addSubcommand(new HistoryCommand());
     cl.addSubcommand(new ExportCommand());
+    cl.addSubcommand(new SummaryCommand());
     cl.addSubcommand(new JournalCommand());
     cl.addSubcommand("generate", new GenerateCommand());
     cl.addSubcommand("convert", new ConvertCommand());

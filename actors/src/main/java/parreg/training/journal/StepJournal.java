@@ -52,9 +52,12 @@ public final class StepJournal
 
   /**
    * Recovery finished (again, after a restart of this actor): the durable state, the last sequence
-   * number and the chain hash the next event links to.
+   * number, the chain hash the next event links to, and the last step event replayed (null where a
+   * snapshot covered every step; an exact run's summary is computed from it).
    */
-  public record Recovered(TrainingState state, long sequenceNr, long chainHead) implements Reply {}
+  public record Recovered(
+      TrainingState state, long sequenceNr, long chainHead, StepCommitted lastReplayed)
+      implements Reply {}
 
   /** The last write is durable; {@code durableStep} is the journal's last step now. */
   public record Written(long durableStep, long sequenceNr) implements Reply {}
@@ -75,6 +78,10 @@ public final class StepJournal
 
   private final ActorContext<Command> ctx;
   private final ActorRef<Reply> owner;
+
+  /** The last step event applied (replayed or persisted), for {@link Recovered}. */
+  private StepCommitted lastReplayed;
+
   private final int snapshotEvery;
 
   /**
@@ -135,7 +142,9 @@ public final class StepJournal
     return newSignalHandlerBuilder()
         .onSignal(
             RecoveryCompleted.instance(),
-            state -> owner.tell(new Recovered(state, lastSequenceNumber(ctx), chain.head())))
+            state ->
+                owner.tell(
+                    new Recovered(state, lastSequenceNumber(ctx), chain.head(), lastReplayed)))
         // After a failed write the journal child restarts and recovers; on H2 a full disk closes
         // the
         // database, so that recovery fails, and its cause chain still holds "No space left on
@@ -190,7 +199,12 @@ public final class StepJournal
     return newEventHandlerBuilder()
         .forAnyState()
         .onEvent(RunStarted.class, TrainingState::apply)
-        .onEvent(StepCommitted.class, TrainingState::apply)
+        .onEvent(
+            StepCommitted.class,
+            (state, e) -> {
+              lastReplayed = e;
+              return state.apply(e);
+            })
         .build();
   }
 }
