@@ -38,4 +38,19 @@ final class CsvOptions {
       throw new UserError(e.getMessage());
     }
   }
+
+  /** The options as given, as arguments for a node process ({@code parreg fit}). */
+  java.util.List<String> asArguments() {
+    java.util.List<String> a = new java.util.ArrayList<>();
+    if (label != null) {
+      a.addAll(java.util.List.of("--label", label));
+    }
+    if (features != null) {
+      a.addAll(java.util.List.of("--features", String.join(",", features)));
+    }
+    if (noHeader) {
+      a.add("--no-header");
+    }
+    return a;
+  }
 }

@@ -63,6 +63,7 @@ public final class Main implements Runnable {
     cl.addSubcommand(new HistoryCommand());
     cl.addSubcommand(new ExportCommand());
     cl.addSubcommand(new SummaryCommand());
+    cl.addSubcommand(new FitCommand());
     cl.addSubcommand(new JournalCommand());
     cl.addSubcommand("generate", new GenerateCommand());
     cl.addSubcommand("convert", new ConvertCommand());

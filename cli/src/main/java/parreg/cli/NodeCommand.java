@@ -190,9 +190,18 @@ public final class NodeCommand implements Callable<Integer> {
       description = "dataset name recorded in the contract for file data (default: files)")
   String dataset;
 
+  @Option(
+      names = "--parent-pid",
+      hidden = true,
+      description = "stop (gracefully) once this process is gone: parreg fit's nodes")
+  Long parentPid;
+
   @Override
   public Integer call() throws Exception {
     StartupTrace.mark("command line parsed");
+    if (parentPid != null) {
+      watchParent(parentPid);
+    }
     // Every input is checked before anything is written: a refused start leaves no journal behind.
     if (!List.of("auto", "cpu", "cuda").contains(backend)) {
       throw new UserError("unknown backend '" + backend + "': use auto, cpu or cuda");
@@ -256,6 +265,31 @@ public final class NodeCommand implements Callable<Integer> {
           (outcome.exitCode() == 0 ? "parreg: " : "parreg: error: ") + outcome.message());
     }
     return outcome.exitCode();
+  }
+
+  /**
+   * A node started by {@code parreg fit} ends with it: killed, even with SIGKILL, the fit leaves no
+   * node running that would hold the journals its rerun resumes from. The node stops as on SIGTERM:
+   * what is committed is written first.
+   */
+  private static void watchParent(long pid) {
+    java.util.Optional<ProcessHandle> parent = ProcessHandle.of(pid);
+    Thread t =
+        new Thread(
+            () -> {
+              while (parent.map(ProcessHandle::isAlive).orElse(false)) {
+                try {
+                  Thread.sleep(500);
+                } catch (InterruptedException e) {
+                  return;
+                }
+              }
+              System.err.println("parreg: the fit process " + pid + " is gone; stopping");
+              System.exit(143);
+            },
+            "parreg-parent-watch");
+    t.setDaemon(true);
+    t.start();
   }
 
   /** The contract and partition a node runs with, from its flags and data. */
