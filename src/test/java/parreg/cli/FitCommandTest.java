@@ -1,0 +1,87 @@
+package parreg.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import parreg.device.Bits;
+import parreg.device.data.DatasetGenerator;
+import parreg.device.data.PartitionFiles;
+
+/**
+ * {@code parreg fit} on one CSV file: two local participants over {@code --split} give the bits of
+ * the solve of the file's two halves (what a hand-started two-node cluster on the halves gives,
+ * {@link ExactRunCrashTest}); a fit killed with SIGKILL at a random moment and run again resumes
+ * from its journals to the same model.
+ */
+@Tag("multiprocess")
+class FitCommandTest {
+  @TempDir Path dir;
+
+  @Test
+  void aFitKilledAndRunAgainWritesTheModelOfTheHandStartedCluster() throws Exception {
+    DatasetGenerator.generate(
+        new DatasetGenerator.Spec(20_000, 4, 2, 0.5, 11, true, PartitionFiles.Format.CSV),
+        dir.resolve("data"));
+    List<Path> halves = List.of(dir.resolve("data/part-0.csv"), dir.resolve("data/part-1.csv"));
+    Path all = dir.resolve("all.csv");
+    List<String> lines = new ArrayList<>(Files.readAllLines(halves.get(0)));
+    lines.addAll(Files.readAllLines(halves.get(1)).subList(1, 10_001));
+    Files.write(all, lines);
+    String expected = Bits.hexList(ExactRunCrashTest.reference(halves));
+
+    Path work = dir.resolve("fit");
+    List<String> fit =
+        List.of(
+            "fit",
+            "--data",
+            all.toString(),
+            "--participants",
+            "2",
+            "--backend",
+            "cpu",
+            "--dir",
+            work.toString());
+    long killAfterMs = new Random().nextInt(4000);
+    Process first =
+        new ProcessBuilder(NodeProcess.command(fit))
+            .redirectErrorStream(true)
+            .redirectOutput(dir.resolve("fit-1.log").toFile())
+            .start();
+    if (!first.waitFor(killAfterMs, TimeUnit.MILLISECONDS)) {
+      first.destroyForcibly();
+      first.waitFor(30, TimeUnit.SECONDS);
+    }
+    Path model = work.resolve("model.json");
+    if (!Files.exists(model)) {
+      // The killed fit's nodes notice it is gone and stop; the same command then resumes.
+      DataCommandsTest.Run again = awaitRerun(fit);
+      assertEquals(0, again.code(), again.out() + again.err());
+      assertTrue(again.out().contains("(intercept)"), again.out());
+    }
+    Checkpoint cp = Checkpoint.fromFile(model);
+    assertEquals(expected, Bits.hexList(cp.parameters()), "killed after " + killAfterMs + " ms");
+    assertEquals(20_000L, ((Number) cp.summary().get("observations")).longValue());
+  }
+
+  /** Runs the fit again once the killed fit's nodes have let go of their journals. */
+  private static DataCommandsTest.Run awaitRerun(List<String> fit) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (true) {
+      DataCommandsTest.Run r = DataCommandsTest.run(fit.toArray(String[]::new));
+      boolean held = r.code() == 2 && r.err().contains("in use");
+      if (!held || System.nanoTime() > deadline) {
+        return r;
+      }
+      Thread.sleep(500);
+    }
+  }
+}
