@@ -149,16 +149,17 @@ public record CsvColumns(boolean header, String label, List<String> features) {
   }
 
   /**
-   * Applies the choice to a file whose first line is {@code first} (its header, or its first row
-   * without one).
+   * Applies the choice to a file whose first record has the fields {@code first} (its header's
+   * names, or its first row without one; quotes removed, as {@link CsvRecords} gives them).
    *
    * @param needLabel whether a label column must exist (training, evaluation) or is optional
    *     (prediction)
    * @throws DataFormatException naming the file and line 1: an unknown or ambiguous column name, a
    *     position beyond the line, a header not {@code x1,...,xd,y} by default, no feature left
    */
-  public Resolved resolve(Path file, String first, boolean needLabel) throws DataFormatException {
-    String[] cells = first.split(",", -1);
+  public Resolved resolve(Path file, List<String> first, boolean needLabel)
+      throws DataFormatException {
+    String[] cells = first.toArray(new String[0]);
     int columns = cells.length;
     if (isDefault()) {
       int d = columns - 1;
@@ -171,8 +172,9 @@ public record CsvColumns(boolean header, String label, List<String> features) {
             file,
             1,
             "header must be x1,...,xd,y; found '"
-                + abbreviate(first)
-                + "' (or choose columns by name with --label/--features, or use --no-header)");
+                + abbreviate(String.join(",", cells))
+                + "' (or choose columns by name with --label/--features, or use --no-header)"
+                + delimiterHint(cells));
       }
       int[] fc = new int[d];
       String[] names = new String[columns];
@@ -266,7 +268,8 @@ public record CsvColumns(boolean header, String label, List<String> features) {
               + key
               + "' in the header (columns: "
               + abbreviate(String.join(",", names))
-              + ")");
+              + ")"
+              + delimiterHint(names));
     }
     if (k < 0) {
       int firstAt = -1 - k;
@@ -289,6 +292,24 @@ public record CsvColumns(boolean header, String label, List<String> features) {
               + ", 0-based)");
     }
     return k;
+  }
+
+  /**
+   * A hint where a one-column header holds a common delimiter: the file is likely delimited by it
+   * and read with another.
+   */
+  private static String delimiterHint(String[] cells) {
+    if (cells.length != 1) {
+      return "";
+    }
+    for (char c : new char[] {';', '\t', '|', ','}) {
+      if (cells[0].indexOf(c) >= 0) {
+        return "; the header is one column holding "
+            + CsvDialect.describe(c)
+            + ": is the file delimited by it (--delimiter)?";
+      }
+    }
+    return "";
   }
 
   static String abbreviate(String s) {
