@@ -6,6 +6,7 @@ import com.fasterxml.jackson.dataformat.csv.CsvParser;
 import de.siegmar.fastcsv.reader.CsvCallbackHandler;
 import de.siegmar.fastcsv.reader.CsvReader;
 import de.siegmar.fastcsv.reader.CsvRecord;
+import de.siegmar.fastcsv.reader.FieldMismatchStrategy;
 import de.siegmar.fastcsv.reader.RecordType;
 import java.io.IOException;
 import java.io.Reader;
@@ -86,7 +87,8 @@ final class CsvCandidates {
       }
     }
     Handler h = new Handler();
-    try (CsvReader<Object> r = CsvReader.builder().allowExtraFields(true).build(h, file)) {
+    try (CsvReader<Object> r =
+        CsvReader.builder().extraFieldStrategy(FieldMismatchStrategy.IGNORE).build(h, file)) {
       r.iterator().hasNext();
     }
     return new Result(h.records - 1, h.sum);

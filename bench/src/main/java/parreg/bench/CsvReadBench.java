@@ -24,12 +24,12 @@ import parreg.device.data.RowSlice;
  *
  * Each reader prints its first time (a fresh JVM: the JIT warms up on it), the best of {@code
  * --reps} in wall time and in the thread's CPU time (which other processes on a shared machine
- * disturb less), and a checksum of the values' bits (the same for every reader that reads the
- * whole file).
+ * disturb less), and a checksum of the values' bits (the same for every reader that reads the whole
+ * file).
  *
  * <p>Usage: {@code CsvReadBench [--reps R] [--parts P] [--readers
- * product,split,split-first,fastcsv,fastcsv-record,jackson,commons] FILE...}; {@code scripts/bench-csv.sh}
- * generates a file and runs it.
+ * product,split,split-first,fastcsv,fastcsv-record,jackson,commons] FILE...}; {@code
+ * scripts/bench-csv.sh} generates a file and runs it.
  */
 public final class CsvReadBench {
   private static final java.lang.management.ThreadMXBean CPU =

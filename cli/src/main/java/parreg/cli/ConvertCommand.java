@@ -64,8 +64,7 @@ public final class ConvertCommand implements Callable<Integer> {
     parreg.device.data.CsvDialect dialect = csv.dialect(na.missing());
     PartitionFiles.Loaded loaded;
     try {
-      loaded =
-          PartitionFiles.load(in, features, columns, dialect, parreg.device.data.RowSlice.ALL);
+      loaded = PartitionFiles.load(in, features, columns, dialect, parreg.device.data.RowSlice.ALL);
     } catch (NoSuchFileException e) {
       throw new UserError(in + ": no such file");
     } catch (DataFormatException e) {

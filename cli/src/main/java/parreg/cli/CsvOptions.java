@@ -74,8 +74,7 @@ final class CsvOptions {
       return '\t';
     }
     if (delimiter.length() != 1) {
-      throw new UserError(
-          "--delimiter '" + delimiter + "': give one character (or tab for a tab)");
+      throw new UserError("--delimiter '" + delimiter + "': give one character (or tab for a tab)");
     }
     return delimiter.charAt(0);
   }

@@ -65,19 +65,19 @@ public final class EvaluateCommand implements Callable<Integer> {
                   columns,
                   dialect,
                   (i, x, y, where) -> {
-            for (int j = 0; j < row.length; j++) {
-              row[j] = x[j];
-            }
-            double prediction = UpdateRule.predict(w, bias, row);
-            if (!Double.isFinite(prediction)) {
-              throw new DataFormatException(
-                  where.describe()
-                      + ": the prediction is "
-                      + prediction
-                      + " (beyond the binary64 range); the model cannot be judged on this row");
-            }
-            metrics.add(y, prediction);
-          })
+                    for (int j = 0; j < row.length; j++) {
+                      row[j] = x[j];
+                    }
+                    double prediction = UpdateRule.predict(w, bias, row);
+                    if (!Double.isFinite(prediction)) {
+                      throw new DataFormatException(
+                          where.describe()
+                              + ": the prediction is "
+                              + prediction
+                              + " (beyond the binary64 range); the model cannot be judged on this row");
+                    }
+                    metrics.add(y, prediction);
+                  })
               .droppedRows();
     } catch (DataFormatException e) {
       throw new UserError("--input " + e.getMessage());

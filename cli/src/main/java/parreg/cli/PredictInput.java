@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import parreg.device.data.CsvColumns;
 import parreg.device.data.CsvDialect;
+import parreg.device.data.CsvLayout;
 import parreg.device.data.CsvRecords;
 import parreg.device.data.DataFormatException;
 
@@ -25,10 +26,11 @@ import parreg.device.data.DataFormatException;
 final class PredictInput {
   private PredictInput() {}
 
-  static void run(Checkpoint cp, Path file, CsvColumns columns, CsvDialect dialect, PrintWriter out) {
+  static void run(
+      Checkpoint cp, Path file, CsvColumns columns, CsvDialect dialect, PrintWriter out) {
     int d = cp.contract().features();
     try (CsvRecords in = CsvRecords.open(file, dialect)) {
-      CsvColumns.Resolved layout = null;
+      CsvLayout layout = null;
       boolean first = true;
       while (in.next()) {
         boolean isFirst = first;
@@ -78,13 +80,13 @@ final class PredictInput {
     }
   }
 
-  private static CsvColumns.Resolved layout(Path file, CsvRecords in, CsvColumns columns, int d)
+  private static CsvLayout layout(Path file, CsvRecords in, CsvColumns columns, int d)
       throws DataFormatException {
     List<String> cells = new ArrayList<>(in.fields());
     for (int k = 0; k < in.fields(); k++) {
       cells.add(in.text(k));
     }
-    CsvColumns.Resolved layout = columns.resolve(file, cells, false);
+    CsvLayout layout = columns.resolve(file, cells, false);
     if (layout.features() != d) {
       throw new UserError(
           "--input "

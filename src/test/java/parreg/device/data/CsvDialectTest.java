@@ -54,7 +54,10 @@ class CsvDialectTest {
       PartitionFilesTest.assertSameBits(
           want, load(f, CsvColumns.DEFAULT, dialect, RowSlice.ALL).partition());
       // a quoted field may hold the delimiter
-      Path q = csv("q" + (int) c + ".csv", ("y,note,x2,x1\n3,\"a,b\",2,1.5\n6,-,5e-3,-4\n").replace(',', c));
+      Path q =
+          csv(
+              "q" + (int) c + ".csv",
+              ("y,note,x2,x1\n3,\"a,b\",2,1.5\n6,-,5e-3,-4\n").replace(',', c));
       PartitionFilesTest.assertSameBits(
           want,
           load(q, new CsvColumns(true, "y", List.of("x1", "x2")), dialect, RowSlice.ALL)
@@ -90,22 +93,22 @@ class CsvDialectTest {
         error(empty, CsvColumns.DEFAULT, CsvDialect.DEFAULT));
     Path na = csv("na.csv", "price,size,id\n1,2,a\nNA,5,b\n");
     assertEquals(
-        na + " line 3: price is 'NA', a missing value (--na drop leaves out the rows that have one)",
+        na
+            + " line 3: price is 'NA', a missing value (--na drop leaves out the rows that have one)",
         error(na, new CsvColumns(true, "price", List.of("size")), CsvDialect.DEFAULT));
     // NaN and Inf are numbers that are not finite, not missing values: refused even when dropping
     Path nan = csv("nan.csv", "x1,y\n1,2\nNaN,3\n");
-    assertEquals(nan + " line 3: x1 is 'NaN', not a finite number", error(nan, CsvColumns.DEFAULT, DROP));
+    assertEquals(
+        nan + " line 3: x1 is 'NaN', not a finite number", error(nan, CsvColumns.DEFAULT, DROP));
     Path inf = csv("inf.csv", "x1,y\n1,2\n3,-Inf\n");
-    assertEquals(inf + " line 3: y is '-Inf', not a finite number", error(inf, CsvColumns.DEFAULT, DROP));
+    assertEquals(
+        inf + " line 3: y is '-Inf', not a finite number", error(inf, CsvColumns.DEFAULT, DROP));
   }
 
   @Test
   void droppedRowsAreCountedAndTheRestReadAsWithoutThem() throws Exception {
     // rows 2 and 4 miss a chosen value; the id column's empty cell (row 3) is not chosen
-    Path f =
-        csv(
-            "gaps.csv",
-            "y,id,x1\n1,a,10\nNA,b,20\n3,,30\n4,d,\n5,e,\"\"\n6,f,60\n7,g,70\n\n");
+    Path f = csv("gaps.csv", "y,id,x1\n1,a,10\nNA,b,20\n3,,30\n4,d,\n5,e,\"\"\n6,f,60\n7,g,70\n\n");
     Path clean = csv("clean.csv", "x1,y\n10,1\n30,3\n60,6\n70,7\n");
     CsvColumns cols = new CsvColumns(true, "y", List.of("x1"));
     PartitionFiles.Loaded l = load(f, cols, DROP, RowSlice.ALL);
@@ -121,7 +124,8 @@ class CsvDialectTest {
     for (int p = 0; p < 2; p++) {
       PartitionFiles.Loaded part = load(f, cols, DROP, new RowSlice(p, 2));
       assertEquals(3, part.droppedRows());
-      PartitionFilesTest.assertSameBits(SplitReadTest.rows(want, 2 * p, 2 * p + 2), part.partition());
+      PartitionFilesTest.assertSameBits(
+          SplitReadTest.rows(want, 2 * p, 2 * p + 2), part.partition());
     }
     assertEquals(
         dir.resolve("none.csv")
@@ -129,7 +133,8 @@ class CsvDialectTest {
             + " empty partition",
         error(csv("none.csv", "x1,y\nNA,1\n2,\n"), CsvColumns.DEFAULT, DROP));
     // without a header the first row is dropped like any other
-    PartitionFiles.Loaded nh = load(csv("nh.csv", "NA,1\n10,1\n"), new CsvColumns(false, null, null), DROP, RowSlice.ALL);
+    PartitionFiles.Loaded nh =
+        load(csv("nh.csv", "NA,1\n10,1\n"), new CsvColumns(false, null, null), DROP, RowSlice.ALL);
     assertEquals(1, nh.droppedRows());
     assertEquals(10f, nh.partition().x(0, 0));
   }
@@ -139,7 +144,8 @@ class CsvDialectTest {
     Path prb = dir.resolve("p.prb");
     PartitionFiles.write(PartitionFiles.read(csv("s.csv", "x1,y\n1,2\n")), prb);
     assertEquals(
-        prb + ": a binary .prb partition has no delimiter; --delimiter ';' applies to CSV files only",
+        prb
+            + ": a binary .prb partition has no delimiter; --delimiter ';' applies to CSV files only",
         error(prb, CsvColumns.DEFAULT, CsvDialect.of(';', CsvDialect.Missing.REFUSE)));
     assertEquals(0, load(prb, CsvColumns.DEFAULT, DROP, RowSlice.ALL).droppedRows());
   }

@@ -80,7 +80,9 @@ class CsvGoldenDigestTest {
   @Test
   void digestsAreThoseOfTheHandWrittenReader() throws Exception {
     for (int seed = 1; seed <= DIGESTS.length; seed++) {
-      Path f = Files.writeString(dir.resolve(seed + ".csv"), text(seed, 2000, 3), StandardCharsets.UTF_8);
+      Path f =
+          Files.writeString(
+              dir.resolve(seed + ".csv"), text(seed, 2000, 3), StandardCharsets.UTF_8);
       Partition whole = PartitionFiles.read(f);
       assertEquals(2000, whole.samples());
       assertEquals(DIGESTS[seed - 1][0], whole.digest(), "seed " + seed);

@@ -20,7 +20,9 @@ class CsvLongLineTest {
   static final int LIMIT = 1 << 20;
   static final CsvDialect SMALL = CsvDialect.DEFAULT.withLineLimit(LIMIT);
 
-  /** A file of a few MB: {@code before}, {@code times} repetitions of {@code unit}, {@code after}. */
+  /**
+   * A file of a few MB: {@code before}, {@code times} repetitions of {@code unit}, {@code after}.
+   */
   private Path file(String name, String before, String unit, int times, String after)
       throws Exception {
     Path f = dir.resolve(name);

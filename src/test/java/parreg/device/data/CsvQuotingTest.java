@@ -40,7 +40,8 @@ class CsvQuotingTest {
     Partition want = plain();
     // write.csv(df): a quoted header, and the row names as a first column with an empty name
     Path r = csv("r.csv", "\"\",\"x1\",\"x2\",\"y\"\n\"1\",1.5,2,3\n\"2\",-4,0.005,6\n");
-    PartitionFilesTest.assertSameBits(want, read(r, new CsvColumns(true, "y", List.of("x1", "x2"))));
+    PartitionFilesTest.assertSameBits(
+        want, read(r, new CsvColumns(true, "y", List.of("x1", "x2"))));
     // write.csv(df, row.names = FALSE) of the SPEC layout: read without any column option
     Path spec = csv("spec.csv", "\"x1\",\"x2\",\"y\"\r\n1.5,2,3\r\n-4,0.005,6\r\n");
     PartitionFilesTest.assertSameBits(want, PartitionFiles.read(spec));

@@ -40,8 +40,8 @@ public final class CsvDialect {
   }
 
   /**
-   * @throws IllegalArgumentException naming {@code --delimiter}: a quote, a line end, or a character
-   *     that can be part of a number
+   * @throws IllegalArgumentException naming {@code --delimiter}: a quote, a line end, or a
+   *     character that can be part of a number
    */
   public static CsvDialect of(char delimiter, Missing missing) {
     if (delimiter == '"' || delimiter == '\r' || delimiter == '\n') {

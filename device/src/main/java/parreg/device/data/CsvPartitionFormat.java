@@ -11,8 +11,8 @@ import parreg.device.Partition;
 /**
  * CSV partitions (SPEC section 5): a header {@code x1,...,xd,y} (exactly these names, in this
  * order; spaces around a name are ignored; names may be quoted) and one row of {@code d + 1}
- * decimal numbers per sample, read through {@link CsvRecords} (RFC 4180; CRLF, LF and CR line
- * ends; a byte-order mark).
+ * decimal numbers per sample, read through {@link CsvRecords} (RFC 4180; CRLF, LF and CR line ends;
+ * a byte-order mark).
  *
  * <p>Each value is a decimal number rounded to binary32 by correct rounding of the decimal text
  * ({@link Decimals#toFloat}), so a value written by {@link Float#toString} reads back to the same

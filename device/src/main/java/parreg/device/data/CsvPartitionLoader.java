@@ -11,12 +11,12 @@ import parreg.device.Partition;
  * CsvRecords} straight into arrays allocated once at their final size.
  *
  * <p>The size comes from a guess that is never trusted: a byte scan counts the line ends (LF, CR
- * LF, lone CR), an upper bound of the rows, which {@link CsvRows} then reads, one by one, to the end
- * of the file. The guess is exact for a file whose every line is a row, the common case; where the
- * reader finds another number of rows (blank lines at the end, a quoted field over several lines,
- * rows dropped for a missing value), that number is exact and the file is read once more with it.
- * So the rows, their count and a slice's bounds are the reader's alone; the byte scan only sizes
- * the arrays. Memory stays at the partition's binary32 size plus one line.
+ * LF, lone CR), an upper bound of the rows, which {@link CsvRows} then reads, one by one, to the
+ * end of the file. The guess is exact for a file whose every line is a row, the common case; where
+ * the reader finds another number of rows (blank lines at the end, a quoted field over several
+ * lines, rows dropped for a missing value), that number is exact and the file is read once more
+ * with it. So the rows, their count and a slice's bounds are the reader's alone; the byte scan only
+ * sizes the arrays. Memory stays at the partition's binary32 size plus one line.
  *
  * <p>A slice ({@link RowSlice}) is cut from the rows left after dropping; the rows before it are
  * checked for their field count (and, when dropping, for missing values) and skipped, the rows
@@ -71,7 +71,7 @@ final class CsvPartitionLoader {
       throws IOException, DataFormatException {
     try (CsvRecords records = CsvRecords.open(file, dialect)) {
       CsvRows rows = CsvRows.open(file, records, expectedFeatures, columns, dialect);
-      CsvColumns.Resolved layout = rows.layout();
+      CsvLayout layout = rows.layout();
       int d = layout.features();
       if (!exact) {
         // a kept row has its chosen fields non-empty, a delimiter between fields and a line end
@@ -103,7 +103,22 @@ final class CsvPartitionLoader {
       float[] y = new float[m];
       long i = 0;
       long dropped = 0;
-      for (CsvRows.Found f; (f = rows.next(i >= from && i < to)) != CsvRows.Found.END; ) {
+      CsvRows.BadValue bad = null;
+      while (true) {
+        CsvRows.Found f;
+        try {
+          f = rows.next(bad == null && i >= from && i < to);
+        } catch (CsvRows.BadValue e) {
+          if (exact) {
+            throw e;
+          }
+          bad = e; // its row may not be in the slice the exact count gives: held until then
+          i++;
+          continue;
+        }
+        if (f == CsvRows.Found.END) {
+          break;
+        }
         if (f == CsvRows.Found.DROPPED) {
           dropped++;
           continue;
@@ -118,6 +133,9 @@ final class CsvPartitionLoader {
         i++;
       }
       boolean held = sized && i == total;
+      if (held && bad != null) {
+        throw bad;
+      }
       return new Pass(i, dropped, held ? new Partition(m, d, x, y) : null);
     }
   }

@@ -1,9 +1,8 @@
 package parreg.device.data;
 
-import de.siegmar.fastcsv.reader.CsvCallbackHandler;
 import de.siegmar.fastcsv.reader.CsvParseException;
 import de.siegmar.fastcsv.reader.CsvReader;
-import de.siegmar.fastcsv.reader.RecordType;
+import de.siegmar.fastcsv.reader.FieldMismatchStrategy;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -34,19 +33,20 @@ import java.util.Iterator;
 public final class CsvRecords implements Closeable {
   private final Path file;
   private final int lineLimit;
-  private final Handler handler = new Handler();
+  private final CsvFieldHandler handler;
   private final CsvReader<Object> reader;
   private final Iterator<Object> records;
 
   private CsvRecords(Path file, CsvDialect dialect) throws IOException {
     this.file = file;
     this.lineLimit = dialect.lineLimit();
+    this.handler = new CsvFieldHandler(lineLimit);
     this.reader =
         CsvReader.builder()
             .fieldSeparator(dialect.delimiter())
             .skipEmptyLines(false)
-            .allowExtraFields(true)
-            .allowMissingFields(true)
+            .extraFieldStrategy(FieldMismatchStrategy.IGNORE)
+            .missingFieldStrategy(FieldMismatchStrategy.IGNORE)
             .allowUnclosedQuote(false)
             .detectBomHeader(true)
             .maxBufferSize(dialect.lineLimit())
@@ -65,8 +65,7 @@ public final class CsvRecords implements Closeable {
    * #value}; the text only of a field that is not a finite binary32 number).
    */
   public void keep(boolean[] mask, boolean parse) {
-    handler.mask = mask;
-    handler.parse = parse;
+    handler.keep(mask, parse);
   }
 
   /**
@@ -91,8 +90,9 @@ public final class CsvRecords implements Closeable {
   }
 
   private DataFormatException refusal(CsvParseException e) {
-    long line = handler.line;
-    if (e.getCause() instanceof TooLong || String.valueOf(e.getMessage()).contains("buffer size")) {
+    long line = handler.line();
+    if (e.getCause() instanceof CsvFieldHandler.TooLong
+        || String.valueOf(e.getMessage()).contains("buffer size")) {
       return DataFormatException.atLine(
           file,
           line,
@@ -113,7 +113,8 @@ public final class CsvRecords implements Closeable {
     }
     if (m.startsWith("Unexpected character after closing quote")) {
       int at = m.indexOf('\'');
-      String c = at >= 0 && m.length() > at + 1 ? m.substring(at, Math.min(m.length(), at + 3)) : "";
+      String c =
+          at >= 0 && m.length() > at + 1 ? m.substring(at, Math.min(m.length(), at + 3)) : "";
       return DataFormatException.atLine(
           file,
           line,
@@ -128,16 +129,16 @@ public final class CsvRecords implements Closeable {
 
   /** The line the record starts on (1-based). */
   public long line() {
-    return handler.line;
+    return handler.line();
   }
 
   public int fields() {
-    return handler.fields;
+    return handler.fields();
   }
 
   /** An empty line, or one unquoted field of only spaces and tabs. */
   public boolean blank() {
-    return handler.blank || (handler.fields == 1 && handler.firstBlank);
+    return handler.blank();
   }
 
   /**
@@ -145,7 +146,7 @@ public final class CsvRecords implements Closeable {
    * infinite).
    */
   public String text(int k) {
-    return new String(handler.chars, handler.start[k], handler.end[k] - handler.start[k]);
+    return handler.text(k);
   }
 
   /**
@@ -153,10 +154,7 @@ public final class CsvRecords implements Closeable {
    * is not a decimal number, infinite where it rounds to infinity.
    */
   float value(int k) {
-    if (handler.recordParsed) {
-      return handler.values[k];
-    }
-    return Decimals.toFloat(handler.chars, handler.start[k], handler.end[k]);
+    return handler.value(k);
   }
 
   /**
@@ -164,140 +162,11 @@ public final class CsvRecords implements Closeable {
    * is the mask the record was read with, or any mask where every field was kept.
    */
   boolean anyMissing(boolean[] among) {
-    if (handler.recordMask != null) {
-      return handler.anyMissing;
-    }
-    for (int k = 0; k < among.length && k < handler.fields; k++) {
-      int n = handler.end[k] - handler.start[k];
-      int s = handler.start[k];
-      if (among[k] && (n == 0 || (n == 2 && handler.chars[s] == 'N' && handler.chars[s + 1] == 'A'))) {
-        return true;
-      }
-    }
-    return false;
+    return handler.anyMissing(among);
   }
 
   @Override
   public void close() throws IOException {
     reader.close();
-  }
-
-  private static final class TooLong extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    TooLong() {
-      super(null, null, false, false);
-    }
-  }
-
-  /**
-   * Takes the kept fields out of FastCSV's buffer, trimmed: their text copied, or their value
-   * parsed in place; counts the others.
-   */
-  private final class Handler extends CsvCallbackHandler<Object> {
-    boolean[] mask;
-    boolean parse;
-    long line;
-    int fields;
-    long length;
-    boolean blank;
-    boolean firstBlank;
-    boolean anyMissing;
-    boolean recordParsed;
-    boolean[] recordMask;
-    char[] chars = new char[256];
-    int used;
-    int[] start = new int[16];
-    int[] end = new int[16];
-    float[] values = new float[16];
-
-    @Override
-    protected RecordType getRecordType() {
-      return blank ? RecordType.EMPTY : RecordType.DATA;
-    }
-
-    @Override
-    protected int getFieldCount() {
-      return fields;
-    }
-
-    @Override
-    protected void beginRecord(long startingLineNumber) {
-      line = startingLineNumber;
-      fields = 0;
-      length = 0;
-      used = 0;
-      blank = false;
-      firstBlank = false;
-      anyMissing = false;
-      recordParsed = parse;
-      recordMask = mask;
-    }
-
-    @Override
-    protected void addField(char[] buf, int offset, int len, boolean quoted) {
-      int k = fields++;
-      length += len + 1;
-      if (length > lineLimit + 1L) {
-        throw new TooLong();
-      }
-      boolean kept = mask == null || (k < mask.length && mask[k]);
-      if (!kept && k > 0) {
-        return;
-      }
-      int from = offset;
-      int to = offset + len;
-      while (from < to && (buf[from] == ' ' || buf[from] == '\t')) {
-        from++;
-      }
-      while (to > from && (buf[to - 1] == ' ' || buf[to - 1] == '\t')) {
-        to--;
-      }
-      if (k == 0) {
-        firstBlank = !quoted && from == to;
-        if (!kept) {
-          return;
-        }
-      }
-      int n = to - from;
-      if (n == 0 || (n == 2 && buf[from] == 'N' && buf[from + 1] == 'A')) {
-        anyMissing = true;
-      }
-      if (k >= start.length) {
-        int size = Math.max(k + 1, 2 * start.length);
-        start = java.util.Arrays.copyOf(start, size);
-        end = java.util.Arrays.copyOf(end, size);
-        values = java.util.Arrays.copyOf(values, size);
-      }
-      if (parse) {
-        float v = Decimals.toFloat(buf, from, to);
-        values[k] = v;
-        if (!Float.isNaN(v) && !Float.isInfinite(v)) {
-          return;
-        }
-      }
-      if (used + n > chars.length) {
-        chars = java.util.Arrays.copyOf(chars, Math.max(used + n, 2 * chars.length));
-      }
-      System.arraycopy(buf, from, chars, used, n);
-      start[k] = used;
-      used += n;
-      end[k] = used;
-    }
-
-    @Override
-    protected void setComment(char[] buf, int offset, int len) {
-      // comments are off: never called
-    }
-
-    @Override
-    protected void setEmpty() {
-      blank = true;
-    }
-
-    @Override
-    protected Object buildRecord() {
-      return this;
-    }
   }
 }

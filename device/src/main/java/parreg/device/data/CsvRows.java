@@ -25,7 +25,7 @@ final class CsvRows {
 
   private final Path file;
   private final CsvRecords records;
-  private final CsvColumns.Resolved layout;
+  private final CsvLayout layout;
   private final boolean drop;
   private final int[] role;
   private final boolean[] chosen;
@@ -46,11 +46,7 @@ final class CsvRows {
    * @param expectedFeatures the d the columns must give, or 0 to accept any
    */
   static CsvRows open(
-      Path file,
-      CsvRecords records,
-      int expectedFeatures,
-      CsvColumns columns,
-      CsvDialect dialect)
+      Path file, CsvRecords records, int expectedFeatures, CsvColumns columns, CsvDialect dialect)
       throws IOException, DataFormatException {
     if (!records.next()) {
       throw DataFormatException.atLine(
@@ -75,7 +71,7 @@ final class CsvRows {
     for (int k = 0; k < records.fields(); k++) {
       first.add(records.text(k));
     }
-    CsvColumns.Resolved layout = columns.resolve(file, first, true);
+    CsvLayout layout = columns.resolve(file, first, true);
     int d = layout.features();
     if (expectedFeatures > 0 && d != expectedFeatures) {
       throw DataFormatException.atLine(
@@ -114,7 +110,7 @@ final class CsvRows {
         : DataFormatException.inFile(file, "no data rows (an empty partition)");
   }
 
-  private static String featureNames(CsvColumns.Resolved layout) {
+  private static String featureNames(CsvLayout layout) {
     StringBuilder sb = new StringBuilder();
     for (int c : layout.featureColumns()) {
       sb.append(sb.length() == 0 ? "" : ",").append(layout.names()[c]);
@@ -127,11 +123,7 @@ final class CsvRows {
    *     first data row, else the rows start at the next record
    */
   private CsvRows(
-      Path file,
-      CsvRecords records,
-      CsvColumns.Resolved layout,
-      CsvDialect dialect,
-      boolean firstIsData) {
+      Path file, CsvRecords records, CsvLayout layout, CsvDialect dialect, boolean firstIsData) {
     this.file = file;
     this.pending = firstIsData;
     this.records = records;
@@ -146,7 +138,7 @@ final class CsvRows {
     this.x = new float[layout.features()];
   }
 
-  CsvColumns.Resolved layout() {
+  CsvLayout layout() {
     return layout;
   }
 
@@ -191,7 +183,7 @@ final class CsvRows {
 
   private static final boolean[] NONE = new boolean[0];
 
-  private void parseValues() throws DataFormatException {
+  private void parseValues() throws BadValue {
     int d = x.length;
     for (int k = 0; k < role.length; k++) {
       int slot = role[k];
@@ -210,28 +202,37 @@ final class CsvRows {
     }
   }
 
-  private DataFormatException refused(int k, boolean infinite) {
+  /**
+   * A value that is not a finite binary32 number: a problem of its row alone (the other errors here
+   * are problems of the file), which a reader may hold until it knows the row is its own.
+   */
+  static final class BadValue extends DataFormatException {
+    private static final long serialVersionUID = 1L;
+
+    BadValue(String message) {
+      super(message);
+    }
+  }
+
+  private BadValue refused(int k, boolean infinite) {
     String name = layout.names()[k];
     String text = records.text(k);
     if (infinite) {
-      return DataFormatException.atLine(
-          file,
-          records.line(),
+      return bad(
           name + " is '" + abbreviate(text) + "', outside the binary32 range (rounds to infinity)");
     }
     String t = text.toLowerCase(java.util.Locale.ROOT).replace("+", "").replace("-", "");
     if (t.equals("nan") || t.equals("inf") || t.equals("infinity")) {
-      return DataFormatException.atLine(
-          file, records.line(), name + " is '" + text + "', not a finite number");
+      return bad(name + " is '" + text + "', not a finite number");
     }
     if (text.equals("NA")) {
-      return DataFormatException.atLine(
-          file,
-          records.line(),
-          name + " is 'NA', a missing value (--na drop leaves out the rows that have one)");
+      return bad(name + " is 'NA', a missing value (--na drop leaves out the rows that have one)");
     }
-    return DataFormatException.atLine(
-        file, records.line(), name + " is '" + abbreviate(text) + "', not a number");
+    return bad(name + " is '" + abbreviate(text) + "', not a number");
+  }
+
+  private BadValue bad(String what) {
+    return new BadValue(file + " line " + records.line() + ": " + what);
   }
 
   private static String abbreviate(String s) {

@@ -1,8 +1,8 @@
 package parreg.device.data;
 
 /**
- * Decimal text to binary: the one place where a CSV cell becomes a number. A binary64 variant for
- * a data precision of f64 sits beside {@link #toFloat} when that precision exists.
+ * Decimal text to binary: the one place where a CSV cell becomes a number. A binary64 variant for a
+ * data precision of f64 sits beside {@link #toFloat} when that precision exists.
  *
  * <p>The accepted grammar is {@code [+-]digits[.digits][(e|E)[+-]digits]}, also {@code .5} and
  * {@code 5.}: no hexadecimal, no type suffix ({@code 1f}, {@code 1d}), no {@code NaN} or {@code
