@@ -95,4 +95,28 @@ class CsvLineEndsTest {
         g + " line 2: blank line inside the data (only trailing blank lines are allowed)",
         assertThrows(DataFormatException.class, () -> PartitionFiles.read(g)).getMessage());
   }
+
+  @Test
+  void theLineCountThatSizesTheArraysIsExactForEveryVariantAndAcrossBuffers() throws Exception {
+    // rows long enough that some CR LF pair straddles the 64 KiB read buffer's edge
+    StringBuilder row = new StringBuilder("0.");
+    while (row.length() < 997) {
+      row.append("1");
+    }
+    List<String> lines = new ArrayList<>();
+    lines.add("x1,y");
+    for (int i = 0; i < 300; i++) {
+      lines.add(row + "," + i);
+    }
+    for (String[] ends : new String[][] {{"\n"}, {"\r\n"}, {"\r"}, {"\r\n", "\n", "\r"}}) {
+      Path f = write("long" + ends.length + ends[0].length() + ".csv", join(lines, ends));
+      assertEquals(300, CsvPartitionLoader.lineBound(f, true));
+      assertEquals(300, PartitionFiles.read(f).samples());
+    }
+    // a CR as the buffer's last byte (offset 65535), its LF the next buffer's first
+    String first = "0." + "1".repeat(65535 - 6 - 4) + ",0";
+    Path edge = write("edge.csv", "x1,y\r\n" + first + "\r\n1,2\r\n");
+    assertEquals('\r', Files.readAllBytes(edge)[65535]);
+    assertEquals(2, CsvPartitionLoader.lineBound(edge, true));
+  }
 }

@@ -147,26 +147,22 @@ final class CsvPartitionLoader {
    */
   static long lineBound(Path file, boolean header) throws IOException {
     long lines = 0;
-    boolean afterCr = false;
+    byte before = 0; // the byte before the buffer's first
     byte last = '\n';
     byte[] buf = new byte[BUFFER];
     try (InputStream in = Files.newInputStream(file)) {
       for (int r; (r = in.read(buf)) > 0; ) {
         for (int k = 0; k < r; k++) {
           byte b = buf[k];
-          if (b == '\n') {
-            if (!afterCr) {
-              lines++;
-            }
-            afterCr = false;
-          } else if (b == '\r') {
+          if ((b & ~0x0F) != 0) {
+            continue; // neither CR nor LF: most bytes, one test
+          }
+          if (b == '\r' || (b == '\n' && (k > 0 ? buf[k - 1] : before) != '\r')) {
             lines++;
-            afterCr = true;
-          } else {
-            afterCr = false;
           }
         }
-        last = buf[r - 1];
+        before = buf[r - 1];
+        last = before;
       }
     }
     if (last != '\n' && last != '\r') {
