@@ -64,7 +64,7 @@ public final class CsvRecords implements Closeable {
    * field ({@code null}, the default): their text, or with {@code parse} their value ({@link
    * #value}; the text only of a field that is not a finite binary32 number).
    */
-  public void keep(boolean[] mask, boolean parse) {
+  void keep(boolean[] mask, boolean parse) {
     handler.keep(mask, parse);
   }
 
@@ -89,6 +89,10 @@ public final class CsvRecords implements Closeable {
     }
   }
 
+  /**
+   * FastCSV's refusal in words of this project. FastCSV tells its cases apart by message only, so
+   * they are matched by their text here; CsvQuotingTest and CsvLongLineTest hold the wording.
+   */
   private DataFormatException refusal(CsvParseException e) {
     long line = handler.line();
     if (e.getCause() instanceof CsvFieldHandler.TooLong
