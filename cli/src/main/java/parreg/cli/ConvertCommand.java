@@ -46,6 +46,8 @@ public final class ConvertCommand implements Callable<Integer> {
 
   @picocli.CommandLine.Mixin CsvOptions csv = new CsvOptions();
 
+  @picocli.CommandLine.Mixin NaOption na = new NaOption();
+
   @Override
   public Integer call() throws IOException {
     String name =
@@ -59,9 +61,10 @@ public final class ConvertCommand implements Callable<Integer> {
       throw new UserError(out + " exists; refusing to overwrite");
     }
     parreg.device.data.CsvColumns columns = csv.columns();
-    Partition p;
+    parreg.device.data.CsvDialect dialect = csv.dialect(na.missing());
+    PartitionFiles.Loaded loaded;
     try {
-      p = PartitionFiles.read(in, features, columns, parreg.device.data.RowSlice.ALL);
+      loaded = PartitionFiles.load(in, features, columns, dialect, parreg.device.data.RowSlice.ALL);
     } catch (NoSuchFileException e) {
       throw new UserError(in + ": no such file");
     } catch (DataFormatException e) {
@@ -69,6 +72,7 @@ public final class ConvertCommand implements Callable<Integer> {
     } catch (IOException e) {
       throw FileErrors.userError("--in " + in + ": cannot read", e);
     }
+    Partition p = loaded.partition();
     try {
       PartitionFiles.write(p, out);
     } catch (FileAlreadyExistsException e) {
@@ -80,8 +84,15 @@ public final class ConvertCommand implements Callable<Integer> {
     }
     PrintWriter o = spec.commandLine().getOut();
     o.printf(
-        "converted %s -> %s: %d rows, d=%d, sha256 %s%n",
-        in, out, p.samples(), p.features(), p.digest());
+        "converted %s -> %s: %d rows, d=%d, sha256 %s%s%n",
+        in,
+        out,
+        p.samples(),
+        p.features(),
+        p.digest(),
+        dialect.missing() == parreg.device.data.CsvDialect.Missing.DROP
+            ? "; " + DataFiles.dropped(loaded.droppedRows())
+            : "");
     o.flush();
     return Main.OK;
   }

@@ -7,52 +7,68 @@ import java.nio.file.Path;
 import parreg.device.Partition;
 import parreg.device.PartitionSource;
 import parreg.device.data.CsvColumns;
+import parreg.device.data.CsvDialect;
 import parreg.device.data.DataFormatException;
 import parreg.device.data.PartitionFiles;
 import parreg.device.data.RowSlice;
 
 /**
  * Loads a partition file named by an option; bad input becomes a {@link UserError} naming file and
- * line.
+ * line. Rows dropped for a missing value ({@code --na drop}) are reported on standard error, one
+ * line naming the option, the file and the count.
  */
 final class DataFiles {
   private DataFiles() {}
 
   static Partition load(Path file) {
-    return load("--data", file, CsvColumns.DEFAULT, RowSlice.ALL);
-  }
-
-  /**
-   * @param option the option that named the file, for messages
-   * @param columns the CSV columns to read
-   * @param slice the rows to read ({@code --split}), or {@link RowSlice#ALL}
-   */
-  static Partition load(String option, Path file, CsvColumns columns, RowSlice slice) {
-    return load(option, file, 0, columns, slice);
+    return load("--data", file, 0, CsvColumns.DEFAULT, CsvDialect.DEFAULT, RowSlice.ALL)
+        .partition();
   }
 
   /**
    * A file whose rows must have {@code features} features (a hold-out set for a model of that d).
    */
-  static Partition load(String option, Path file, int features, CsvColumns columns) {
-    return load(option, file, features, columns, RowSlice.ALL);
+  static Partition load(
+      String option, Path file, int features, CsvColumns columns, CsvDialect dialect) {
+    return load(option, file, features, columns, dialect, RowSlice.ALL).partition();
   }
 
   /**
    * A node's partition. A whole {@code .prb} with a matching digest sidecar is still being read
-   * when this returns ({@link PartitionFiles#open}): the node starts meanwhile. A slice or chosen
-   * CSV columns are read first.
+   * when this returns ({@link PartitionFiles#open}): the node starts meanwhile. A slice, chosen CSV
+   * columns or a CSV dialect other than the default are read first.
    */
-  static PartitionSource open(String option, Path file, CsvColumns columns, RowSlice slice) {
-    if (columns.isDefault() && slice.equals(RowSlice.ALL)) {
+  static PartitionSource open(
+      String option, Path file, CsvColumns columns, CsvDialect dialect, RowSlice slice) {
+    if (columns.isDefault() && dialect.equals(CsvDialect.DEFAULT) && slice.equals(RowSlice.ALL)) {
       return read(option, file, () -> PartitionFiles.open(file));
     }
-    return PartitionSource.of(load(option, file, 0, columns, slice));
+    return PartitionSource.of(load(option, file, 0, columns, dialect, slice).partition());
   }
 
-  private static Partition load(
-      String option, Path file, int features, CsvColumns columns, RowSlice slice) {
-    return read(option, file, () -> PartitionFiles.read(file, features, columns, slice));
+  /**
+   * @param option the option that named the file, for messages
+   * @param features the d the file must have, or 0 for any
+   * @param slice the rows to read ({@code --split}), or {@link RowSlice#ALL}
+   */
+  static PartitionFiles.Loaded load(
+      String option,
+      Path file,
+      int features,
+      CsvColumns columns,
+      CsvDialect dialect,
+      RowSlice slice) {
+    PartitionFiles.Loaded l =
+        read(option, file, () -> PartitionFiles.load(file, features, columns, dialect, slice));
+    if (dialect.missing() == CsvDialect.Missing.DROP) {
+      System.err.println("parreg: " + option + " " + file + ": " + dropped(l.droppedRows()));
+    }
+    return l;
+  }
+
+  /** "N rows with a missing value dropped (--na drop)", for summaries. */
+  static String dropped(long rows) {
+    return rows + " row" + (rows == 1 ? "" : "s") + " with a missing value dropped (--na drop)";
   }
 
   private interface Reader<T> {

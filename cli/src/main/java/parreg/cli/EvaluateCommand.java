@@ -44,33 +44,41 @@ public final class EvaluateCommand implements Callable<Integer> {
 
   @picocli.CommandLine.Mixin CsvOptions csv = new CsvOptions();
 
+  @picocli.CommandLine.Mixin NaOption na = new NaOption();
+
   @Override
   public Integer call() throws IOException {
     parreg.device.data.CsvColumns columns = csv.columns();
+    parreg.device.data.CsvDialect dialect = csv.dialect(na.missing());
+    boolean dropping = dialect.missing() == parreg.device.data.CsvDialect.Missing.DROP;
     Checkpoint cp = source.load();
     boolean bias = cp.contract().bias();
     double[] w = cp.parameters();
     RegressionMetrics metrics = new RegressionMetrics();
     double[] row = new double[cp.contract().features()];
+    long dropped;
     try {
-      PartitionFiles.stream(
-          input,
-          cp.contract().features(),
-          columns,
-          (i, x, y, where) -> {
-            for (int j = 0; j < row.length; j++) {
-              row[j] = x[j];
-            }
-            double prediction = UpdateRule.predict(w, bias, row);
-            if (!Double.isFinite(prediction)) {
-              throw new DataFormatException(
-                  where.describe()
-                      + ": the prediction is "
-                      + prediction
-                      + " (beyond the binary64 range); the model cannot be judged on this row");
-            }
-            metrics.add(y, prediction);
-          });
+      dropped =
+          PartitionFiles.stream(
+                  input,
+                  cp.contract().features(),
+                  columns,
+                  dialect,
+                  (i, x, y, where) -> {
+                    for (int j = 0; j < row.length; j++) {
+                      row[j] = x[j];
+                    }
+                    double prediction = UpdateRule.predict(w, bias, row);
+                    if (!Double.isFinite(prediction)) {
+                      throw new DataFormatException(
+                          where.describe()
+                              + ": the prediction is "
+                              + prediction
+                              + " (beyond the binary64 range); the model cannot be judged on this row");
+                    }
+                    metrics.add(y, prediction);
+                  })
+              .droppedRows();
     } catch (DataFormatException e) {
       throw new UserError("--input " + e.getMessage());
     } catch (NoSuchFileException e) {
@@ -86,6 +94,9 @@ public final class EvaluateCommand implements Callable<Integer> {
       o.put("committedStep", cp.committedStep());
       o.put("input", input.toString());
       o.put("n", metrics.n());
+      if (dropping) {
+        o.put("droppedRows", dropped);
+      }
       putNumber(o, "rmse", metrics.rmse());
       putNumber(o, "mae", metrics.mae());
       putNumber(o, "r2", metrics.r2());
@@ -101,6 +112,9 @@ public final class EvaluateCommand implements Callable<Integer> {
               + ") on "
               + input);
       System.out.println("n     " + metrics.n());
+      if (dropping) {
+        System.out.println("      " + DataFiles.dropped(dropped));
+      }
       System.out.println("RMSE  " + metrics.rmse());
       System.out.println("MAE   " + metrics.mae());
       System.out.println(

@@ -34,6 +34,8 @@ public final class FitCommand implements Callable<Integer> {
 
   @Mixin CsvOptions csv = new CsvOptions();
 
+  @Mixin NaOption na = new NaOption();
+
   @Option(
       names = "--participants",
       description =
@@ -202,6 +204,9 @@ public final class FitCommand implements Callable<Integer> {
       a.addAll(List.of("--learning-rate", learningRate));
     }
     a.addAll(csv.asArguments());
+    if (na.na != null) {
+      a.addAll(List.of("--na", na.na));
+    }
     return a;
   }
 

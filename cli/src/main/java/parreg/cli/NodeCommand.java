@@ -94,6 +94,8 @@ public final class NodeCommand implements Callable<Integer> {
 
   @picocli.CommandLine.Mixin CsvOptions csv = new CsvOptions();
 
+  @picocli.CommandLine.Mixin NaOption na = new NaOption();
+
   @Option(
       names = "--validation",
       description =
@@ -218,7 +220,10 @@ public final class NodeCommand implements Callable<Integer> {
                   "--validation",
                   validation,
                   spec.partition().features(),
-                  "seed".equals(data) ? parreg.device.data.CsvColumns.DEFAULT : csv.columns()),
+                  "seed".equals(data) ? parreg.device.data.CsvColumns.DEFAULT : csv.columns(),
+                  "seed".equals(data)
+                      ? parreg.device.data.CsvDialect.DEFAULT
+                      : csv.dialect(na.missing())),
               validationEvery);
     }
     StartupTrace.mark("run spec resolved");
@@ -310,9 +315,9 @@ public final class NodeCommand implements Callable<Integer> {
         throw new UserError("--batch-size must be >= 0 (0 = whole partition)");
       }
       if ("seed".equals(c.data)) {
-        if (c.split || !c.csv.columns().isDefault()) {
+        if (c.split || c.csv.given() || c.na.given()) {
           throw new UserError(
-              "--split, --label, --features and --no-header apply to --data FILE, not to --data seed");
+              "--split, --label, --features, --no-header, --delimiter and --na apply to --data FILE, not to --data seed");
         }
         if (c.participants != 2) {
           throw new UserError("--data seed has exactly 2 partitions; --participants must be 2");
@@ -338,7 +343,9 @@ public final class NodeCommand implements Callable<Integer> {
           c.split
               ? new parreg.device.data.RowSlice(c.participant, c.participants)
               : parreg.device.data.RowSlice.ALL;
-      PartitionSource p = DataFiles.open("--data", Path.of(c.data), c.csv.columns(), slice);
+      PartitionSource p =
+          DataFiles.open(
+              "--data", Path.of(c.data), c.csv.columns(), c.csv.dialect(c.na.missing()), slice);
       p.rows()
           .whenComplete(
               (rows, e) ->

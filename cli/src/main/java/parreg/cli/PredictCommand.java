@@ -95,7 +95,7 @@ public final class PredictCommand implements Callable<Integer> {
     @Option(
         names = "--input",
         description =
-            "CSV file of rows x1,...,xd (a header line x1,... is allowed); one prediction per line")
+            "CSV file of rows x1,...,xd (a header line x1,... is allowed); one prediction per data row")
     Path file;
   }
 
@@ -113,89 +113,10 @@ public final class PredictCommand implements Callable<Integer> {
       System.out.println(Double.toString(predict(cp, v, "--x " + String.join(",", input.x))));
       return 0;
     }
-    parreg.device.data.CsvColumns columns = csv.columns();
-    if (!columns.isDefault()) {
-      return predictColumns(cp, columns);
-    }
-    // Many rows: stream the file, one prediction per line, in input order.
-    try (java.io.BufferedReader in = java.nio.file.Files.newBufferedReader(input.file);
-        java.io.PrintWriter out =
-            new java.io.PrintWriter(
-                new java.io.BufferedWriter(new java.io.OutputStreamWriter(System.out)), false)) {
-      String line;
-      long lineNo = 0;
-      while ((line = in.readLine()) != null) {
-        lineNo++;
-        if (line.isBlank() || (lineNo == 1 && line.strip().startsWith("x1"))) {
-          continue;
-        }
-        double[] v = parse(List.of(line.split(",", -1)), input.file + " line " + lineNo, d);
-        // A row whose prediction overflows ends the output there (the rows before stay printed).
-        out.println(Double.toString(predict(cp, v, input.file + " line " + lineNo)));
-      }
-    } catch (java.nio.file.NoSuchFileException e) {
-      throw new UserError("--input " + input.file + ": no such file");
-    } catch (java.io.IOException e) {
-      throw new UserError("--input " + input.file + ": " + e.getMessage());
-    }
-    return 0;
-  }
-
-  /**
-   * {@code --input} with {@code --label}/{@code --features}/{@code --no-header}: the features
-   * chosen (a label column, where there is one, is skipped), one prediction per data row.
-   */
-  private int predictColumns(Checkpoint cp, parreg.device.data.CsvColumns columns) {
-    int d = cp.contract().features();
-    Path file = input.file;
-    try (java.io.BufferedReader in = java.nio.file.Files.newBufferedReader(file);
-        java.io.PrintWriter out =
-            new java.io.PrintWriter(
-                new java.io.BufferedWriter(new java.io.OutputStreamWriter(System.out)), false)) {
-      String first = in.readLine();
-      if (first == null) {
-        throw new UserError("--input " + file + " line 1: the file is empty");
-      }
-      parreg.device.data.CsvColumns.Resolved layout = columns.resolve(file, first, false);
-      if (layout.features() != d) {
-        throw new UserError(
-            "--input "
-                + file
-                + " line 1: the model has "
-                + d
-                + " feature(s); the columns chosen are "
-                + layout.features());
-      }
-      long lineNo = columns.header() ? 1 : 0;
-      String line = columns.header() ? in.readLine() : first;
-      for (; line != null; line = in.readLine()) {
-        lineNo++;
-        if (line.isBlank()) {
-          continue;
-        }
-        String[] cells = line.split(",", -1);
-        String where = file + " line " + lineNo;
-        if (cells.length != layout.columns()) {
-          throw new UserError(
-              "--input "
-                  + where
-                  + ": expected "
-                  + layout.columns()
-                  + " values, found "
-                  + cells.length);
-        }
-        List<String> values = new java.util.ArrayList<>(d);
-        for (int c : layout.featureColumns()) {
-          values.add(cells[c]);
-        }
-        out.println(Double.toString(predict(cp, parse(values, where, d), where)));
-      }
-    } catch (parreg.device.data.DataFormatException e) {
-      throw new UserError("--input " + e.getMessage());
-    } catch (java.nio.file.NoSuchFileException e) {
-      throw new UserError("--input " + file + ": no such file");
-    } catch (java.io.IOException e) {
-      throw new UserError("--input " + file + ": " + e.getMessage());
+    try (java.io.PrintWriter out =
+        new java.io.PrintWriter(
+            new java.io.BufferedWriter(new java.io.OutputStreamWriter(System.out)), false)) {
+      PredictInput.run(cp, input.file, csv.columns(), csv.dialect(), out);
     }
     return 0;
   }
@@ -204,7 +125,7 @@ public final class PredictCommand implements Callable<Integer> {
    * The prediction, refused when it overflows binary64 (finite parameters, finite inputs, an
    * infinite sum).
    */
-  private static double predict(Checkpoint cp, double[] x, String where) {
+  static double predict(Checkpoint cp, double[] x, String where) {
     double y = UpdateRule.predict(cp.parameters(), cp.contract().bias(), x);
     if (!Double.isFinite(y)) {
       throw new UserError(
@@ -213,7 +134,7 @@ public final class PredictCommand implements Callable<Integer> {
     return y;
   }
 
-  private static double[] parse(List<String> values, String where, int d) {
+  static double[] parse(List<String> values, String where, int d) {
     if (values.size() != d) {
       throw new UserError(
           where + ": the model has " + d + " feature(s); got " + values.size() + " value(s)");

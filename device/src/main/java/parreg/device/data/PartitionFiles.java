@@ -37,6 +37,15 @@ public final class PartitionFiles {
 
   private PartitionFiles() {}
 
+  /**
+   * A partition read, and how many of the file's rows were dropped for a missing value ({@link
+   * CsvDialect.Missing#DROP}; counted over the whole file, before a {@code --split} slice is cut).
+   */
+  public record Loaded(Partition partition, long droppedRows) {}
+
+  /** The rows a stream gave its sink, and the rows it dropped for a missing value. */
+  public record Streamed(long rows, long droppedRows) {}
+
   public static Partition read(Path file) throws IOException, DataFormatException {
     return read(file, 0);
   }
@@ -71,14 +80,40 @@ public final class PartitionFiles {
     return CsvPartitionFormat.read(file, expectedFeatures, columns, slice);
   }
 
+  /**
+   * As {@link #read(Path, int, CsvColumns, RowSlice)}, a CSV file read as {@code dialect} says
+   * (delimiter, missing values), with the count of rows dropped. A {@code .prb} file has no missing
+   * values and no delimiter: a delimiter other than the comma is refused for it.
+   */
+  public static Loaded load(
+      Path file, int expectedFeatures, CsvColumns columns, CsvDialect dialect, RowSlice slice)
+      throws IOException, DataFormatException {
+    if (isBinary(file)) {
+      requireDefault(file, dialect);
+      return new Loaded(read(file, expectedFeatures, columns, slice), 0);
+    }
+    return CsvPartitionFormat.load(file, expectedFeatures, columns, dialect, slice);
+  }
+
   /** As {@link #stream(Path, int, RowSink)}, the CSV columns chosen by {@code columns}. */
   public static long stream(Path file, int expectedFeatures, CsvColumns columns, RowSink sink)
       throws IOException, DataFormatException {
+    return stream(file, expectedFeatures, columns, CsvDialect.DEFAULT, sink).rows();
+  }
+
+  /**
+   * As {@link #stream(Path, int, RowSink)}, the CSV columns chosen by {@code columns} and read as
+   * {@code dialect} says; the rows dropped for a missing value are counted, not streamed.
+   */
+  public static Streamed stream(
+      Path file, int expectedFeatures, CsvColumns columns, CsvDialect dialect, RowSink sink)
+      throws IOException, DataFormatException {
     if (isBinary(file)) {
       requireDefault(file, columns);
-      return BinaryPartitionFormat.stream(file, expectedFeatures, sink);
+      requireDefault(file, dialect);
+      return new Streamed(BinaryPartitionFormat.stream(file, expectedFeatures, sink), 0);
     }
-    return CsvPartitionFormat.stream(file, expectedFeatures, columns, sink);
+    return CsvPartitionFormat.stream(file, expectedFeatures, columns, dialect, sink);
   }
 
   private static void requireDefault(Path file, CsvColumns columns) throws DataFormatException {
@@ -87,6 +122,16 @@ public final class PartitionFiles {
           file,
           "a binary .prb partition has its own layout (features, then y); "
               + columns.describe()
+              + " applies to CSV files only");
+    }
+  }
+
+  private static void requireDefault(Path file, CsvDialect dialect) throws DataFormatException {
+    if (!dialect.defaultSyntax()) {
+      throw DataFormatException.inFile(
+          file,
+          "a binary .prb partition has no delimiter; --delimiter "
+              + CsvDialect.describe(dialect.delimiter())
               + " applies to CSV files only");
     }
   }

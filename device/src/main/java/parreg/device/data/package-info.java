@@ -9,7 +9,12 @@
  * the same rows in CSV and in binary are the same partition. Bad input is a checked {@link
  * parreg.device.data.DataFormatException} naming the file and the line or byte offset.
  *
- * <p>Plain Java: depends on {@code parreg.device} and the JDK only (no Pekko, no persistence, no
- * actors).
+ * <p>CSV is read through {@link parreg.device.data.CsvRecords} (FastCSV, RFC 4180), the one reader
+ * of every command: {@link parreg.device.data.CsvRows} applies a column layout ({@link
+ * parreg.device.data.CsvLayout}) and a {@link parreg.device.data.CsvDialect} to its records, and
+ * {@link parreg.device.data.Decimals} turns a cell into binary32.
+ *
+ * <p>Plain Java: depends on {@code parreg.device}, the JDK and FastCSV ({@code de.siegmar.fastcsv},
+ * no dependencies of its own) only (no Pekko, no persistence, no actors).
  */
 package parreg.device.data;
