@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Dependencies point one way: {@code solver} knows nothing of parreg's other packages or of Pekko;
- * {@code device} knows nothing of Pekko or of the other layers; {@code persistence} knows nothing of
- * {@code actors} or {@code cli}; {@code actors} knows nothing of {@code cli}. Checked on the
+ * {@code device} knows nothing of Pekko or of the other layers; {@code persistence} knows nothing
+ * of {@code actors} or {@code cli}; {@code actors} knows nothing of {@code cli}. Checked on the
  * sources, imports and fully qualified names alike.
  */
 class LayeringTest {

@@ -168,7 +168,8 @@ class ExactSolverTest {
     for (int t : new int[] {2, 3, 8}) {
       LeastSquaresFit other = new ExactSolver(t).fit(stats, SolverOptions.withBias());
       assertTrue(one.solution().sameBits(other.solution()), "t=" + t);
-      assertEquals(summary, other.summary(null), "summary, t=" + t); // records compare doubles by bits
+      assertEquals(
+          summary, other.summary(null), "summary, t=" + t); // records compare doubles by bits
     }
   }
 
@@ -282,7 +283,6 @@ class ExactSolverTest {
     assertThrows(IllegalArgumentException.class, () -> new SolverOptions(true, -1));
     assertThrows(IllegalArgumentException.class, () -> new SolverOptions(true, Double.NaN));
     assertThrows(
-        IllegalArgumentException.class,
-        () -> new SolverOptions(true, Double.POSITIVE_INFINITY));
+        IllegalArgumentException.class, () -> new SolverOptions(true, Double.POSITIVE_INFINITY));
   }
 }

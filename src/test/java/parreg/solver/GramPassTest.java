@@ -14,8 +14,17 @@ import org.junit.jupiter.api.Test;
 /** The pass has the reference's bits at every thread count, SIMD or not, and merges as stated. */
 class GramPassTest {
   private static final int[][] SHAPES = {
-    {0, 1}, {1, 1}, {255, 3}, {256, 2}, {257, 5}, {1001, 7}, {5003, 13}, {3001, 31}, {2049, 40},
-    {70001, 1}, {9000, 3}
+    {0, 1},
+    {1, 1},
+    {255, 3},
+    {256, 2},
+    {257, 5},
+    {1001, 7},
+    {5003, 13},
+    {3001, 31},
+    {2049, 40},
+    {70001, 1},
+    {9000, 3}
   };
 
   static ColumnData data(int n, int d, boolean binary32, long seed) {

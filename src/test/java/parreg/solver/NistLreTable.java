@@ -32,8 +32,7 @@ public final class NistLreTable {
   static Row row(NistStrd s) {
     ColumnData data = s.columns();
     GramStats stats = GramPass.compute(data, 2);
-    LeastSquaresFit fit =
-        new ExactSolver().fit(stats, new SolverOptions(s.intercept, 0.0));
+    LeastSquaresFit fit = new ExactSolver().fit(stats, new SolverOptions(s.intercept, 0.0));
     RegressionSummary sum = fit.summary(null);
     double[] w = fit.solution().parameters();
     String[] est = s.certifiedInLayout(s.estimates);

@@ -20,8 +20,17 @@ import java.util.regex.Pattern;
  */
 final class NistStrd {
   static final String[] NAMES = {
-    "Norris", "Pontius", "NoInt1", "NoInt2", "Filip", "Longley",
-    "Wampler1", "Wampler2", "Wampler3", "Wampler4", "Wampler5"
+    "Norris",
+    "Pontius",
+    "NoInt1",
+    "NoInt2",
+    "Filip",
+    "Longley",
+    "Wampler1",
+    "Wampler2",
+    "Wampler3",
+    "Wampler4",
+    "Wampler5"
   };
 
   final String name;
@@ -95,8 +104,7 @@ final class NistStrd {
       double[] row = rows.get(i);
       y[i] = row[0];
       for (int j = 0; j < d; j++) {
-        x[j * n + i] =
-            degree > 0 ? new BigDecimal(row[1]).pow(j + 1).doubleValue() : row[1 + j];
+        x[j * n + i] = degree > 0 ? new BigDecimal(row[1]).pow(j + 1).doubleValue() : row[1 + j];
       }
     }
     if (estimates.length != d + (intercept ? 1 : 0) || rsd == null || r2 == null) {
@@ -106,8 +114,7 @@ final class NistStrd {
 
   /** Lines "{@code label} (lines A to B)" of the header, 1-based and inclusive. */
   private static int[] range(String text, String label) {
-    Matcher m =
-        Pattern.compile(label + "\\s+\\(lines (\\d+) to (\\d+)\\)").matcher(text);
+    Matcher m = Pattern.compile(label + "\\s+\\(lines (\\d+) to (\\d+)\\)").matcher(text);
     if (!m.find()) {
       throw new IllegalStateException("no " + label + " range");
     }

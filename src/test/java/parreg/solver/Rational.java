@@ -62,7 +62,10 @@ record Rational(BigInteger num, BigInteger den) {
     return num.signum();
   }
 
-  /** Correctly rounded to binary64 (via a 60-digit decimal, then the JDK's correctly rounded conversion). */
+  /**
+   * Correctly rounded to binary64 (via a 60-digit decimal, then the JDK's correctly rounded
+   * conversion).
+   */
   double toDouble() {
     return toBigDecimal().doubleValue();
   }

@@ -3,8 +3,8 @@ package parreg.solver;
 /**
  * The exact least-squares solution of binary64 data, in rational arithmetic: the centred (or raw)
  * normal equations with the ridge term, {@code (C + n l2 I) w = C_xy}, solved by Gaussian
- * elimination over the rationals; the intercept {@code mean(y) - sum_j w_j mean(x_j)}. Returns
- * the weights then the intercept (where fitted), exact.
+ * elimination over the rationals; the intercept {@code mean(y) - sum_j w_j mean(x_j)}. Returns the
+ * weights then the intercept (where fitted), exact.
  */
 final class RationalLeastSquares {
   private RationalLeastSquares() {}

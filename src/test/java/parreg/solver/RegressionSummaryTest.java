@@ -119,8 +119,11 @@ class RegressionSummaryTest {
       for (int k = 0; k < d; k++) {
         Rational s = Rational.ZERO;
         for (int i = 0; i < n; i++) {
-          s = s.add(Rational.of(data.value(j, i)).sub(mean[j]).mul(
-              Rational.of(data.value(k, i)).sub(mean[k])));
+          s =
+              s.add(
+                  Rational.of(data.value(j, i))
+                      .sub(mean[j])
+                      .mul(Rational.of(data.value(k, i)).sub(mean[k])));
         }
         c[j][k] = s;
       }
@@ -145,13 +148,15 @@ class RegressionSummaryTest {
     SplittableRandom r = new SplittableRandom(22);
     double[][] p = ExactSolverTest.problem(r, 40, 2, false);
     GramStats stats = GramPass.compute(ColumnData.of(p[0], p[1], 40, 2), 1);
-    RegressionSummary ridge = new ExactSolver().fit(stats, new SolverOptions(true, 0.1)).summary(null);
+    RegressionSummary ridge =
+        new ExactSolver().fit(stats, new SolverOptions(true, 0.1)).summary(null);
     assertTrue(Double.isNaN(ridge.coefficients().get(0).stdError()));
     assertTrue(ridge.rSquared() > 0 && ridge.rSquared() < 1);
     double[] x = {1, 2, 3};
     double[] y = {2, 5, 4};
     GramStats exact = GramPass.compute(ColumnData.of(x, y, 3, 1), 1);
-    RegressionSummary none = new ExactSolver().fit(exact, new SolverOptions(false, 0)).summary(null);
+    RegressionSummary none =
+        new ExactSolver().fit(exact, new SolverOptions(false, 0)).summary(null);
     assertEquals(2, none.residualDf());
     assertTrue(none.coefficients().get(0).p() > 0);
     double[] x2 = {1, 2};

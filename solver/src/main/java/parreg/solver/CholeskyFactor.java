@@ -51,8 +51,8 @@ final class CholeskyFactor {
   }
 
   /**
-   * Solves {@code A x = b} (original indexing) where the factorisation had full rank: {@code x =
-   * P L^-T L^-1 P^T b}.
+   * Solves {@code A x = b} (original indexing) where the factorisation had full rank: {@code x = P
+   * L^-T L^-1 P^T b}.
    */
   void solve(double[] bh, double[] bl, double[] xh, double[] xl) {
     double[] wh = new double[p];

@@ -3,9 +3,9 @@ package parreg.solver;
 /**
  * The 1-norm condition number {@code ||A||_1 ||A^-1||_1} of the factored (scaled) system, with
  * {@code ||A^-1||_1} estimated by Hager's method as refined by Higham (LAPACK {@code dlacn2}): at
- * most five pairs of solves with the factor, then Higham's alternating test vector; the estimate
- * is a lower bound, in practice within a factor of 3. Fixed operations, so every node reports the
- * same bits.
+ * most five pairs of solves with the factor, then Higham's alternating test vector; the estimate is
+ * a lower bound, in practice within a factor of 3. Fixed operations, so every node reports the same
+ * bits.
  */
 final class ConditionEstimate {
   private ConditionEstimate() {}

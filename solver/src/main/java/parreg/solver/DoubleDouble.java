@@ -3,8 +3,8 @@ package parreg.solver;
 /**
  * Double-double ("double-word") arithmetic: a value is an unevaluated sum {@code hi + lo} of two
  * binary64 numbers with {@code |lo| <= ulp(hi)/2}, about 106 significant bits. Every operation is a
- * fixed sequence of IEEE binary64 operations rounded to nearest ({@link Math#fma} is the IEEE
- * fused multiply-add, one rounding), so a CUDA kernel that writes the same sequence ({@code __dadd_rn},
+ * fixed sequence of IEEE binary64 operations rounded to nearest ({@link Math#fma} is the IEEE fused
+ * multiply-add, one rounding), so a CUDA kernel that writes the same sequence ({@code __dadd_rn},
  * {@code __fma_rn}, no contraction) gets the same bits.
  *
  * <p>The algorithms and their relative error bounds ({@code u = 2^-53}) are those of Joldes, Muller
@@ -25,7 +25,9 @@ final class DoubleDouble {
     return (a - (s - bb)) + (b - bb);
   }
 
-  /** The exact error of {@code s = a + b} where {@code |a| >= |b|} or a is 0 (Dekker's Fast2Sum). */
+  /**
+   * The exact error of {@code s = a + b} where {@code |a| >= |b|} or a is 0 (Dekker's Fast2Sum).
+   */
   static double fastTwoSumErr(double a, double b, double s) {
     return b - (s - a);
   }

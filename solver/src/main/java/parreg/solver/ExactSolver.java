@@ -3,8 +3,8 @@ package parreg.solver;
 import java.util.List;
 
 /**
- * The exact solver, version {@value #NAME}: the centred, ridge-augmented normal equations scaled
- * to unit diagonal ({@link ScaledSystem}), factored by pivoted Cholesky in double-double ({@link
+ * The exact solver, version {@value #NAME}: the centred, ridge-augmented normal equations scaled to
+ * unit diagonal ({@link ScaledSystem}), factored by pivoted Cholesky in double-double ({@link
  * PivotedCholesky}), solved in double-double, the weights unscaled and the intercept {@code mu_y -
  * sum_j w_j mu_j} formed in double-double, and each parameter rounded once to binary64.
  *

@@ -9,17 +9,19 @@ package parreg.solver;
  * columns {@code z_0 .. z_{m-1}}: the features {@code z_j = x_j} ({@code j < d}), the label {@code
  * z_d = y} ({@link #label}) and the constant {@code z_{d+1} = 1} ({@link #one}). The statistics are
  * the upper triangle {@code S_jk = sum_i z_j[i] z_k[i]}, {@code j <= k < m}, packed row by row
- * ({@link #index}); so they hold the Gram matrix of {@code [x, y]}, the column sums {@code S_{j,one}}
- * and the mass {@code S_{one,one} = n}. Every value is read as binary64 (binary32 widens exactly).
+ * ({@link #index}); so they hold the Gram matrix of {@code [x, y]}, the column sums {@code
+ * S_{j,one}} and the mass {@code S_{one,one} = n}. Every value is read as binary64 (binary32 widens
+ * exactly).
  *
- * <p><b>Tiles.</b> Tile {@code t} holds samples {@code [T t, min(T t + T, n))}, {@code T =}
- * {@value #TILE}. Inside a tile each entry is accumulated over the tile's samples in index order,
- * starting from {@code +0.0}:
+ * <p><b>Tiles.</b> Tile {@code t} holds samples {@code [T t, min(T t + T, n))}, {@code T =} {@value
+ * #TILE}. Inside a tile each entry is accumulated over the tile's samples in index order, starting
+ * from {@code +0.0}:
  *
  * <ul>
  *   <li><i>binary32 data</i> (features and labels binary32): {@code acc = acc + z_j[i] * z_k[i]} in
  *       binary64. The product of two binary32 values is exact in binary64, so only the addition
- *       rounds, and a fused multiply-add gives the same bits. The tile value is {@code (acc, +0.0)}.
+ *       rounds, and a fused multiply-add gives the same bits. The tile value is {@code (acc,
+ *       +0.0)}.
  *   <li><i>binary64 data</i> (anything else): {@code p = z_j[i] * z_k[i]}, {@code e = fma(z_j[i],
  *       z_k[i], -p)} (exact), then {@code acc = acc + (p, e)} in double-double ({@link
  *       DoubleDouble#add}); the tile value is {@code acc}.
@@ -29,12 +31,12 @@ package parreg.solver;
  * level by level, element {@code i} of the next level is {@code a[2i] + a[2i+1]} ({@link
  * DoubleDouble#add}, left operand first), an odd last element carried up unchanged. Any aligned run
  * of {@code 2^k} tiles is a complete subtree, and the last, partial run is reduced by the same
- * rule, so a backend may reduce aligned blocks of tiles independently and combine the blocks' values
- * by the same tree; {@link GramPass} does.
+ * rule, so a backend may reduce aligned blocks of tiles independently and combine the blocks'
+ * values by the same tree; {@link GramPass} does.
  *
  * <p><b>Participants.</b> Statistics of several participants are combined in participant-id order,
- * {@code ((S_0 + S_1) + S_2) + ...} entry by entry in double-double, masses added as unsigned 64-bit
- * integers ({@link GramStats#merge}).
+ * {@code ((S_0 + S_1) + S_2) + ...} entry by entry in double-double, masses added as unsigned
+ * 64-bit integers ({@link GramStats#merge}).
  */
 public final class GramOrder {
   /** The order's versioned name, as the run contract carries it. */

@@ -7,15 +7,15 @@ import java.util.Arrays;
  * tasks and combined so that the bits equal {@link ReferenceGramPass} at every thread count.
  *
  * <p>A task is one <i>panel</i> (consecutive rows of the packed triangle, {@value #PANEL_ENTRIES}
- * entries at most unless one row has more)
- * times one <i>block</i> of {@code 2^b} consecutive tiles starting at a multiple of {@code 2^b}:
- * such a block is a complete subtree of the order's tree (the last block the same partial subtree
- * the order gives). Inside a task each tile is packed sample-major, its tile values computed by
- * {@link VectorTiles} (or {@link ScalarTiles}), and pushed onto a binary counter of partial sums,
- * which merges two equal-sized neighbours exactly where the level-by-level tree does; at the end
- * the counter's levels are folded from the smallest up, which is how the level-by-level tree
- * finishes an incomplete run. The blocks' values are then combined by {@link GramOrder#pairwise}.
- * The block size only balances the work; it does not change the bits.
+ * entries at most unless one row has more) times one <i>block</i> of {@code 2^b} consecutive tiles
+ * starting at a multiple of {@code 2^b}: such a block is a complete subtree of the order's tree
+ * (the last block the same partial subtree the order gives). Inside a task each tile is packed
+ * sample-major, its tile values computed by {@link VectorTiles} (or {@link ScalarTiles}), and
+ * pushed onto a binary counter of partial sums, which merges two equal-sized neighbours exactly
+ * where the level-by-level tree does; at the end the counter's levels are folded from the smallest
+ * up, which is how the level-by-level tree finishes an incomplete run. The blocks' values are then
+ * combined by {@link GramOrder#pairwise}. The block size only balances the work; it does not change
+ * the bits.
  */
 public final class GramPass {
   /** System property: {@code false} turns the SIMD lanes off (same bits, slower). */
@@ -42,7 +42,9 @@ public final class GramPass {
     return compute(data, threads, vector, PANEL_ENTRIES);
   }
 
-  /** As {@link #compute(ColumnData, int, boolean)} with another panel budget (tests: many panels). */
+  /**
+   * As {@link #compute(ColumnData, int, boolean)} with another panel budget (tests: many panels).
+   */
   static GramStats compute(ColumnData data, int threads, boolean vector, int panelEntries) {
     if (threads < 1) {
       throw new IllegalArgumentException("threads must be >= 1: " + threads);

@@ -3,9 +3,9 @@ package parreg.solver;
 import java.util.List;
 
 /**
- * A solved system: the {@link Solution} and what the training summary is computed from (the
- * scaled system, its factor, the double-double weights and intercept before rounding). Not
- * serialised: the statistics and the solver's name recompute it, bit for bit.
+ * A solved system: the {@link Solution} and what the training summary is computed from (the scaled
+ * system, its factor, the double-double weights and intercept before rounding). Not serialised: the
+ * statistics and the solver's name recompute it, bit for bit.
  */
 public final class LeastSquaresFit {
   final ScaledSystem system;

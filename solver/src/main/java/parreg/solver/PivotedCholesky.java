@@ -81,7 +81,9 @@ final class PivotedCholesky {
       int chunks = (rows + chunk - 1) / chunk;
       int use = (long) rows * j > (1 << 14) ? threads : 1;
       Parallel.run(
-          use, chunks, c -> column(col, col + 1 + c * chunk, Math.min(end, col + 1 + (c + 1) * chunk)));
+          use,
+          chunks,
+          c -> column(col, col + 1 + c * chunk, Math.min(end, col + 1 + (c + 1) * chunk)));
       j++;
     }
   }

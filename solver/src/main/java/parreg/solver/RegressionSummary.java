@@ -5,9 +5,9 @@ import java.util.List;
 /**
  * The training summary of an exact least-squares fit, in the shape of statsmodels' OLS summary and
  * Spark's {@code LinearRegressionTrainingSummary}: plain fields, so a JSON writer maps it directly.
- * Values that do not exist are NaN: standard errors, t and p without residual degrees of freedom
- * or with {@code l2 > 0} (the ridge estimator is biased; its classical standard errors do not
- * apply), R-squared where the total sum of squares is 0.
+ * Values that do not exist are NaN: standard errors, t and p without residual degrees of freedom or
+ * with {@code l2 > 0} (the ridge estimator is biased; its classical standard errors do not apply),
+ * R-squared where the total sum of squares is 0.
  *
  * @param solver the solver's versioned name
  * @param order the statistics pass's versioned order
@@ -20,7 +20,8 @@ import java.util.List;
  * @param residualSumOfSquares of the double-double fit, computed in double-double
  * @param totalSumOfSquares about the mean with an intercept, about 0 without (as R and statsmodels)
  * @param rSquared {@code 1 - RSS / TSS}
- * @param adjustedRSquared {@code 1 - (1 - R^2) (n - k) / df}, {@code k} = 1 with an intercept, else 0
+ * @param adjustedRSquared {@code 1 - (1 - R^2) (n - k) / df}, {@code k} = 1 with an intercept, else
+ *     0
  * @param residualStdDev {@code sqrt(RSS / df)} (NIST's "residual standard deviation", R's sigma)
  * @param rmse {@code sqrt(RSS / n)} (Spark's rootMeanSquaredError)
  * @param condition the solver's 1-norm condition estimate of the scaled system

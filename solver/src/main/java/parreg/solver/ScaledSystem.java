@@ -13,14 +13,23 @@ package parreg.solver;
  * <p>Each column gets a pivot tolerance in units of its scaled diagonal: {@code tau_j = 2^10 eps
  * (S_jj + n l2) / M_jj}, where {@code eps} bounds the statistics' relative rounding error ({@link
  * #EPS_BINARY32}, {@link #EPS_BINARY64}) and the ratio is the loss of relative accuracy in
- * centring. A column whose centred square sum is at the level of that noise ({@code tau_j >= 1})
- * is constant; its row and column of {@code A} are left zero.
+ * centring. A column whose centred square sum is at the level of that noise ({@code tau_j >= 1}) is
+ * constant; its row and column of {@code A} are left zero.
  */
 final class ScaledSystem {
-  /** Relative error bound of binary32-rule statistics: {@code (T - 1) u < 2^-45}, T = 256. */
+  /**
+   * Bound on the error of a binary32-rule entry relative to {@code sum_i |z_j z_k|}: {@code (T - 1)
+   * u / (1 - (T - 1) u)} in the tile plus {@code 3.01 u^2} per tree level and merge, below {@code
+   * 2^-45} ({@code u = 2^-53}, {@code T = 256}; docs/SOLVER.md).
+   */
   static final double EPS_BINARY32 = 0x1p-45;
 
-  /** Of binary64-rule statistics: {@code 3 (T + 40) u^2 < 2^-96}, any n below 2^50. */
+  /**
+   * Of a binary64-rule entry: {@code 3.01 u^2} per double-double addition, {@code T - 1} in the
+   * tile, one per tree level and per merged participant: below {@code 2^-96} while tree levels plus
+   * participants stay under 40 (beyond, the tolerance's margin over the bound shrinks below {@code
+   * 2^10}).
+   */
   static final double EPS_BINARY64 = 0x1p-96;
 
   /** Safety factor of the pivot tolerance over the statistics' error bound. */
@@ -110,8 +119,8 @@ final class ScaledSystem {
   }
 
   /**
-   * {@code C_jk} for features or the label ({@code j, k <= d}): {@code S_jk - S_{j,1} mu_k} with
-   * an intercept, {@code S_jk} without. No ridge.
+   * {@code C_jk} for features or the label ({@code j, k <= d}): {@code S_jk - S_{j,1} mu_k} with an
+   * intercept, {@code S_jk} without. No ridge.
    */
   void centred(int j, int k, double[] out) {
     double h = stats.hi(j, k);
@@ -126,7 +135,9 @@ final class ScaledSystem {
     DoubleDouble.add(h, l, -out[0], -out[1], out);
   }
 
-  /** The 1-norm of the scaled matrix (its largest column sum of magnitudes), from the high parts. */
+  /**
+   * The 1-norm of the scaled matrix (its largest column sum of magnitudes), from the high parts.
+   */
   double norm1() {
     double best = 0;
     for (int k = 0; k < d; k++) {

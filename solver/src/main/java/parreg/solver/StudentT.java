@@ -2,13 +2,13 @@ package parreg.solver;
 
 /**
  * Two-sided p-values of Student's t distribution, {@code P(|T| >= |t|) = I_x(df/2, 1/2)} with
- * {@code x = df / (df + t^2)}, from the regularised incomplete beta function (continued fraction
- * by the modified Lentz method, the front factor in logarithms, {@code ln B} by Lanczos' gamma for
- * small arguments and a cancellation-free Stirling difference for large ones). Relative error
- * below {@code 1e-12} up to {@code df = 10^4}, growing to about {@code 1e-10} at {@code 10^7} (the
- * continued fraction converges slowly for large {@code df} and |t| above 1.7); SciPy's is
- * {@code 4e-11} at {@code 10^6}. The p-values are reported, never fed back into the
- * parameters, so they need no fixed operation order beyond being deterministic Java.
+ * {@code x = df / (df + t^2)}, from the regularised incomplete beta function (continued fraction by
+ * the modified Lentz method, the front factor in logarithms, {@code ln B} by Lanczos' gamma for
+ * small arguments and a cancellation-free Stirling difference for large ones). Relative error below
+ * {@code 1e-12} up to {@code df = 10^4}, growing to about {@code 1e-10} at {@code 10^7} (the
+ * continued fraction converges slowly for large {@code df} and |t| above 1.7); SciPy's is {@code
+ * 4e-11} at {@code 10^6}. The p-values are reported, never fed back into the parameters, so they
+ * need no fixed operation order beyond being deterministic Java.
  */
 public final class StudentT {
   private static final double[] LANCZOS = {

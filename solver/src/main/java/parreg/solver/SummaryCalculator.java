@@ -7,8 +7,8 @@ import java.util.List;
  * Computes a {@link RegressionSummary} from a fit. The residual sum of squares is a difference of
  * large numbers, {@code RSS = C_yy - 2 w'c + w'Cw} (centred moments without the ridge term, the
  * double-double weights), evaluated in double-double and clamped at 0. Standard errors come from
- * the diagonal of the scaled inverse, {@code Var(w_j) = sigma^2 (A^-1)_jj / M_jj} and {@code
- * Var(b) = sigma^2 (1/n + u' A^-1 u)} with {@code u_j = mu_j / D_j}, {@code sigma^2 = RSS / df}.
+ * the diagonal of the scaled inverse, {@code Var(w_j) = sigma^2 (A^-1)_jj / M_jj} and {@code Var(b)
+ * = sigma^2 (1/n + u' A^-1 u)} with {@code u_j = mu_j / D_j}, {@code sigma^2 = RSS / df}.
  */
 final class SummaryCalculator {
   private SummaryCalculator() {}

@@ -8,10 +8,10 @@ import jdk.incubator.vector.VectorSpecies;
  * needs {@code --add-modules jdk.incubator.vector}): a lane is one entry {@code (j, k)}, and it
  * does exactly what {@link ScalarTiles} does for that entry, sample after sample in index order.
  * The tile is packed in column blocks of {@code L} (the vector's lanes) columns, sample-major
- * inside a block ({@link ColumnData#packBlocks}): column {@code c} of sample {@code i} at {@code
- * (c / L) T L + i L + c % L}. Vectors run along {@code k}, so a register block of 4 rows by 2
- * vectors of columns is 8 (or 4 double-double) independent accumulators per sample. In the binary32 rule the
- * lane update is one fused multiply-add, which has the bits of {@code acc + a * b} because the
+ * inside a block ({@link ColumnData#packBlocks}): column {@code c} of sample {@code i} at {@code (c
+ * / L) T L + i L + c % L}. Vectors run along {@code k}, so a register block of 4 rows by 2 vectors
+ * of columns is 8 (or 4 double-double) independent accumulators per sample. In the binary32 rule
+ * the lane update is one fused multiply-add, which has the bits of {@code acc + a * b} because the
  * product is exact. Columns and rows past the triangle are computed from the packed zeros and
  * discarded. Row ranges start at multiples of 4 ({@link GramPass#panelRows}), so a register block's
  * 4 rows lie in one column block. Without the module this class is never loaded.
@@ -83,7 +83,9 @@ final class VectorTiles {
     }
   }
 
-  /** The binary32 rule for rows {@code j0 .. j0+3} and the one vector of columns from {@code k0}. */
+  /**
+   * The binary32 rule for rows {@code j0 .. j0+3} and the one vector of columns from {@code k0}.
+   */
   private static void edge32(
       double[] buf, int len, int j0, int k0, int m, int r1, int base, double[] th, double[] tmp) {
     int tl = GramOrder.TILE * L;
@@ -113,14 +115,7 @@ final class VectorTiles {
    * {@link DoubleDouble#add} of {@code (p, e)} to the accumulator, operation for operation.
    */
   static void binary64(
-      double[] buf,
-      int len,
-      int m,
-      int r0,
-      int r1,
-      int base,
-      double[] th,
-      double[] tl) {
+      double[] buf, int len, int m, int r0, int r1, int base, double[] th, double[] tl) {
     double[] tmpH = new double[R * L];
     double[] tmpL = new double[R * L];
     int tile = GramOrder.TILE * L;
