@@ -163,9 +163,13 @@ class ExactSolverTest {
     int d = 40;
     double[][] p = problem(r, n, d, true);
     GramStats stats = GramPass.compute(ColumnData.of(p[0], p[1], n, d), 2);
-    Solution one = new ExactSolver(1).solve(stats, SolverOptions.withBias());
+    LeastSquaresFit one = new ExactSolver(1).fit(stats, SolverOptions.withBias());
+    RegressionSummary summary = one.summary(null);
     for (int t : new int[] {2, 3, 8}) {
-      assertTrue(one.sameBits(new ExactSolver(t).solve(stats, SolverOptions.withBias())), "t=" + t);
+      LeastSquaresFit other = new ExactSolver(t).fit(stats, SolverOptions.withBias());
+      assertTrue(one.solution().sameBits(other.solution()), "t=" + t);
+      assertEquals(
+          summary, other.summary(null), "summary, t=" + t); // records compare doubles by bits
     }
   }
 

@@ -12,8 +12,9 @@ import parreg.solver.GramStats;
  * CPU speed of the least-squares statistics pass ({@link GramPass}, order {@value
  * GramOrder#VERSION}) on random data: per d, the median and best wall time of one pass over n
  * samples, rows per second, and GFLOP/s counted as {@code 2 n m (m + 1) / 2} with {@code m = d + 2}
- * columns ({@code [x, y, 1]}: one multiply and one add per triangle entry and sample). Checks that
- * every repetition gave the same bits.
+ * columns ({@code [x, y, 1]}: one multiply and one add per triangle entry and sample), and the
+ * process CPU time of one pass (all threads; comparable where other work shares the machine).
+ * Checks that every repetition gave the same bits.
  *
  * <p>Usage: {@code GramPassBench [--n 1000000] [--d 16,64] [--reps 7] [--threads 2] [--bits 32]}.
  * Run with {@code --add-modules jdk.incubator.vector} for the SIMD lanes.
@@ -50,10 +51,13 @@ public final class GramPassBench {
       ColumnData data = data(n, d, bits);
       GramStats first = null;
       double[] ms = new double[reps];
+      double[] cpu = new double[reps];
       for (int r = -1; r < reps; r++) {
+        long c0 = processCpuNanos();
         long t0 = System.nanoTime();
         GramStats s = GramPass.compute(data, threads);
         long t1 = System.nanoTime();
+        long c1 = processCpuNanos();
         if (first == null) {
           first = s;
         } else if (!first.sameBits(s)) {
@@ -61,9 +65,11 @@ public final class GramPassBench {
         }
         if (r >= 0) {
           ms[r] = (t1 - t0) / 1e6;
+          cpu[r] = (c1 - c0) / 1e6;
         }
       }
       Arrays.sort(ms);
+      Arrays.sort(cpu);
       double med = ms[reps / 2];
       double best = ms[0];
       int m = GramOrder.columns(d);
@@ -71,7 +77,7 @@ public final class GramPassBench {
       System.out.printf(
           Locale.ROOT,
           "parreg-gram-f%d n=%d d=%d: median %.2f ms (%.1f M rows/s, %.2f GFLOP/s), best %.2f ms"
-              + " (%.1f M rows/s, %.2f GFLOP/s)%n",
+              + " (%.1f M rows/s, %.2f GFLOP/s), cpu median %.1f ms best %.1f ms%n",
           bits,
           n,
           d,
@@ -80,8 +86,18 @@ public final class GramPassBench {
           flops / med / 1e6,
           best,
           n / best / 1e3,
-          flops / best / 1e6);
+          flops / best / 1e6,
+          cpu[reps / 2],
+          cpu[0]);
     }
+  }
+
+  private static long processCpuNanos() {
+    java.lang.management.OperatingSystemMXBean os =
+        java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+    return os instanceof com.sun.management.OperatingSystemMXBean sun
+        ? sun.getProcessCpuTime()
+        : -1;
   }
 
   private static ColumnData data(int n, int d, int bits) {

@@ -106,4 +106,76 @@ public final class ColumnData {
       }
     }
   }
+
+  /**
+   * Prepares a buffer for {@link #packBlocks}: the constant column's 1s and the zeros of the
+   * columns past {@code m = d + 2}, for all {@code TILE} rows of {@code blocks} blocks of {@code
+   * lanes} columns. These never change from tile to tile.
+   */
+  void initBlocks(double[] buf, int lanes, int blocks) {
+    java.util.Arrays.fill(buf, 0, GramOrder.TILE * lanes * blocks, 0.0);
+    int c = d + 1;
+    int o = (c / lanes) * GramOrder.TILE * lanes + c % lanes;
+    for (int r = 0; r < GramOrder.TILE; r++) {
+      buf[o + r * lanes] = 1.0;
+    }
+  }
+
+  /**
+   * Writes the features and labels of samples {@code [i0, i0 + len)} in column blocks of {@code
+   * lanes} columns for {@link VectorTiles} into a buffer that {@link #initBlocks} prepared: column
+   * {@code c} of the {@code r}-th sample at {@code (c / lanes) * TILE * lanes + r * lanes + c %
+   * lanes}. A block of four features is written sequentially, sample after sample, from four column
+   * streams.
+   */
+  void packBlocks(int i0, int len, double[] buf, int lanes) {
+    int tile = GramOrder.TILE * lanes;
+    int c = 0;
+    if (lanes == 4) {
+      for (; c + 4 <= d; c += 4) {
+        int o = (c / 4) * tile;
+        int s0 = c * n + i0;
+        int s1 = s0 + n;
+        int s2 = s1 + n;
+        int s3 = s2 + n;
+        if (x32 != null) {
+          for (int r = 0; r < len; r++) {
+            int q = o + 4 * r;
+            buf[q] = x32[s0 + r];
+            buf[q + 1] = x32[s1 + r];
+            buf[q + 2] = x32[s2 + r];
+            buf[q + 3] = x32[s3 + r];
+          }
+        } else {
+          for (int r = 0; r < len; r++) {
+            int q = o + 4 * r;
+            buf[q] = x64[s0 + r];
+            buf[q + 1] = x64[s1 + r];
+            buf[q + 2] = x64[s2 + r];
+            buf[q + 3] = x64[s3 + r];
+          }
+        }
+      }
+    }
+    for (; c <= d; c++) { // remaining features, then the label
+      int o = (c / lanes) * tile + c % lanes;
+      if (c < d && x32 != null) {
+        for (int r = 0, s = c * n + i0; r < len; r++) {
+          buf[o + r * lanes] = x32[s + r];
+        }
+      } else if (c < d) {
+        for (int r = 0, s = c * n + i0; r < len; r++) {
+          buf[o + r * lanes] = x64[s + r];
+        }
+      } else if (y32 != null) {
+        for (int r = 0; r < len; r++) {
+          buf[o + r * lanes] = y32[i0 + r];
+        }
+      } else {
+        for (int r = 0; r < len; r++) {
+          buf[o + r * lanes] = y64[i0 + r];
+        }
+      }
+    }
+  }
 }

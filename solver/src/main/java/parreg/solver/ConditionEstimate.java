@@ -10,7 +10,7 @@ package parreg.solver;
 final class ConditionEstimate {
   private ConditionEstimate() {}
 
-  static double of(PivotedCholesky f, double norm1, int p) {
+  static double of(CholeskyFactor f, double norm1, int p) {
     if (p == 0) {
       return 1.0;
     }

@@ -54,10 +54,11 @@ public final class ExactSolver implements LeastSquaresSolver {
     }
     ScaledSystem sys = new ScaledSystem(stats, options);
     double norm1 = sys.norm1();
-    PivotedCholesky f = PivotedCholesky.factor(sys.aH, sys.aL, sys.tau, threads);
-    if (!f.rejected().isEmpty()) {
-      throw new RankDeficientException(f.rejected(), options.bias(), null);
+    PivotedCholesky pc = PivotedCholesky.factor(sys.aH, sys.aL, sys.tau, threads);
+    if (!pc.rejected().isEmpty()) {
+      throw new RankDeficientException(pc.rejected(), options.bias(), null);
     }
+    CholeskyFactor f = pc.factor();
     double[] zh = new double[d];
     double[] zl = new double[d];
     f.solve(sys.bH, sys.bL, zh, zl);
@@ -86,6 +87,6 @@ public final class ExactSolver implements LeastSquaresSolver {
     }
     double condition = ConditionEstimate.of(f, norm1, d);
     Solution solution = new Solution(params64, condition, NAME);
-    return new LeastSquaresFit(sys, f, options, wh, wl, b0h, b0l, solution);
+    return new LeastSquaresFit(sys, f, options, threads, wh, wl, b0h, b0l, solution);
   }
 }

@@ -101,13 +101,16 @@ public final class GramPass {
     return new GramStats(data.features(), data.dataBits(), n, hi, lo);
   }
 
-  /** Panel boundaries: rows {@code [rows[p], rows[p + 1])}, each panel within the budget. */
+  /**
+   * Panel boundaries: rows {@code [rows[p], rows[p + 1])}, each panel within the budget where a row
+   * allows, cut only at multiples of 4 (the SIMD register block's rows).
+   */
   static int[] panelRows(int m, int budget) {
     int[] rows = new int[m + 1];
     int panels = 0;
     int entries = 0;
     for (int j = 0; j < m; j++) {
-      if (j > 0 && entries + (m - j) > budget) {
+      if (j > 0 && j % 4 == 0 && entries + 4 * (m - j) > budget) {
         rows[++panels] = j;
         entries = 0;
       }
@@ -143,8 +146,12 @@ public final class GramPass {
 
     /** Reduces tiles {@code [t0, t1)}, an aligned block of at most {@code 2^log} tiles. */
     Task run(int t0, int t1, int log) {
-      int stride = vector ? VectorTiles.stride(m) : m;
-      double[] buf = new double[GramOrder.TILE * stride];
+      int lanes = vector ? VectorTiles.lanes() : 0;
+      int blocks = vector ? VectorTiles.blocks(m) : 0;
+      double[] buf = new double[GramOrder.TILE * (vector ? lanes * blocks : m)];
+      if (vector) {
+        data.initBlocks(buf, lanes, blocks);
+      }
       double[][] levelHi = new double[log + 1][];
       double[][] levelLo = new double[log + 1][];
       boolean[] full = new boolean[log + 1];
@@ -154,8 +161,12 @@ public final class GramPass {
       for (int t = t0; t < t1; t++) {
         int i0 = t * GramOrder.TILE;
         int len = Math.min(GramOrder.TILE, n - i0);
-        data.pack(i0, len, buf, stride);
-        tileValues(buf, stride, len, th, tl);
+        if (vector) {
+          data.packBlocks(i0, len, buf, lanes);
+        } else {
+          data.pack(i0, len, buf, m);
+        }
+        tileValues(buf, m, len, th, tl);
         int level = 0;
         while (full[level]) { // the left neighbour of equal size: merge, left operand first
           addInto(levelHi[level], levelLo[level], th, tl);
@@ -201,13 +212,13 @@ public final class GramPass {
     private void tileValues(double[] buf, int stride, int len, double[] th, double[] tl) {
       if (binary32) {
         if (vector) {
-          VectorTiles.binary32(buf, stride, len, m, r0, r1, base, th);
+          VectorTiles.binary32(buf, len, m, r0, r1, base, th);
         } else {
           ScalarTiles.binary32(buf, stride, len, m, r0, r1, base, th);
         }
         Arrays.fill(tl, +0.0);
       } else if (vector) {
-        VectorTiles.binary64(buf, stride, len, m, r0, r1, base, th, tl);
+        VectorTiles.binary64(buf, len, m, r0, r1, base, th, tl);
       } else {
         ScalarTiles.binary64(buf, stride, len, m, r0, r1, base, th, tl);
       }

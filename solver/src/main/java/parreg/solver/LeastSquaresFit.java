@@ -9,8 +9,9 @@ import java.util.List;
  */
 public final class LeastSquaresFit {
   final ScaledSystem system;
-  final PivotedCholesky factor;
+  final CholeskyFactor factor;
   final SolverOptions options;
+  final int threads;
   final double[] wh;
   final double[] wl;
   final double b0h;
@@ -19,8 +20,9 @@ public final class LeastSquaresFit {
 
   LeastSquaresFit(
       ScaledSystem system,
-      PivotedCholesky factor,
+      CholeskyFactor factor,
       SolverOptions options,
+      int threads,
       double[] wh,
       double[] wl,
       double b0h,
@@ -29,6 +31,7 @@ public final class LeastSquaresFit {
     this.system = system;
     this.factor = factor;
     this.options = options;
+    this.threads = threads;
     this.wh = wh;
     this.wl = wl;
     this.b0h = b0h;

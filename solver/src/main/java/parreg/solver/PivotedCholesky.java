@@ -25,7 +25,6 @@ final class PivotedCholesky {
   private final double[] tau;
   private final int[] perm;
   private final List<RankDeficientException.Collinear> rejected = new ArrayList<>();
-  private int rank;
 
   private PivotedCholesky(double[][] h, double[][] l, double[] tau) {
     this.p = h.length;
@@ -87,7 +86,6 @@ final class PivotedCholesky {
           c -> column(col, col + 1 + c * chunk, Math.min(end, col + 1 + (c + 1) * chunk)));
       j++;
     }
-    rank = j;
   }
 
   /** Rows {@code [r0, r1)} of column {@code j}, and their Schur diagonals. */
@@ -99,16 +97,7 @@ final class PivotedCholesky {
     System.arraycopy(l[j], r0, sl, 0, len);
     double[] out = new double[2];
     for (int t = 0; t < j; t++) {
-      double[] ch = h[t];
-      double[] cl = l[t];
-      double bh = ch[j];
-      double bl = cl[j];
-      for (int r = 0; r < len; r++) {
-        DoubleDouble.mul(ch[r0 + r], cl[r0 + r], bh, bl, out);
-        DoubleDouble.add(sh[r], sl[r], -out[0], -out[1], out);
-        sh[r] = out[0];
-        sl[r] = out[1];
-      }
+      DdLanes.subtractScaled(sh, sl, 0, h[t], l[t], r0, len, h[t][j], l[t][j]);
     }
     double dh = h[j][j];
     double dl = l[j][j];
@@ -166,7 +155,7 @@ final class PivotedCholesky {
       ch[t] = h[t][i];
       cl[t] = l[t][i];
     }
-    backward(ch, cl, k);
+    factor().backward(ch, cl, k);
     double max = 0;
     for (int t = 0; t < k; t++) {
       max = Math.max(max, Math.abs(ch[t]));
@@ -181,126 +170,12 @@ final class PivotedCholesky {
     return new RankDeficientException.Collinear(perm[i], cols, Math.max(0, workH[i]));
   }
 
-  /** Solves {@code L^T x = y} in place over the leading {@code k} positions. */
-  private void backward(double[] yh, double[] yl, int k) {
-    double[] out = new double[2];
-    for (int c = k - 1; c >= 0; c--) {
-      double sh = yh[c];
-      double sl = yl[c];
-      for (int t = c + 1; t < k; t++) {
-        DoubleDouble.mul(h[c][t], l[c][t], yh[t], yl[t], out);
-        DoubleDouble.add(sh, sl, -out[0], -out[1], out);
-        sh = out[0];
-        sl = out[1];
-      }
-      DoubleDouble.div(sh, sl, h[c][c], l[c][c], out);
-      yh[c] = out[0];
-      yl[c] = out[1];
-    }
-  }
-
-  /** Solves {@code L y = b} in place over the leading {@code k} positions (column by column). */
-  private void forward(double[] bh, double[] bl, int k) {
-    double[] out = new double[2];
-    for (int c = 0; c < k; c++) {
-      DoubleDouble.div(bh[c], bl[c], h[c][c], l[c][c], out);
-      double yh = out[0];
-      double yl = out[1];
-      bh[c] = yh;
-      bl[c] = yl;
-      for (int r = c + 1; r < k; r++) {
-        DoubleDouble.mul(h[c][r], l[c][r], yh, yl, out);
-        DoubleDouble.add(bh[r], bl[r], -out[0], -out[1], out);
-        bh[r] = out[0];
-        bl[r] = out[1];
-      }
-    }
-  }
-
   List<RankDeficientException.Collinear> rejected() {
     return rejected;
   }
 
-  int rank() {
-    return rank;
-  }
-
-  /**
-   * Solves {@code A x = b} (original indexing) where the factorisation had full rank: {@code x = P
-   * L^-T L^-1 P^T b}.
-   */
-  void solve(double[] bh, double[] bl, double[] xh, double[] xl) {
-    double[] wh = new double[p];
-    double[] wl = new double[p];
-    for (int k = 0; k < p; k++) {
-      wh[k] = bh[perm[k]];
-      wl[k] = bl[perm[k]];
-    }
-    forward(wh, wl, p);
-    backward(wh, wl, p);
-    for (int k = 0; k < p; k++) {
-      xh[perm[k]] = wh[k];
-      xl[perm[k]] = wl[k];
-    }
-  }
-
-  /** {@code |L^-1 P^T u|^2 = u^T A^-1 u}, for the intercept's variance. */
-  void inverseForm(double[] uh, double[] ul, double[] out) {
-    double[] wh = new double[p];
-    double[] wl = new double[p];
-    for (int k = 0; k < p; k++) {
-      wh[k] = uh[perm[k]];
-      wl[k] = ul[perm[k]];
-    }
-    forward(wh, wl, p);
-    sumOfSquares(wh, wl, 0, out);
-  }
-
-  /** The diagonal of {@code A^-1} (original indexing): squared column norms of {@code L^-1}. */
-  double[][] inverseDiagonal() {
-    double[] dh = new double[p];
-    double[] dl = new double[p];
-    double[] out = new double[2];
-    for (int k = 0; k < p; k++) {
-      double[] eh = new double[p];
-      double[] el = new double[p];
-      eh[k] = 1.0;
-      forwardFrom(eh, el, k);
-      sumOfSquares(eh, el, k, out);
-      dh[perm[k]] = out[0];
-      dl[perm[k]] = out[1];
-    }
-    return new double[][] {dh, dl};
-  }
-
-  private void forwardFrom(double[] bh, double[] bl, int k0) {
-    double[] out = new double[2];
-    for (int c = k0; c < p; c++) {
-      DoubleDouble.div(bh[c], bl[c], h[c][c], l[c][c], out);
-      double yh = out[0];
-      double yl = out[1];
-      bh[c] = yh;
-      bl[c] = yl;
-      for (int r = c + 1; r < p; r++) {
-        DoubleDouble.mul(h[c][r], l[c][r], yh, yl, out);
-        DoubleDouble.add(bh[r], bl[r], -out[0], -out[1], out);
-        bh[r] = out[0];
-        bl[r] = out[1];
-      }
-    }
-  }
-
-  private static void sumOfSquares(double[] vh, double[] vl, int from, double[] out) {
-    double sh = 0;
-    double sl = 0;
-    double[] sq = new double[2];
-    for (int r = from; r < vh.length; r++) {
-      DoubleDouble.mul(vh[r], vl[r], vh[r], vl[r], sq);
-      DoubleDouble.add(sh, sl, sq[0], sq[1], sq);
-      sh = sq[0];
-      sl = sq[1];
-    }
-    out[0] = sh;
-    out[1] = sl;
+  /** The factor (meaningful for solving where nothing was rejected). */
+  CholeskyFactor factor() {
+    return new CholeskyFactor(h, l, perm);
   }
 }

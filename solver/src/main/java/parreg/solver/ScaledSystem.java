@@ -17,10 +17,19 @@ package parreg.solver;
  * constant; its row and column of {@code A} are left zero.
  */
 final class ScaledSystem {
-  /** Relative error bound of binary32-rule statistics: {@code (T - 1) u < 2^-45}, T = 256. */
+  /**
+   * Bound on the error of a binary32-rule entry relative to {@code sum_i |z_j z_k|}: {@code (T - 1)
+   * u / (1 - (T - 1) u)} in the tile plus {@code 3.01 u^2} per tree level and merge, below {@code
+   * 2^-45} ({@code u = 2^-53}, {@code T = 256}; docs/SOLVER.md).
+   */
   static final double EPS_BINARY32 = 0x1p-45;
 
-  /** Of binary64-rule statistics: {@code 3 (T + 40) u^2 < 2^-96}, any n below 2^50. */
+  /**
+   * Of a binary64-rule entry: {@code 3.01 u^2} per double-double addition, {@code T - 1} in the
+   * tile, one per tree level and per merged participant: below {@code 2^-96} while tree levels plus
+   * participants stay under 40 (beyond, the tolerance's margin over the bound shrinks below {@code
+   * 2^10}).
+   */
   static final double EPS_BINARY64 = 0x1p-96;
 
   /** Safety factor of the pivot tolerance over the statistics' error bound. */

@@ -74,7 +74,7 @@ final class SummaryCalculator {
     double rmse = Math.sqrt(rss / n);
 
     boolean se = df > 0 && fit.options.l2() == 0;
-    double[][] inv = se ? fit.factor.inverseDiagonal() : null;
+    double[][] inv = se ? fit.factor.inverseDiagonal(fit.threads) : null;
     List<RegressionSummary.Coefficient> coefs = new ArrayList<>();
     double[] params64 = fit.solution().parameters();
     for (int j = 0; j < d; j++) {

@@ -37,20 +37,22 @@ final class VectorCheck {
 
   private static boolean agrees(ColumnData data, int m, int len) {
     int entries = GramOrder.entries(m);
-    int vs = VectorTiles.stride(m);
-    double[] vbuf = new double[GramOrder.TILE * vs];
+    int lanes = VectorTiles.lanes();
+    int blocks = VectorTiles.blocks(m);
+    double[] vbuf = new double[GramOrder.TILE * lanes * blocks];
     double[] sbuf = new double[GramOrder.TILE * m];
-    data.pack(0, len, vbuf, vs);
+    data.initBlocks(vbuf, lanes, blocks);
+    data.packBlocks(0, len, vbuf, lanes);
     data.pack(0, len, sbuf, m);
     double[] vh = new double[entries];
     double[] vl = new double[entries];
     double[] sh = new double[entries];
     double[] sl = new double[entries];
     if (data.dataBits() == 32) {
-      VectorTiles.binary32(vbuf, vs, len, m, 0, m, 0, vh);
+      VectorTiles.binary32(vbuf, len, m, 0, m, 0, vh);
       ScalarTiles.binary32(sbuf, m, len, m, 0, m, 0, sh);
     } else {
-      VectorTiles.binary64(vbuf, vs, len, m, 0, m, 0, vh, vl);
+      VectorTiles.binary64(vbuf, len, m, 0, m, 0, vh, vl);
       ScalarTiles.binary64(sbuf, m, len, m, 0, m, 0, sh, sl);
     }
     for (int e = 0; e < entries; e++) {

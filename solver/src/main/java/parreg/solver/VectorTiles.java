@@ -7,11 +7,14 @@ import jdk.incubator.vector.VectorSpecies;
  * The tile rule of {@link GramOrder} in SIMD lanes (the incubating Vector API of JDK 17; the JVM
  * needs {@code --add-modules jdk.incubator.vector}): a lane is one entry {@code (j, k)}, and it
  * does exactly what {@link ScalarTiles} does for that entry, sample after sample in index order.
- * Vectors run along {@code k} of a packed tile row, so a register block of 4 rows by 2 vectors of
- * columns is 8 (or 4 double-double) independent accumulators per sample. In the binary32 rule the
- * lane update is one fused multiply-add, which has the bits of {@code acc + a * b} because the
+ * The tile is packed in column blocks of {@code L} (the vector's lanes) columns, sample-major
+ * inside a block ({@link ColumnData#packBlocks}): column {@code c} of sample {@code i} at {@code (c
+ * / L) T L + i L + c % L}. Vectors run along {@code k}, so a register block of 4 rows by 2 vectors
+ * of columns is 8 (or 4 double-double) independent accumulators per sample. In the binary32 rule
+ * the lane update is one fused multiply-add, which has the bits of {@code acc + a * b} because the
  * product is exact. Columns and rows past the triangle are computed from the packed zeros and
- * discarded. Without the module this class is never loaded.
+ * discarded. Row ranges start at multiples of 4 ({@link GramPass#panelRows}), so a register block's
+ * 4 rows lie in one column block. Without the module this class is never loaded.
  */
 final class VectorTiles {
   private static final VectorSpecies<Double> S = DoubleVector.SPECIES_PREFERRED;
@@ -20,9 +23,9 @@ final class VectorTiles {
 
   private VectorTiles() {}
 
-  /** The packed tile's row length for {@code m} columns: room for the widest register block. */
-  static int stride(int m) {
-    return ((m + 2 * L + L - 1) / L) * L;
+  /** Column blocks of a packed tile of {@code m} columns: room for the widest register block. */
+  static int blocks(int m) {
+    return (m + L - 1) / L + 2;
   }
 
   /** Lanes of a vector. */
@@ -30,11 +33,15 @@ final class VectorTiles {
     return L;
   }
 
-  static void binary32(
-      double[] buf, int stride, int len, int m, int r0, int r1, int base, double[] th) {
+  static void binary32(double[] buf, int len, int m, int r0, int r1, int base, double[] th) {
+    int tl = GramOrder.TILE * L;
     double[] tmp = new double[R * 2 * L];
     for (int j0 = r0; j0 < r1; j0 += R) {
       for (int k0 = (j0 / L) * L; k0 < m; k0 += 2 * L) {
+        if (m - k0 <= L) { // the last columns fit one vector: a block of 4 rows by 1 vector
+          edge32(buf, len, j0, k0, m, r1, base, th, tmp);
+          continue;
+        }
         DoubleVector c00 = DoubleVector.zero(S);
         DoubleVector c01 = c00;
         DoubleVector c10 = c00;
@@ -43,20 +50,22 @@ final class VectorTiles {
         DoubleVector c21 = c00;
         DoubleVector c30 = c00;
         DoubleVector c31 = c00;
+        int ob = (k0 / L) * tl;
+        int oa = (j0 / L) * tl + j0 % L;
         for (int i = 0; i < len; i++) {
-          int row = i * stride;
-          DoubleVector b0 = DoubleVector.fromArray(S, buf, row + k0);
-          DoubleVector b1 = DoubleVector.fromArray(S, buf, row + k0 + L);
-          DoubleVector a = DoubleVector.broadcast(S, buf[row + j0]);
+          int ii = i * L;
+          DoubleVector b0 = DoubleVector.fromArray(S, buf, ob + ii);
+          DoubleVector b1 = DoubleVector.fromArray(S, buf, ob + tl + ii);
+          DoubleVector a = DoubleVector.broadcast(S, buf[oa + ii]);
           c00 = a.fma(b0, c00);
           c01 = a.fma(b1, c01);
-          a = DoubleVector.broadcast(S, buf[row + j0 + 1]);
+          a = DoubleVector.broadcast(S, buf[oa + ii + 1]);
           c10 = a.fma(b0, c10);
           c11 = a.fma(b1, c11);
-          a = DoubleVector.broadcast(S, buf[row + j0 + 2]);
+          a = DoubleVector.broadcast(S, buf[oa + ii + 2]);
           c20 = a.fma(b0, c20);
           c21 = a.fma(b1, c21);
-          a = DoubleVector.broadcast(S, buf[row + j0 + 3]);
+          a = DoubleVector.broadcast(S, buf[oa + ii + 3]);
           c30 = a.fma(b0, c30);
           c31 = a.fma(b1, c31);
         }
@@ -75,23 +84,45 @@ final class VectorTiles {
   }
 
   /**
+   * The binary32 rule for rows {@code j0 .. j0+3} and the one vector of columns from {@code k0}.
+   */
+  private static void edge32(
+      double[] buf, int len, int j0, int k0, int m, int r1, int base, double[] th, double[] tmp) {
+    int tl = GramOrder.TILE * L;
+    int ob = (k0 / L) * tl;
+    int oa = (j0 / L) * tl + j0 % L;
+    DoubleVector c0 = DoubleVector.zero(S);
+    DoubleVector c1 = c0;
+    DoubleVector c2 = c0;
+    DoubleVector c3 = c0;
+    for (int i = 0; i < len; i++) {
+      int ii = i * L;
+      DoubleVector b = DoubleVector.fromArray(S, buf, ob + ii);
+      c0 = DoubleVector.broadcast(S, buf[oa + ii]).fma(b, c0);
+      c1 = DoubleVector.broadcast(S, buf[oa + ii + 1]).fma(b, c1);
+      c2 = DoubleVector.broadcast(S, buf[oa + ii + 2]).fma(b, c2);
+      c3 = DoubleVector.broadcast(S, buf[oa + ii + 3]).fma(b, c3);
+    }
+    c0.intoArray(tmp, 0);
+    c1.intoArray(tmp, L);
+    c2.intoArray(tmp, 2 * L);
+    c3.intoArray(tmp, 3 * L);
+    scatter(tmp, null, L, j0, k0, m, r1, base, th, null);
+  }
+
+  /**
    * The binary64 rule. Per lane and sample: {@code p = a * b}, {@code e = fma(a, b, -p)}, then
    * {@link DoubleDouble#add} of {@code (p, e)} to the accumulator, operation for operation.
    */
   static void binary64(
-      double[] buf,
-      int stride,
-      int len,
-      int m,
-      int r0,
-      int r1,
-      int base,
-      double[] th,
-      double[] tl) {
+      double[] buf, int len, int m, int r0, int r1, int base, double[] th, double[] tl) {
     double[] tmpH = new double[R * L];
     double[] tmpL = new double[R * L];
+    int tile = GramOrder.TILE * L;
     for (int j0 = r0; j0 < r1; j0 += R) {
       for (int k0 = (j0 / L) * L; k0 < m; k0 += L) {
+        int ob = (k0 / L) * tile;
+        int oa = (j0 / L) * tile + j0 % L;
         DoubleVector h0 = DoubleVector.zero(S);
         DoubleVector l0 = h0;
         DoubleVector h1 = h0;
@@ -101,8 +132,8 @@ final class VectorTiles {
         DoubleVector h3 = h0;
         DoubleVector l3 = h0;
         for (int i = 0; i < len; i++) {
-          int row = i * stride;
-          DoubleVector b = DoubleVector.fromArray(S, buf, row + k0);
+          int ii = i * L;
+          DoubleVector b = DoubleVector.fromArray(S, buf, ob + ii);
           DoubleVector a;
           DoubleVector p;
           DoubleVector e;
@@ -115,7 +146,7 @@ final class VectorTiles {
           DoubleVector vh;
           DoubleVector vl;
           DoubleVector w;
-          a = DoubleVector.broadcast(S, buf[row + j0]);
+          a = DoubleVector.broadcast(S, buf[oa + ii]);
           p = a.mul(b);
           e = a.fma(b, p.neg());
           sh = h0.add(p);
@@ -130,7 +161,7 @@ final class VectorTiles {
           w = u.add(vl);
           h0 = vh.add(w);
           l0 = w.sub(h0.sub(vh));
-          a = DoubleVector.broadcast(S, buf[row + j0 + 1]);
+          a = DoubleVector.broadcast(S, buf[oa + ii + 1]);
           p = a.mul(b);
           e = a.fma(b, p.neg());
           sh = h1.add(p);
@@ -145,7 +176,7 @@ final class VectorTiles {
           w = u.add(vl);
           h1 = vh.add(w);
           l1 = w.sub(h1.sub(vh));
-          a = DoubleVector.broadcast(S, buf[row + j0 + 2]);
+          a = DoubleVector.broadcast(S, buf[oa + ii + 2]);
           p = a.mul(b);
           e = a.fma(b, p.neg());
           sh = h2.add(p);
@@ -160,7 +191,7 @@ final class VectorTiles {
           w = u.add(vl);
           h2 = vh.add(w);
           l2 = w.sub(h2.sub(vh));
-          a = DoubleVector.broadcast(S, buf[row + j0 + 3]);
+          a = DoubleVector.broadcast(S, buf[oa + ii + 3]);
           p = a.mul(b);
           e = a.fma(b, p.neg());
           sh = h3.add(p);
