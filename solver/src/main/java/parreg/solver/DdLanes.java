@@ -1,18 +1,13 @@
 package parreg.solver;
 
-import jdk.incubator.vector.DoubleVector;
-import jdk.incubator.vector.VectorSpecies;
-
 /**
  * The factorisation's and the triangular solves' inner update in SIMD lanes: {@code s[s0 + r] =
  * s[s0 + r] - c[c0 + r] * y} in double-double for {@code r < len}, each lane doing exactly the
  * operations of {@link DoubleDouble#mul} (the column entry as the left operand) and {@link
- * DoubleDouble#add}. {@link #subtractScaled} picks this or the plain loop; the bits are the same.
+ * DoubleDouble#add}. {@link #subtractScaled} picks the lanes ({@link DdVectorLanes}) or the plain
+ * loop; the bits are the same.
  */
 final class DdLanes {
-  private static final VectorSpecies<Double> S = DoubleVector.SPECIES_PREFERRED;
-  private static final int L = S.length();
-
   private DdLanes() {}
 
   /** {@code s -= c * y} over {@code len} entries, SIMD where {@link GramPass#VECTOR_AVAILABLE}. */
@@ -41,7 +36,9 @@ final class DdLanes {
       double yh,
       double yl,
       boolean vector) {
-    int r = vector ? lanes(sh, sl, s0, ch, cl, c0, len, yh, yl) : 0;
+    // The SIMD lanes sit in a class of their own, loaded only where the Vector API module is
+    // present: a JVM without it (a plain bin/parreg command) runs the plain loop, same bits.
+    int r = vector ? DdVectorLanes.lanes(sh, sl, s0, ch, cl, c0, len, yh, yl) : 0;
     double[] out = new double[2];
     for (; r < len; r++) {
       DoubleDouble.mul(ch[c0 + r], cl[c0 + r], yh, yl, out);
@@ -49,53 +46,5 @@ final class DdLanes {
       sh[s0 + r] = out[0];
       sl[s0 + r] = out[1];
     }
-  }
-
-  /** The whole vectors of {@link #subtractScaled}; returns how many entries it did. */
-  private static int lanes(
-      double[] sh,
-      double[] sl,
-      int s0,
-      double[] ch,
-      double[] cl,
-      int c0,
-      int len,
-      double yh,
-      double yl) {
-    DoubleVector vyh = DoubleVector.broadcast(S, yh);
-    DoubleVector vyl = DoubleVector.broadcast(S, yl);
-    int r = 0;
-    for (; r + L <= len; r += L) {
-      DoubleVector xh = DoubleVector.fromArray(S, ch, c0 + r);
-      DoubleVector xl = DoubleVector.fromArray(S, cl, c0 + r);
-      // DoubleDouble.mul(xh, xl, yh, yl)
-      DoubleVector p = xh.mul(vyh);
-      DoubleVector p1 = xh.fma(vyh, p.neg());
-      DoubleVector t0 = xl.mul(vyl);
-      DoubleVector t1 = xh.fma(vyl, t0);
-      DoubleVector p2 = xl.fma(vyh, t1);
-      DoubleVector p3 = p1.add(p2);
-      DoubleVector zh = p.add(p3);
-      DoubleVector zl = p3.sub(zh.sub(p));
-      // DoubleDouble.add(s, -z)
-      DoubleVector ah = DoubleVector.fromArray(S, sh, s0 + r);
-      DoubleVector al = DoubleVector.fromArray(S, sl, s0 + r);
-      DoubleVector bh = zh.neg();
-      DoubleVector bl = zl.neg();
-      DoubleVector uh = ah.add(bh);
-      DoubleVector bb = uh.sub(ah);
-      DoubleVector ul = ah.sub(uh.sub(bb)).add(bh.sub(bb));
-      DoubleVector th = al.add(bl);
-      bb = th.sub(al);
-      DoubleVector tl = al.sub(th.sub(bb)).add(bl.sub(bb));
-      DoubleVector c = ul.add(th);
-      DoubleVector vh = uh.add(c);
-      DoubleVector vl = c.sub(vh.sub(uh));
-      DoubleVector w = tl.add(vl);
-      DoubleVector rh = vh.add(w);
-      rh.intoArray(sh, s0 + r);
-      w.sub(rh.sub(vh)).intoArray(sl, s0 + r);
-    }
-    return r;
   }
 }
