@@ -34,10 +34,10 @@ import parreg.device.data.PartitionFiles;
  * other figures through the system properties {@code parreg.chaos.nodes}, {@code
  * parreg.chaos.faults} and {@code parreg.chaos.seed} (the seed of the fault schedule, printed, so
  * that a failing schedule can be replayed); {@code parreg.chaos.graceful=true} adds a fifth kind, a
- * graceful stop (SIGTERM) of one node and its restart; {@code parreg.chaos.long-stops=true} another,
- * a SIGSTOP of one node past the downing limit (its peers down and quarantine it, and it must
- * rejoin by itself once resumed), with {@code parreg.chaos.down-after} as the nodes' downing limit
- * (default: theirs, 10 s) to keep those pauses short.
+ * graceful stop (SIGTERM) of one node and its restart; {@code parreg.chaos.long-stops=true}
+ * another, a SIGSTOP of one node past the downing limit (its peers down and quarantine it, and it
+ * must rejoin by itself once resumed), with {@code parreg.chaos.down-after} as the nodes' downing
+ * limit (default: theirs, 10 s) to keep those pauses short.
  */
 @Tag("multiprocess")
 class ChaosSoakTest {
@@ -80,11 +80,7 @@ class ChaosSoakTest {
     long steps = 100 + (long) faults * 2 * SPACING;
     System.out.printf(
         "chaos: %d nodes, %d faults, %d steps, seed %d%s%n",
-        n,
-        faults,
-        steps,
-        seed,
-        extraKinds.isEmpty() ? "" : ", also " + extraKinds);
+        n, faults, steps, seed, extraKinds.isEmpty() ? "" : ", also " + extraKinds);
 
     // 3,000 rows per node in batches of 700: five batches per epoch, the last one short.
     DatasetGenerator.Result data =
@@ -146,7 +142,7 @@ class ChaosSoakTest {
         int kind = rnd.nextInt(4 + extraKinds.size());
         String extra = kind < 4 ? null : extraKinds.get(kind - 4);
         if ("long SIGSTOP".equals(extra)) {
-          longStop(c, first, rnd, k + 1, target, counts);
+          LongStopFault.run(c, first, rnd, k + 1, target, counts);
           continue;
         }
         if ("SIGTERM".equals(extra)) {
@@ -219,83 +215,6 @@ class ChaosSoakTest {
         "chaos: %d faults %s, %d steps in %.1f s, final bits equal the uninterrupted run on all %d nodes,"
             + " every journal holds every step once%n",
         faults, counts, steps, (System.nanoTime() - t0) / 1e9, n);
-  }
-
-  /**
-   * SIGSTOP of node {@code v} past the downing limit: it stays stopped until another node's log
-   * says it downs it (the failure detector's acceptable pause of 3 s, stretched by its history on a
-   * loaded machine, plus the downing limit), and 1–3 s more. Its peers have then downed and
-   * quarantined it; resumed, it must find that out and rejoin with a new incarnation by itself.
-   */
-  private static void longStop(
-      ClusterRun c, int v, Random rnd, int fault, long target, Map<String, Integer> counts)
-      throws Exception {
-    long extraMs = 1000 + rnd.nextInt(2000);
-    counts.merge("long SIGSTOP", 1, Integer::sum);
-    String downing = "downing pekko://parreg@" + c.hosts[v] + ":" + c.ports[v];
-    long[] logged = new long[c.nodes.size()];
-    for (int q = 0; q < logged.length; q++) {
-      logged[q] = java.nio.file.Files.size(c.node(q).log());
-    }
-    long before = rejoins(c.node(v));
-    long t0 = System.nanoTime();
-    ClusterRun.signal(c.node(v), "STOP");
-    boolean downed = false;
-    while (!downed && System.nanoTime() - t0 < 60_000_000_000L) {
-      Thread.sleep(100);
-      for (int q = 0; q < logged.length && !downed; q++) {
-        downed = q != v && newLog(c.node(q), logged[q]).contains(downing);
-      }
-    }
-    Thread.sleep(extraMs);
-    ClusterRun.signal(c.node(v), "CONT");
-    System.out.printf(
-        "fault %d at step %d: SIGSTOP node %d for %d ms (%s)%n",
-        fault,
-        target,
-        v,
-        (System.nanoTime() - t0) / 1_000_000,
-        downed ? "past the downing limit: its peers downed it" : "no peer downed it within 60 s");
-    if (!downed) {
-      throw new AssertionError("no peer downed node " + v + " within 60 s of its SIGSTOP");
-    }
-    // its status is gone while the old incarnation stops: wait for the new one to say it rejoins
-    while (rejoins(c.node(v)) == before && System.nanoTime() - t0 < 120_000_000_000L) {
-      Thread.sleep(100);
-    }
-    if (rejoins(c.node(v)) == before) {
-      throw new AssertionError("node " + v + " did not rejoin after its peers downed it");
-    }
-    counts.merge("rejoined", 1, Integer::sum);
-    c.await(
-        v,
-        s ->
-            "done".equals(s.get("state").asText())
-                || (s.path("membership").asText().startsWith("rejoined")
-                    && s.get("committedStep").asLong() > s.get("recoveredStep").asLong()),
-        "node " + v + " to commit after it rejoined");
-  }
-
-  /** What the node logged after its first {@code from} bytes. */
-  private static String newLog(NodeProcess node, long from) throws Exception {
-    try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(node.log().toFile(), "r")) {
-      long len = f.length();
-      if (len <= from) {
-        return "";
-      }
-      byte[] b = new byte[(int) (len - from)];
-      f.seek(from);
-      f.readFully(b);
-      return new String(b, java.nio.charset.StandardCharsets.UTF_8);
-    }
-  }
-
-  /** How many times the node's log says it rejoined with a new incarnation. */
-  private static long rejoins(NodeProcess node) throws Exception {
-    return java.nio.file.Files.readString(node.log())
-        .lines()
-        .filter(l -> l.contains("rejoining the cluster with a new incarnation"))
-        .count();
   }
 
   private static List<String> concat(List<String> head, String... tail) {

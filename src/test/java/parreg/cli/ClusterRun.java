@@ -148,8 +148,7 @@ final class ClusterRun implements AutoCloseable {
   }
 
   /** As {@link #await(int, Predicate, String)}, failing after {@code timeout}. */
-  JsonNode await(int p, Predicate<JsonNode> until, String what, Duration timeout)
-      throws Exception {
+  JsonNode await(int p, Predicate<JsonNode> until, String what, Duration timeout) throws Exception {
     return await(node(p), until, what, () -> othersAlive(p, what), timeout);
   }
 

@@ -17,10 +17,10 @@ import org.apache.pekko.remote.artery.ThisActorSystemQuarantinedEvent;
  * are merely unreachable. Without this it would go on as a cluster of its own, waiting for ever.
  *
  * <p>A quarantine by a node that is no longer a member here is not acted on (as Pekko's split brain
- * resolver does): that node was removed by this side, so it is the one that must come back, and
- * its stale view does not decide this node's fate. {@link UnreachableDowning} measures
- * unreachability by the clock, so a node resuming from a pause hears of its quarantine (within
- * milliseconds: its first message is answered with it) long before it would down its peers.
+ * resolver does): that node was removed by this side, so it is the one that must come back, and its
+ * stale view does not decide this node's fate. {@link UnreachableDowning} measures unreachability
+ * by the clock, so a node resuming from a pause hears of its quarantine (within milliseconds: its
+ * first message is answered with it) long before it would down its peers.
  */
 final class SelfRemoval extends AbstractActor {
   private final Cluster cluster = Cluster.get(getContext().getSystem());

@@ -18,7 +18,8 @@ import scala.concurrent.duration.FiniteDuration;
 /**
  * parreg's downing provider: a member that stays unreachable for {@code
  * parreg.downing.down-unreachable-after} is downed, so that a crashed node is removed and can come
- * back under the same or another address; a node never downs itself or a reachable member.
+ * back under the same or another address; a node never downs a reachable member, and downs itself
+ * only to agree with peers that have removed it ({@link SelfRemoval}).
  *
  * <p>Why not Pekko's split brain resolver: every strategy it offers decides by majority, age or
  * quorum, and in a two-node run a crashed peer and a partition look the same, so the lone survivor
@@ -162,7 +163,8 @@ public final class UnreachableDowning extends DowningProvider {
       Duration unreachable = Duration.ofNanos(System.nanoTime() - p.sinceNanos());
       if (unreachable.compareTo(after) < 0) {
         pending.put(
-            t.address(), new Pending(schedule(t.address(), after.minus(unreachable)), p.sinceNanos()));
+            t.address(),
+            new Pending(schedule(t.address(), after.minus(unreachable)), p.sinceNanos()));
         return;
       }
       pending.remove(t.address());

@@ -21,8 +21,8 @@ import parreg.settings.NodeLifecycle;
  * can write; and its peers have removed the old one, so the new one (same address, new UID) is
  * admitted as a restarted node is (parreg.cluster.ParticipantClaims).
  *
- * <p>The process's SIGTERM/SIGINT handlers and its shutdown hook act on the current incarnation;
- * a stop asked for between two incarnations ends the process instead of starting the next.
+ * <p>The process's SIGTERM/SIGINT handlers and its shutdown hook act on the current incarnation; a
+ * stop asked for between two incarnations ends the process instead of starting the next.
  */
 final class Incarnations {
   /**
@@ -43,10 +43,12 @@ final class Incarnations {
 
   private ParregNode.Handle current; // guarded by this
   private String stopRequest; // guarded by this
+  private boolean signalsHandled; // guarded by this
 
-  /** Runs incarnations until one ends otherwise than by a removal that is answered with a rejoin. */
+  /**
+   * Runs incarnations until one ends otherwise than by a removal that is answered with a rejoin.
+   */
   NodeLifecycle.Outcome run(Incarnation incarnation) throws Exception {
-    installSignalHandlers();
     installShutdownHook();
     String lastRemoval = null;
     for (int rejoins = 0; ; rejoins++) {
@@ -77,6 +79,11 @@ final class Incarnations {
 
   /** The incarnation now serving; a stop asked for while none was is applied to it at once. */
   synchronized void started(ParregNode.Handle node) {
+    if (!signalsHandled) {
+      // from the first start on: until then the JVM's default ends a start that hangs
+      installSignalHandlers();
+      signalsHandled = true;
+    }
     current = node;
     if (stopRequest != null) {
       node.lifecycle().stop(stopRequest);

@@ -117,7 +117,9 @@ public final class ParregNode {
       outcome = serve(d, partition, started);
       if (outcome.exitCode() == NodeLifecycle.REMOVED) {
         // What it committed was agreed by every participant: write it before the next start.
-        outcome = new NodeLifecycle.Outcome(outcome.exitCode(), outcome.message() + RunOutcome.flush(node));
+        outcome =
+            new NodeLifecycle.Outcome(
+                outcome.exitCode(), outcome.message() + RunOutcome.flush(node));
       }
     } catch (Throwable t) {
       incarnations.ended();
@@ -133,7 +135,9 @@ public final class ParregNode {
         outcome, stopped, "rejoin".equals(cfg.getString(Membership.ON_REMOVAL)));
   }
 
-  /** Terminates the incarnation's actor system and closes its journal; false when it would not stop. */
+  /**
+   * Terminates the incarnation's actor system and closes its journal; false when it would not stop.
+   */
   private static boolean stop(Handle node, JournalSetup journalSetup) throws Exception {
     node.system().terminate();
     try {
