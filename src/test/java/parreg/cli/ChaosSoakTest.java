@@ -34,7 +34,10 @@ import parreg.device.data.PartitionFiles;
  * other figures through the system properties {@code parreg.chaos.nodes}, {@code
  * parreg.chaos.faults} and {@code parreg.chaos.seed} (the seed of the fault schedule, printed, so
  * that a failing schedule can be replayed); {@code parreg.chaos.graceful=true} adds a fifth kind, a
- * graceful stop (SIGTERM) of one node and its restart.
+ * graceful stop (SIGTERM) of one node and its restart; {@code parreg.chaos.long-stops=true}
+ * another, a SIGSTOP of one node past the downing limit (its peers down and quarantine it, and it
+ * must rejoin by itself once resumed), with {@code parreg.chaos.down-after} as the nodes' downing
+ * limit (default: theirs, 10 s) to keep those pauses short.
  */
 @Tag("multiprocess")
 class ChaosSoakTest {
@@ -54,8 +57,30 @@ class ChaosSoakTest {
     // graceful stop (SIGTERM: H2 closed cleanly) of one node, then a restart; a later kill -9 then
     // meets a journal that was closed cleanly and reopened
     boolean graceful = Boolean.getBoolean("parreg.chaos.graceful");
+    // another, off by default too: SIGSTOP of one node past the downing limit, so that its peers
+    // down and quarantine it; resumed, it must rejoin with a new incarnation by itself
+    boolean longStops = Boolean.getBoolean("parreg.chaos.long-stops");
+    // the nodes' downing limit (parreg.downing.down-unreachable-after, 10 s by default); a shorter
+    // one keeps the long stops short
+    String downAfter = System.getProperty("parreg.chaos.down-after", "");
+    List<String> extraKinds = new ArrayList<>();
+    if (graceful) {
+      extraKinds.add("SIGTERM");
+    }
+    if (longStops) {
+      extraKinds.add("long SIGSTOP");
+    }
+    List<String> overlay = new ArrayList<>();
+    if (!downAfter.isEmpty()) {
+      Path conf = dir.resolve("chaos.conf");
+      java.nio.file.Files.writeString(
+          conf, "parreg.downing.down-unreachable-after = " + downAfter + "\n");
+      overlay = List.of("--config", conf.toString());
+    }
     long steps = 100 + (long) faults * 2 * SPACING;
-    System.out.printf("chaos: %d nodes, %d faults, %d steps, seed %d%n", n, faults, steps, seed);
+    System.out.printf(
+        "chaos: %d nodes, %d faults, %d steps, seed %d%s%n",
+        n, faults, steps, seed, extraKinds.isEmpty() ? "" : ", also " + extraKinds);
 
     // 3,000 rows per node in batches of 700: five batches per epoch, the last one short.
     DatasetGenerator.Result data =
@@ -86,12 +111,14 @@ class ChaosSoakTest {
     Random rnd = new Random(seed);
     Map<String, Integer> counts = new TreeMap<>();
     long t0 = System.nanoTime();
+    List<String> nodeOverlay = overlay;
     try (ClusterRun c =
         new ClusterRun(
             n,
             dir,
             p ->
-                List.of(
+                concat(
+                    nodeOverlay,
                     "--data",
                     data.files().get(p).toString(),
                     "--solver",
@@ -114,8 +141,13 @@ class ChaosSoakTest {
             first,
             s -> s.get("committedStep").asLong() >= target,
             "node " + first + " to reach step " + target);
-        int kind = rnd.nextInt(graceful ? 5 : 4);
-        if (kind == 4) {
+        int kind = rnd.nextInt(4 + extraKinds.size());
+        String extra = kind < 4 ? null : extraKinds.get(kind - 4);
+        if ("long SIGSTOP".equals(extra)) {
+          LongStopFault.run(c, first, rnd, k + 1, target, counts);
+          continue;
+        }
+        if ("SIGTERM".equals(extra)) {
           counts.merge("SIGTERM", 1, Integer::sum);
           System.out.printf("fault %d at step %d: SIGTERM of node %d%n", k + 1, target, first);
           c.node(first).stop(java.time.Duration.ofSeconds(60));
@@ -138,9 +170,9 @@ class ChaosSoakTest {
           counts.merge("SIGSTOP", 1, Integer::sum);
           System.out.printf(
               "fault %d at step %d: SIGSTOP node %d for %d ms%n", k + 1, target, first, pauseMs);
-          signal(c.node(first), "STOP");
+          ClusterRun.signal(c.node(first), "STOP");
           Thread.sleep(pauseMs);
-          signal(c.node(first), "CONT");
+          ClusterRun.signal(c.node(first), "CONT");
           long before = c.node(first).status().map(s -> s.get("committedStep").asLong()).orElse(0L);
           c.await(
               first,
@@ -187,6 +219,12 @@ class ChaosSoakTest {
         faults, counts, steps, (System.nanoTime() - t0) / 1e9, n);
   }
 
+  private static List<String> concat(List<String> head, String... tail) {
+    List<String> out = new ArrayList<>(head);
+    out.addAll(List.of(tail));
+    return out;
+  }
+
   /** Two or more nodes, but not all of them (all of them where there are only two). */
   private static int[] some(int n, Random rnd) {
     List<Integer> ids = new ArrayList<>();
@@ -202,10 +240,5 @@ class ChaosSoakTest {
     int[] a = new int[n];
     Arrays.setAll(a, p -> p);
     return a;
-  }
-
-  private static void signal(NodeProcess node, String signal) throws Exception {
-    Process kill = new ProcessBuilder("kill", "-" + signal, "" + node.pid()).inheritIO().start();
-    assertEquals(0, kill.waitFor(), "kill -" + signal + " " + node.pid());
   }
 }

@@ -144,7 +144,20 @@ final class ClusterRun implements AutoCloseable {
    * start).
    */
   JsonNode await(int p, Predicate<JsonNode> until, String what) throws Exception {
-    return await(node(p), until, what, () -> othersAlive(p, what));
+    return await(node(p), until, what, () -> othersAlive(p, what), AWAIT);
+  }
+
+  /** As {@link #await(int, Predicate, String)}, failing after {@code timeout}. */
+  JsonNode await(int p, Predicate<JsonNode> until, String what, Duration timeout) throws Exception {
+    return await(node(p), until, what, () -> othersAlive(p, what), timeout);
+  }
+
+  /** Sends {@code kill -SIGNAL} (STOP, CONT, ...) to the node's process. */
+  static void signal(NodeProcess node, String signal) throws Exception {
+    Process kill = new ProcessBuilder("kill", "-" + signal, "" + node.pid()).inheritIO().start();
+    if (kill.waitFor() != 0) {
+      throw new AssertionError("kill -" + signal + " " + node.pid() + " failed");
+    }
   }
 
   /** Fails, quoting its log, when a node of this cluster other than p has exited. */
@@ -181,12 +194,15 @@ final class ClusterRun implements AutoCloseable {
   }
 
   static JsonNode await(NodeProcess n, Predicate<JsonNode> until, String what) throws Exception {
-    return await(n, until, what, () -> {});
+    return await(n, until, what, () -> {}, AWAIT);
   }
 
-  private static JsonNode await(NodeProcess n, Predicate<JsonNode> until, String what, Check each)
+  private static final Duration AWAIT = Duration.ofSeconds(180);
+
+  private static JsonNode await(
+      NodeProcess n, Predicate<JsonNode> until, String what, Check each, Duration timeout)
       throws Exception {
-    long deadline = System.nanoTime() + Duration.ofSeconds(180).toNanos();
+    long deadline = System.nanoTime() + timeout.toNanos();
     while (System.nanoTime() < deadline) {
       each.run();
       Optional<JsonNode> s = pollOnce(n, what);

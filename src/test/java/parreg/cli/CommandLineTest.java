@@ -108,11 +108,15 @@ class CommandLineTest {
     Path wrongType =
         java.nio.file.Files.writeString(
             dir.resolve("wrong.conf"), "parreg.snapshot-every = often\n");
+    Path onRemoval =
+        java.nio.file.Files.writeString(
+            dir.resolve("on-removal.conf"), "parreg.cluster.on-removal = sometimes\n");
     String[][] cases = {
       {"--seed-nodes", "127.0.0.1:25001,127.0.0.1", "not HOST:PORT"},
       {"--seed-nodes", "127.0.0.1:25001,127.0.0.1:99999", "99999 is not a TCP port"},
       {"--config", bad.toString(), "--config " + bad},
       {"--config", wrongType.toString(), "snapshot-every"},
+      {"--config", onRemoval.toString(), "'sometimes' is neither rejoin nor exit"},
     };
     for (String[] c : cases) {
       assertUserError(run(node(c[0], c[1])), c[2]);

@@ -27,6 +27,17 @@ class ClusterConfigTest {
         "outbound-max-restarts " + max + " within " + window + " ms");
   }
 
+  /**
+   * A node that finds itself Down is handled by SelfRemoval and the node's main thread (a new
+   * incarnation, or exit 4): Pekko's coordinated shutdown on Down would end the actor system under
+   * them, and the node would exit 1 instead.
+   */
+  @Test
+  void aDownedNodeRejoinsByDefaultAndPekkoDoesNotShutItDown() {
+    assertTrue(!cfg.getBoolean("pekko.cluster.run-coordinated-shutdown-when-down"));
+    assertTrue(cfg.getString(Membership.ON_REMOVAL).equals("rejoin"));
+  }
+
   /** The journal plugins start with the actor system (restart latency, BENCHMARKS.md). */
   @Test
   void persistenceStartsWithTheActorSystem() {

@@ -20,6 +20,7 @@ import org.apache.pekko.actor.typed.receptionist.Receptionist;
 import org.apache.pekko.actor.typed.receptionist.ServiceKey;
 import org.apache.pekko.cluster.Member;
 import org.apache.pekko.cluster.typed.Cluster;
+import parreg.cluster.Membership;
 import parreg.device.Bits;
 import parreg.exchange.PeerActor;
 import parreg.gpu.GpuActor;
@@ -64,7 +65,9 @@ public final class AdminActor extends AbstractBehavior<AdminActor.Command> {
    * while unknown (no rate yet, or no step in the last interval). {@code validationRmse}, {@code
    * validationR2}: hold-out RMSE and R² ({@code node --validation}) of the parameters of committed
    * step {@code validationStep}; null without a validation file, before the first evaluation, and
-   * (R²) when every hold-out target is the same.
+   * (R²) when every hold-out target is the same. {@code membership}: in one line, members being
+   * downed or downed and waited for, or this node removed from the cluster or rejoining it ({@link
+   * Membership}); null while none is.
    */
   public record Status(
       int participant,
@@ -88,6 +91,7 @@ public final class AdminActor extends AbstractBehavior<AdminActor.Command> {
       Map<String, String> device,
       Map<String, Object> launches,
       List<MemberState> members,
+      String membership,
       List<PeerActor.PeerState> peers,
       List<Integer> waitingFor,
       long waitingMillis,
@@ -203,6 +207,7 @@ public final class AdminActor extends AbstractBehavior<AdminActor.Command> {
                         df.join(),
                         pf.join(),
                         members,
+                        Membership.get(system).line(),
                         vf.join()));
               } else {
                 getContext().getLog().warn("status query failed: {}", failure.toString());
@@ -217,6 +222,7 @@ public final class AdminActor extends AbstractBehavior<AdminActor.Command> {
       GpuActor.Telemetry d,
       PeerActor.View p,
       List<MemberState> members,
+      String membership,
       ValidationActor.Result v) {
     Map<String, String> device = new LinkedHashMap<>();
     device.put("name", d.info().deviceName());
@@ -267,6 +273,7 @@ public final class AdminActor extends AbstractBehavior<AdminActor.Command> {
         device,
         launches,
         members,
+        membership,
         p.peers(),
         p.waitingFor(),
         p.waitingMillis(),

@@ -16,6 +16,7 @@ import org.apache.pekko.cluster.ClusterEvent;
 import org.apache.pekko.cluster.Member;
 import org.apache.pekko.cluster.MemberStatus;
 import org.apache.pekko.cluster.typed.Cluster;
+import parreg.cluster.Membership;
 import parreg.device.BackendInfo;
 import parreg.settings.NodeLifecycle;
 import parreg.training.TrainingActor;
@@ -78,6 +79,10 @@ public final class NodeHealth {
     }
     if (lifecycle.outcome().isDone()) {
       return Check.fail("stopping: " + lifecycle.outcome().join().message());
+    }
+    Membership.Removal removal = Membership.get(system).removed().getNow(null);
+    if (removal != null) {
+      return Check.fail("removed from the cluster: " + removal.reason());
     }
     if (!backend.isDone()) {
       return Check.fail("backend starting");

@@ -1,6 +1,7 @@
 package parreg.cluster;
 
 import java.util.Optional;
+import java.util.OptionalInt;
 import org.apache.pekko.actor.Address;
 import org.apache.pekko.actor.ExtendedActorSystem;
 import org.apache.pekko.actor.typed.ActorSystem;
@@ -31,9 +32,25 @@ public final class ParticipantClaims {
             instanceof ClusterActorRefProvider;
   }
 
+  private static final String ROLE_PREFIX = "parreg-participant-";
+
   /** The cluster role of a node that is {@code participant}. */
   public static String role(int participant) {
-    return "parreg-participant-" + participant;
+    return ROLE_PREFIX + participant;
+  }
+
+  /** The participant id a member claims by its role, if it has one. */
+  public static OptionalInt participantOf(Member m) {
+    for (String r : m.getRoles()) {
+      if (r.startsWith(ROLE_PREFIX)) {
+        try {
+          return OptionalInt.of(Integer.parseInt(r.substring(ROLE_PREFIX.length())));
+        } catch (NumberFormatException e) {
+          return OptionalInt.empty();
+        }
+      }
+    }
+    return OptionalInt.empty();
   }
 
   /** Whether the member at {@code address} is Up and reachable from this node. */

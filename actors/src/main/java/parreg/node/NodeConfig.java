@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.regex.Pattern;
 import parreg.cluster.ArteryTls;
 import parreg.cluster.ClusterJoin;
+import parreg.cluster.Membership;
 import parreg.cluster.ParticipantClaims;
 import parreg.device.PartitionSource;
 import parreg.device.RunContract;
@@ -234,6 +235,13 @@ public final class NodeConfig {
       cfg.getDuration("parreg.cluster.rejoin-seed-node-timeout");
       cfg.getDuration("parreg.cluster.join-retry-interval");
       cfg.getDuration("parreg.peer.refusal-grace");
+      String onRemoval = cfg.getString(Membership.ON_REMOVAL);
+      if (!onRemoval.equals("rejoin") && !onRemoval.equals("exit")) {
+        throw new ConfigException.BadValue(
+            cfg.getValue(Membership.ON_REMOVAL).origin(),
+            Membership.ON_REMOVAL,
+            "'" + onRemoval + "' is neither rejoin nor exit");
+      }
       return cfg;
     } catch (ConfigException e) {
       throw configError(e);

@@ -112,6 +112,14 @@ final class NodeStart {
    *     nothing was written
    */
   Started launch() throws Exception {
+    return launch(system -> {});
+  }
+
+  /**
+   * As {@link #launch()}, calling {@code beforeJoin} with the actor system once it is created and
+   * before it joins the cluster.
+   */
+  Started launch(java.util.function.Consumer<ActorSystem<?>> beforeJoin) throws Exception {
     // Reading what the journal holds (an H2 file: engine start, a few queries) and loading the
     // configuration (every jar's reference.conf) are independent; do them concurrently. Only the
     // seed-node timeout depends on what the journal holds.
@@ -229,6 +237,7 @@ final class NodeStart {
               journalSetup.rejournaled());
     }
     try {
+      beforeJoin.accept(node.system());
       ClusterJoin.go(node.system(), cfg, () -> node.system().tell(new ParregNode.Go(deviceLoaded)));
     } catch (RuntimeException e) {
       node.system().terminate();

@@ -1,10 +1,10 @@
 package parreg.node;
 
 import com.typesafe.config.Config;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
@@ -13,6 +13,7 @@ import parreg.admin.AdminActor;
 import parreg.admin.AdminHttpServer;
 import parreg.admin.NodeHealth;
 import parreg.cluster.ClusterJoin;
+import parreg.cluster.Membership;
 import parreg.device.BackendInfo;
 import parreg.device.BackendUnavailableException;
 import parreg.device.Backends;
@@ -31,7 +32,8 @@ import parreg.training.journal.JournalSetup;
 /**
  * One node from its deployment inputs to its end: {@link NodeStart} checks the inputs, prepares the
  * device and the journal and starts the actor system; this class wires the four actors ({@link
- * #start}), serves the HTTP endpoint and waits for the outcome ({@link RunOutcome}). {@code parreg
+ * #start}), serves the HTTP endpoint and waits for the outcome ({@link RunOutcome}), once per
+ * incarnation ({@link Incarnations}: a removed one is replaced in the same process). {@code parreg
  * node} parses options and calls {@link #run}; tests call {@link #start} to wire the actors alone.
  */
 public final class ParregNode {
@@ -70,94 +72,129 @@ public final class ParregNode {
 
   /**
    * As {@link #run(Deployment, RunContract, PartitionSource)}, with a hold-out evaluation (or
-   * null).
+   * null). An incarnation removed from the cluster is replaced by a new one in this process, or
+   * ends it ({@link Incarnations}).
    */
   public static NodeLifecycle.Outcome run(
       Deployment d, RunContract contract, PartitionSource partition, Validation validation)
       throws Exception {
-    NodeStart.Started started = NodeStart.begin(d, contract, partition, validation).launch();
+    Incarnations incarnations = new Incarnations();
+    return incarnations.run(
+        (rejoins, lastRemoval) ->
+            incarnation(d, contract, partition, validation, incarnations, rejoins, lastRemoval));
+  }
+
+  /** One incarnation: started, served until its outcome, stopped. */
+  private static Incarnations.Ended incarnation(
+      Deployment d,
+      RunContract contract,
+      PartitionSource partition,
+      Validation validation,
+      Incarnations incarnations,
+      int rejoins,
+      String lastRemoval)
+      throws Exception {
+    NodeStart.Started started =
+        NodeStart.begin(d, contract, partition, validation)
+            .launch(
+                system -> {
+                  if (rejoins > 0) {
+                    Membership.get(system).rejoining(rejoins, lastRemoval);
+                    system
+                        .log()
+                        .warn(
+                            "rejoining the cluster with a new incarnation (rejoin {}), resuming from"
+                                + " the journal",
+                            rejoins);
+                  }
+                });
+    Handle node = started.node();
+    Config cfg = started.config();
+    JournalSetup journalSetup = started.journal();
+    incarnations.started(node);
+    NodeLifecycle.Outcome outcome;
+    try {
+      outcome = serve(d, partition, started);
+      if (outcome.exitCode() == NodeLifecycle.REMOVED) {
+        // What it committed was agreed by every participant: write it before the next start.
+        outcome =
+            new NodeLifecycle.Outcome(
+                outcome.exitCode(), outcome.message() + RunOutcome.flush(node));
+      }
+    } catch (Throwable t) {
+      incarnations.ended();
+      stop(node, journalSetup);
+      throw t;
+    }
+    incarnations.ended();
+    boolean stopped = stop(node, journalSetup);
+    if (!stopped && outcome.exitCode() != NodeLifecycle.REMOVED) {
+      throw new TimeoutException("the actor system did not stop within 15 s");
+    }
+    return new Incarnations.Ended(
+        outcome, stopped, "rejoin".equals(cfg.getString(Membership.ON_REMOVAL)));
+  }
+
+  /**
+   * Terminates the incarnation's actor system and closes its journal; false when it would not stop.
+   */
+  private static boolean stop(Handle node, JournalSetup journalSetup) throws Exception {
+    node.system().terminate();
+    try {
+      node.system().getWhenTerminated().toCompletableFuture().get(15, TimeUnit.SECONDS);
+    } catch (TimeoutException e) {
+      return false;
+    }
+    journalSetup.close();
+    return true;
+  }
+
+  /** Serves a started incarnation (the HTTP endpoint, the backend) until its outcome. */
+  private static NodeLifecycle.Outcome serve(
+      Deployment d, PartitionSource partition, NodeStart.Started started) throws Exception {
     Handle node = started.node();
     Config cfg = started.config();
     NodeConfig nodeConfig = started.nodeConfig();
-    JournalSetup journalSetup = started.journal();
-    // SIGTERM (kill, systemd, docker stop) and SIGINT (Ctrl-C) ask the node to stop: it starts no
-    // more steps, writes what it committed (the journal runs behind the step), then ends like a
-    // finished run, leaving the cluster and closing its journal, and exits 0. (The JVM's default
-    // would run the shutdown hooks and exit 143 or 130.) The same command resumes the run exactly
-    // there.
-    for (String signal : List.of("TERM", "INT")) {
-      sun.misc.Signal.handle(
-          new sun.misc.Signal(signal),
-          sig -> {
-            String durable = RunOutcome.flush(node);
-            node.lifecycle().stop("stopped (SIG" + signal + ")" + durable);
-          });
-    }
-    Runtime.getRuntime()
-        .addShutdownHook(
-            new Thread(
-                () -> {
-                  node.system().terminate();
-                  try {
-                    node.system()
-                        .getWhenTerminated()
-                        .toCompletableFuture()
-                        .get(10, TimeUnit.SECONDS);
-                  } catch (Exception ignored) {
-                    // the JVM is going down anyway
-                  }
-                },
-                "parreg-shutdown"));
+    Refs refs = node.refs().get(30, TimeUnit.SECONDS);
+    // The endpoint starts before the backend and the journal are ready: /ready says 503 until
+    // they are.
+    NodeHealth health =
+        new NodeHealth(node.system(), node.lifecycle(), node.backend(), refs.training());
+    AdminHttpServer server;
     try {
-      Refs refs = node.refs().get(30, TimeUnit.SECONDS);
-      // The endpoint starts before the backend and the journal are ready: /ready says 503 until
-      // they are.
-      NodeHealth health =
-          new NodeHealth(node.system(), node.lifecycle(), node.backend(), refs.training());
-      AdminHttpServer server;
+      server =
+          new AdminHttpServer(
+              node.system(), refs.admin(), health, nodeConfig.adminHost(), nodeConfig.adminPort());
+    } catch (java.io.IOException e) {
+      throw Ports.bindFailure(e, nodeConfig.adminHost(), nodeConfig.adminPort(), "admin port")
+          .orElseThrow(() -> e);
+    }
+    try (AdminHttpServer http = server) {
+      BackendInfo info;
       try {
-        server =
-            new AdminHttpServer(
-                node.system(),
-                refs.admin(),
-                health,
-                nodeConfig.adminHost(),
-                nodeConfig.adminPort());
-      } catch (java.io.IOException e) {
-        throw Ports.bindFailure(e, nodeConfig.adminHost(), nodeConfig.adminPort(), "admin port")
-            .orElseThrow(() -> e);
-      }
-      try (AdminHttpServer http = server) {
-        BackendInfo info;
-        try {
-          // The rows of a partition read behind the start take what the file takes (a large one on
-          // a slow disk: minutes); the device's time limit counts from when they are in.
-          CompletableFuture.anyOf(node.backend(), partition.rows()).handle((r, t) -> null).join();
-          info = node.backend().get(120, TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-          if (e.getCause() instanceof BackendUnavailableException b) {
-            throw new BadInput(b.getMessage());
-          }
-          throw e;
+        // The rows of a partition read behind the start take what the file takes (a large one on
+        // a slow disk: minutes); the device's time limit counts from when they are in.
+        CompletableFuture.anyOf(node.backend(), partition.rows()).handle((r, t) -> null).join();
+        info = node.backend().get(120, TimeUnit.SECONDS);
+      } catch (ExecutionException e) {
+        if (e.getCause() instanceof BackendUnavailableException b) {
+          throw new BadInput(b.getMessage());
         }
-        // The addresses as bound, not as asked for: what peers, operators and health checks use.
-        System.err.printf(
-            "parreg node %d: %s (cluster port listening on %s:%d, %s), backend %s (%s), status http://%s:%d/status%n",
-            d.participant(),
-            node.system().address(),
-            nodeConfig.bindHost(),
-            d.port(),
-            nodeConfig.tls() ? "TLS" : "plain TCP",
-            info.backend(),
-            info.deviceName(),
-            http.host(),
-            http.port());
-        return RunOutcome.await(d, node, refs, cfg.getDuration("parreg.peer.refusal-grace"));
+        throw e;
       }
-    } finally {
-      node.system().terminate();
-      node.system().getWhenTerminated().toCompletableFuture().get(15, TimeUnit.SECONDS);
-      journalSetup.close();
+      // The addresses as bound, not as asked for: what peers, operators and health checks use.
+      System.err.printf(
+          "parreg node %d: %s (cluster port listening on %s:%d, %s), backend %s (%s), status http://%s:%d/status%n",
+          d.participant(),
+          node.system().address(),
+          nodeConfig.bindHost(),
+          d.port(),
+          nodeConfig.tls() ? "TLS" : "plain TCP",
+          info.backend(),
+          info.deviceName(),
+          http.host(),
+          http.port());
+      return RunOutcome.await(d, node, refs, cfg.getDuration("parreg.peer.refusal-grace"));
     }
   }
 

@@ -6,6 +6,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.pekko.actor.typed.javadsl.AskPattern;
+import parreg.cluster.Membership;
 import parreg.exchange.PeerActor;
 import parreg.settings.Deployment;
 import parreg.settings.NodeLifecycle;
@@ -14,8 +15,9 @@ import parreg.training.TrainingActor;
 /**
  * How a running node's process ends (one role, split from {@link ParregNode}, which starts it): its
  * lifecycle's outcome, the target durable on every participant with {@code --exit-when-done}, a
- * second live node holding this participant id, or a run this node was refused from; and, on a
- * graceful stop, how far the journal was flushed.
+ * second live node holding this participant id, a run this node was refused from, or this
+ * incarnation removed from the cluster ({@link Membership}; the node then rejoins or exits, {@link
+ * Incarnations}); and, on a graceful stop, how far the journal was flushed.
  */
 final class RunOutcome {
   private RunOutcome() {}
@@ -29,6 +31,7 @@ final class RunOutcome {
       Deployment d, ParregNode.Handle node, ParregNode.Refs refs, Duration refusalGrace)
       throws InterruptedException {
     NodeLifecycle lc = node.lifecycle();
+    Membership membership = Membership.get(node.system());
     for (long polls = 1; ; polls++) {
       try {
         return lc.outcome().get(200, TimeUnit.MILLISECONDS);
@@ -36,6 +39,10 @@ final class RunOutcome {
         // keep polling: done-ness below, or the system going away
       } catch (ExecutionException e) {
         return new NodeLifecycle.Outcome(1, String.valueOf(e.getCause()));
+      }
+      Membership.Removal removal = membership.removed().getNow(null);
+      if (removal != null) {
+        return new NodeLifecycle.Outcome(NodeLifecycle.REMOVED, removal.reason());
       }
       if (node.system().whenTerminated().isCompleted()) {
         return new NodeLifecycle.Outcome(1, "actor system terminated");

@@ -4,7 +4,8 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * How the actors tell the node's main thread that the node is finished: with an exit code and a
- * one-line message (SPEC section 4 exit codes: 0 done, 2 bad input, other runtime failure).
+ * one-line message (SPEC section 4 exit codes: 0 done, 2 bad input, other runtime failure; README
+ * names 3, diverged, and 4, removed from the cluster).
  */
 public final class NodeLifecycle {
   /** The end of a node: exit code and the line to print. */
@@ -39,6 +40,13 @@ public final class NodeLifecycle {
   public void diverge(String message) {
     outcome.complete(new Outcome(DIVERGED, message));
   }
+
+  /**
+   * Exit code of a node removed from the cluster (its peers downed and quarantined it, say after a
+   * pause of its process) that does not rejoin in its own process (README): the same command
+   * resumes from its journal.
+   */
+  public static final int REMOVED = 4;
 
   /** A request to stop (SIGTERM): the node ends as if done, exit code 0. */
   public void stop(String message) {

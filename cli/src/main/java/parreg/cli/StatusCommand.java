@@ -307,6 +307,9 @@ public final class StatusCommand implements Callable<Integer> {
               m.path("status").asText(),
               m.path("reachable").asBoolean() ? "" : " UNREACHABLE"));
     }
+    if (s.path("membership").isTextual()) {
+      b.append("membership: ").append(s.path("membership").asText()).append('\n');
+    }
     for (JsonNode p : s.path("peers")) {
       b.append(
           String.format(
