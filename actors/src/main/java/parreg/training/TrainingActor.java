@@ -388,8 +388,10 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
     } catch (parreg.solver.RankDeficientException e) {
       // Every participant solves the same statistics, so every one of them refuses alike.
       stopped = true;
-      getContext().getLog().error(e.getMessage());
-      lifecycle.refuse(e.getMessage());
+      String why =
+          e.describe(parreg.device.FitSummary.featureNames(settings.contract().features()));
+      getContext().getLog().error(why);
+      lifecycle.refuse(why);
       return this;
     }
     // With a step log the step is durable once this returns, and only then committed here.

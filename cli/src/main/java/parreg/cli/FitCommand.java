@@ -233,7 +233,7 @@ public final class FitCommand implements Callable<Integer> {
           stopAll(nodes);
           String why = lastLine(node.log());
           if (code.get() == 2) {
-            throw new UserError(why.replaceFirst("^parreg: error: ", ""));
+            throw new UserError(why.replaceFirst("^parreg: (error: )?", ""));
           }
           throw new IllegalStateException(
               "participant " + p + " ended with exit code " + code.get() + ": " + why);
