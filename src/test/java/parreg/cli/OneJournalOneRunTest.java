@@ -68,6 +68,8 @@ class OneJournalOneRunTest {
                 journal.toString(),
                 "--steps",
                 "3",
+                "--solver",
+                "gd",
                 "--backend",
                 "cpu"));
     for (int i = 0; i + 1 < extra.length; i += 2) {
