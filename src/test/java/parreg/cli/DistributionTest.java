@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The distribution tarball that {@code mvn package} builds (scripts/make-dist.sh), unpacked into an
+ * The distribution tarball that {@code mvn package} builds (scripts/build/make-dist.sh), unpacked into an
  * empty directory and run as on a machine with no JDK and no Maven: no JAVA_HOME, and a PATH that
  * holds only bash and dirname (what the launcher itself calls), so that no java or mvn can be
  * found. {@code --version}, {@code keys} (EC keys and BouncyCastle: modules jdeps cannot see) and a

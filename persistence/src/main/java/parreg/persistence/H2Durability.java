@@ -13,7 +13,7 @@ import org.h2.mvstore.MVStore;
  * but once it reuses file space it rewrites its store header (which names the newest chunk) only
  * every ~20 versions or so, and on an unclean open it may stop at the header's chunk: the commits
  * after it are gone although they were acknowledged. Measured with {@code
- * scripts/h2-header-trial.sh} (a writer printing, after each commit, the store's version and the
+ * scripts/trials/h2-header-trial.sh} (a writer printing, after each commit, the store's version and the
  * header's, killed after about a minute): in every trial that lost acknowledged rows, the rows
  * recovered were exactly those whose commit the header covered (BENCHMARKS.md, "H2 keeps what its
  * header covers"). The chaos soak saw it cost a whole start's commits: a restarted node moved 135
