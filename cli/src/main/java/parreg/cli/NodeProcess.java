@@ -110,8 +110,8 @@ public final class NodeProcess implements AutoCloseable {
       classDataArchive()
           .ifPresent(
               jsa -> {
-                // the archive bin/parreg writes after a build (scripts/build/make-cds-archive.sh): faster
-                // start-up
+                // the archive bin/parreg writes after a build (scripts/build/make-cds-archive.sh):
+                // faster start-up
                 cmd.add("-XX:SharedArchiveFile=" + jsa);
                 cmd.add("-Xshare:auto");
               });
