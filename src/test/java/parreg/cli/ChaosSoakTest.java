@@ -30,8 +30,8 @@ import parreg.device.data.PartitionFiles;
  * must end at exactly the bits of the uninterrupted run computed in this JVM, each journal holding
  * every step exactly once.
  *
- * <p>CI runs the short form (3 nodes, 10 faults). {@code scripts/chaos.sh} runs the same soak with
- * other figures through the system properties {@code parreg.chaos.nodes}, {@code
+ * <p>CI runs the short form (3 nodes, 10 faults). {@code scripts/check/chaos.sh} runs the same soak
+ * with other figures through the system properties {@code parreg.chaos.nodes}, {@code
  * parreg.chaos.faults} and {@code parreg.chaos.seed} (the seed of the fault schedule, printed, so
  * that a failing schedule can be replayed); {@code parreg.chaos.graceful=true} adds a fifth kind, a
  * graceful stop (SIGTERM) of one node and its restart; {@code parreg.chaos.long-stops=true}

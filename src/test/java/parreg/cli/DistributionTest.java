@@ -21,11 +21,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The distribution tarball that {@code mvn package} builds (scripts/make-dist.sh), unpacked into an
- * empty directory and run as on a machine with no JDK and no Maven: no JAVA_HOME, and a PATH that
- * holds only bash and dirname (what the launcher itself calls), so that no java or mvn can be
- * found. {@code --version}, {@code keys} (EC keys and BouncyCastle: modules jdeps cannot see) and a
- * short {@code demo} (two node processes, a kill -9, H2 journals, the loss chart through
+ * The distribution tarball that {@code mvn package} builds (scripts/build/make-dist.sh), unpacked
+ * into an empty directory and run as on a machine with no JDK and no Maven: no JAVA_HOME, and a
+ * PATH that holds only bash and dirname (what the launcher itself calls), so that no java or mvn
+ * can be found. {@code --version}, {@code keys} (EC keys and BouncyCastle: modules jdeps cannot
+ * see) and a short {@code demo} (two node processes, a kill -9, H2 journals, the loss chart through
  * java.desktop, a prediction) must all succeed on the bundled runtime.
  *
  * <p>{@code mvn test} runs before {@code package}, so the tarball is usually absent or older than

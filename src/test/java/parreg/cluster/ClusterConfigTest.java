@@ -13,7 +13,7 @@ class ClusterConfigTest {
   /**
    * While a peer is down its survivors' outbound streams fail and restart about once a second; with
    * Pekko's default of 5 restarts in 5 s the survivor's whole actor system terminated when its peer
-   * stayed down for ~6 s (found with scripts/bench-restart.sh, DELAY=6).
+   * stayed down for ~6 s (found with scripts/bench/restart.sh, DELAY=6).
    */
   @Test
   void aPeerDownForLongNeverTerminatesTheSurvivor() {

@@ -13,8 +13,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@link H2Durability}: what the store header covers, read from a live embedded journal. That a
- * kill loses nothing the header covers is measured by {@code scripts/h2-header-trial.sh}, not here
- * (it takes a minute of commits before H2 reuses file space).
+ * kill loses nothing the header covers is measured by {@code scripts/trials/h2-header-trial.sh},
+ * not here (it takes a minute of commits before H2 reuses file space).
  */
 class H2HeaderCoverageTest {
   @TempDir Path tmp;

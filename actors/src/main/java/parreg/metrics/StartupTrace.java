@@ -2,7 +2,7 @@ package parreg.metrics;
 
 /**
  * Start-up milestones of a node on stderr, relative to the process start, when the environment
- * variable {@code PARREG_STARTUP_TRACE} is set (scripts/bench-restart.sh; logging is not up yet
+ * variable {@code PARREG_STARTUP_TRACE} is set (scripts/bench/restart.sh; logging is not up yet
  * when most of them happen).
  */
 public final class StartupTrace {

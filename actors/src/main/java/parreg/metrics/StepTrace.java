@@ -9,7 +9,7 @@ import java.nio.file.Path;
 /**
  * Optional timestamps of each step's critical path, for performance work only (off unless the JVM
  * runs with {@code -Dparreg.step-trace=PREFIX}; then node P writes {@code PREFIXP} when its target
- * step is committed; {@code scripts/step-trace.py PREFIX} prints the breakdown). Nodes on one
+ * step is committed; {@code scripts/bench/step-trace.py PREFIX} prints the breakdown). Nodes on one
  * machine share {@link System#nanoTime}'s clock, so one node's send and the other's receive
  * compare.
  *

@@ -31,10 +31,11 @@ import parreg.training.journal.JournalSetup;
 
 /**
  * One node from its deployment inputs to its end: {@link NodeStart} checks the inputs, prepares the
- * device and the journal and starts the actor system; this class wires the four actors ({@link
- * #start}), serves the HTTP endpoint and waits for the outcome ({@link RunOutcome}), once per
- * incarnation ({@link Incarnations}: a removed one is replaced in the same process). {@code parreg
- * node} parses options and calls {@link #run}; tests call {@link #start} to wire the actors alone.
+ * device and the journal and starts the actor system; this class wires the actors (GPU, peer,
+ * training with its journal child, the optional hold-out, admin: {@link #start}), serves the HTTP
+ * endpoint and waits for the outcome ({@link RunOutcome}), once per incarnation ({@link
+ * Incarnations}: a removed one is replaced in the same process). {@code parreg node} parses options
+ * and calls {@link #run}; tests call {@link #start} to wire the actors alone.
  */
 public final class ParregNode {
   /**
@@ -205,7 +206,7 @@ public final class ParregNode {
    */
   public record Go(CompletableFuture<Backends.Selection> device) {}
 
-  /** Wires the actor system and its four actors; the GPU actor opens the backend itself. */
+  /** Wires the actor system and its actors; the GPU actor opens the backend itself. */
   public static Handle start(Config config, NodeSettings settings) {
     Handle h = start(config, settings, null);
     h.system().tell(new Go(null));

@@ -406,7 +406,7 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
       watcher.replyTo().tell(new CommittedParameters(step, state.parameters()));
     }
     if (step == recoveredStep + 1) {
-      // Operators (and scripts/bench-restart.sh) read the restart latency from this line.
+      // Operators (and scripts/bench/restart.sh) read the restart latency from this line.
       getContext().getLog().info("first step since start committed: {}", step);
       StartupTrace.mark("first step since start committed (" + step + ")");
     }

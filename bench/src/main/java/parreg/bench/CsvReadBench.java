@@ -29,7 +29,7 @@ import parreg.device.data.RowSlice;
  *
  * <p>Usage: {@code CsvReadBench [--reps R] [--parts P] [--readers
  * product,split,split-first,fastcsv,fastcsv-record,jackson,commons] FILE...}; {@code
- * scripts/bench-csv.sh} generates a file and runs it.
+ * scripts/bench/csv.sh} generates a file and runs it.
  */
 public final class CsvReadBench {
   private static final java.lang.management.ThreadMXBean CPU =

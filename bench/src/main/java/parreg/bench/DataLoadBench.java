@@ -31,7 +31,7 @@ import parreg.device.data.PartitionFiles;
  * Each phase prints its first time (in a fresh JVM the first read also grows the heap and warms the
  * JIT: what a node pays once) and the best of {@code --reps}, and MB/s of binary32 partition (4 (d
  * + 1) N bytes; the layout: of x) at the best. Peak process memory is measured from outside ({@code
- * /usr/bin/time -v}, see {@code scripts/bench-load.sh}).
+ * /usr/bin/time -v}, see {@code scripts/bench/load.sh}).
  *
  * <p>Usage: {@code DataLoadBench [--reps R] [--threads T] [--phases
  * read,digest,digest1,cached,layout] FILE...} (threads default: {@link Workers#defaultThreads()}).

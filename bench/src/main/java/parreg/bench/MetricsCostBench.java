@@ -59,7 +59,7 @@ public final class MetricsCostBench {
           m.scrape(out);
         }
         long t2 = cpu.getCurrentThreadCpuTime();
-        if (round >= 2) { // the first rounds warm the JIT up
+        if (round >= 2) { // rounds 0 and 1 warm the JIT up
           bestStep = Math.min(bestStep, (t1 - t0) / (double) steps);
           bestScrape = Math.min(bestScrape, (t2 - t1) / 1e3 / scrapes);
         }

@@ -102,7 +102,7 @@ public final class NodeProcess implements AutoCloseable {
     cmd.add(java);
     cmd.add("-XX:+UseSerialGC");
     // C1 only: C2 compiling for the whole of a short run halves the step rate on a 2-core machine
-    // (docs/benchmarks-cluster.md).
+    // (measured: `git show fb803e0:docs/benchmarks-cluster.md`).
     cmd.add("-XX:TieredStopAtLevel=1");
     cmd.add("-Xss1m");
     cmd.add("-Xmx1g");
@@ -110,8 +110,8 @@ public final class NodeProcess implements AutoCloseable {
       classDataArchive()
           .ifPresent(
               jsa -> {
-                // the archive bin/parreg writes after a build (scripts/make-cds-archive.sh): faster
-                // start-up
+                // the archive bin/parreg writes after a build (scripts/build/make-cds-archive.sh):
+                // faster start-up
                 cmd.add("-XX:SharedArchiveFile=" + jsa);
                 cmd.add("-Xshare:auto");
               });

@@ -2,7 +2,7 @@
 // CudaPlan choose among them). Their bodies are in local_sums.cuh; each kernel here is one body
 // at one shape, ordered (ReductionOrder: one value per coordinate and tile, then tree_pass).
 //
-// Regenerate the PTX beside this file with scripts/gen-ptx.sh (never by hand).
+// Regenerate the PTX beside this file with scripts/build/gen-ptx.sh (never by hand).
 //
 // Names: FAMILY_o_K[_P] (o: ordered; K accumulators per thread = d / 32 rounded up to a power of
 // two, P slices per step), spec_o_W and wide_o_W (slice width W features), small_o_DMAX (at most
@@ -18,39 +18,34 @@ SMALL_KERNEL(small_o_2, 2, 8, true)
 SMALL_KERNEL(small_o_4, 4, 8, true)
 SMALL_KERNEL(small_o_8, 8, 4, true)
 SMALL_KERNEL(small_o_16, 16, 4, true)
-// 17..48: the split chain, two or four warps a tile (issue 15, fourth session; narrow-24/32,
-// spec-24 and spec-48 are comparison kernels now)
+// 17..48: the split chain, two or four warps a tile (forced plans "split"; split_o_2x12_u2t4p is
+// also specp's fallback for batches at offsets)
 SPLIT_KERNEL(split_o_2x9_u8t4, 2, 9, 8, 4, false, 2)
 SPLIT_KERNEL(split_o_2x12_u2t4p, 2, 12, 2, 4, true, 2)
 SPLIT_KERNEL(split_o_2x16_u2t4p, 2, 16, 2, 4, true, 2)
 SPLIT_KERNEL(split_o_4x12_u2t2p, 4, 12, 2, 2, true, 2)
-// 19..24 since issue 15's sixth session: spec's block on the plain slice layout (specp_body), 6
-// chain warps, 3 accumulating warps of 8 features, three blocks an SM: 3.74 TB/s at d = 24 where
-// split-2x12_u2t4p read 3.36 on the same H200 (s6n1; 3.07 / 3.26 / 3.71 at d = 19 / 21 / 24 where it
-// read 2.89 / 2.98 / 3.08 on another, s6n2); batches at offsets run split-2x12_u2t4p
+// 19..24, a forced plan: spec's block on the plain slice layout (specp_body), 6 chain warps, 3
+// accumulating warps of 8 features, three blocks an SM: 3.74 TB/s at d = 24 where split-2x12_u2t4p
+// read 3.36 on the same H200 (2026-12-01); batches at offsets run split-2x12_u2t4p
 SPECP_KERNEL(specp_o_24_6x3m3, 24, 6, 3, 3)
-// 17..20 since issue 15's seventh session: a warp per tile, every accumulator in registers, the
-// weights by value (narrowp_body), blocks of one warp, W an SM (the register cap): 3.91 / 3.94 TB/s
-// at d = 17 where split-2x9_u8t4 read 3.05 / 3.10 on the same H200; 3.99 / 3.73 at 18 / 20 where
-// split-2x9_u8t4 read 2.94 and specp-24_6x3m3 3.22 (docs/device-runs/issue15/s7n1-*); on another
-// 3.71 / 3.87 / 3.78 at 18 / 19 / 20 where specp-24_6x3m3 read 3.18 / 3.45 at 19 / 20 (s7n2).
-// split_o_2x9_u8t4 stays for the forced plan
+// the ladder's at 17..20: a warp per tile, every accumulator in registers, the weights by value
+// (narrowp_body), blocks of one warp, W an SM (the register cap): 3.91 / 3.94 TB/s at d = 17 where
+// split-2x9_u8t4 read 3.05 / 3.10 on the same H200; 3.71-3.99 at 18..20 where split-2x9_u8t4 read
+// 2.94 and specp-24_6x3m3 3.18-3.45 (two H200s, 2026-12-01, every row bits=ref)
 NARROWP_KERNEL(narrowp_o_17_u4_w16, 17, 4, false, 32, 16)
 NARROWP_KERNEL(narrowp_o_20_u2p_w12, 20, 2, true, 32, 12)
-// 21..24 on branch kernels-narrow7-24: one slice loaded ahead, 16 warps an SM (128 registers):
-// 3.82 / 3.97 TB/s at d = 21 / 24 where specp-24_6x3m3 read 3.55 / 3.66 on one H200 (s7n2); on a
-// third 3.69 / 3.66 / 3.85 at 21 / 22 / 24 where specp read 3.38 / 3.55 / 3.82 (s7n3; a tie at 24)
+// the ladder's at 21..24: one slice loaded ahead, 16 warps an SM (128 registers): 3.82 / 3.97 TB/s
+// at d = 21 / 24 where specp-24_6x3m3 read 3.55 / 3.66 on one H200; on another 3.69 / 3.66 / 3.85
+// at 21 / 22 / 24 where specp read 3.38 / 3.55 / 3.82 (a tie at 24; 2026-12-01)
 NARROWP_KERNEL(narrowp_o_24_u1p_w16, 24, 1, true, 32, 16)
-// 25..32 on branch kernels-narrow8 (issue 15, eighth session): one slice loaded ahead, 12 warps an
-// SM (168 registers, no spill): 3.84 TB/s at d = 32 where split-2x16_u2t4p read 3.24 / 3.27 on two
-// H200s (s7n2, s7n3; then a comparison kernel); as the ladder's on a third 3.48 / 3.59 / 3.77 at
-// d = 25 / 28 / 32 where split-2x16_u2t4p read 2.80 / 2.88 / 3.02 (s7n4; reverse order 3.69 vs
-// 3.05 at 32). split_o_2x16_u2t4p stays for the forced plan
+// the ladder's at 25..32: one slice loaded ahead, 12 warps an SM (168 registers, no spill): 3.84
+// TB/s at d = 32 where split-2x16_u2t4p read 3.24 / 3.27 on two H200s; on a third 3.48 / 3.59 /
+// 3.77 at d = 25 / 28 / 32 where split-2x16_u2t4p read 2.80 / 2.88 / 3.02 (2026-12-01)
 NARROWP_KERNEL(narrowp_o_32_u1p_w12, 32, 1, true, 32, 12)
-// 33..48 on branch kernels-narrow8-48 (where spec_o_48_m6 does not run): one slice loaded ahead, 8
-// warps an SM (254 registers, no spill): as a comparison kernel 3.75 TB/s at d = 48 where
-// split-4x12_u2t2p read 3.03 and spec-48_m6 3.71 (s7n4, one row); to be confirmed by
-// docs/device-runs/issue15/s7n-call5.sh before the merge. split_o_4x12_u2t2p stays for the forced plan
+// the ladder's at 33..48 where spec_o_48_m6 does not run: one slice loaded ahead, 8 warps an SM
+// (254 registers, no spill): 2.97 / 3.24 / 3.22 / 3.52 TB/s at d = 33 / 36 / 40 / 42 where
+// split-4x12_u2t2p read 2.39 / 2.81 / 2.98 / 2.96, 3.75 at d = 48 where spec-48_m6 read 3.71 (one
+// H200 each, 2026-12-01, every row bits=ref)
 NARROWP_KERNEL(narrowp_o_48_u1p_w8, 48, 1, true, 32, 8)
 LARGE_KERNEL(large_o_1_1, 1, 1, true)
 LARGE_KERNEL(large_o_2_1, 2, 1, true)
@@ -83,23 +78,23 @@ FLOW_KERNEL(flow_o_4_2, 4, 2, 1, true)
 FLOW_KERNEL(flow_o_8_2, 8, 2, 1, true)
 QUAD_KERNEL(quad_o_4_2, 4, true)
 QUAD_KERNEL(quad_o_8_2, 8, true)
-// slice widths 104 and 208 (issue 15): less padding at d = 97..104 and 193..208; their
+// slice widths 104 and 208: less padding at d = 97..104 and 193..208; their
 // accumulating warps (13) each own 2 and 4 quads, their rings (D) divide Q
 SPEC_KERNEL(spec_o_104, 26, 6, 13, 13, 6, true)
 SPEC_KERNEL(spec_o_208, 52, 6, 13, 13, 6, true)
 SPEC_KERNEL(spec_o_64, 16, 6, 8, 8, 6, true)
-// issue 15, fifth session (the ladder's spec shapes at 43..128 since then): two blocks an SM at
-// widths 48 (ring 6) and 64 (ring 4): 3.83 / 3.84 TB/s at d = 48 / 64 where split-4x12_u2t2p read
-// 3.15 and spec-64 3.31 on the same H200; 7 chain warps and 7 slots at 104: 3.47 at d = 100 where
-// spec-104 read 3.08 (docs/device-runs/issue15/s5m2-*). pipes_o_w48: spec-48's fallback
+// the ladder's spec shapes at 43..64 and 101..104: two blocks an SM at widths 48 (ring 6) and 64
+// (ring 4): 3.83 / 3.84 TB/s at d = 48 / 64 where split-4x12_u2t2p read 3.15 and spec-64 3.31 on
+// the same H200; 7 chain warps and 7 slots at 104: 3.47 at d = 100 where spec-104 read 3.08
+// (2026-12-01). pipes_o_w48: spec-48's fallback
 SPEC_KERNEL_MB(spec_o_48_m6, 12, 6, 6, 6, 6, 2)
 PIPEQ_KERNEL(pipes_o_w48, 2, true, 48)
 SPEC_KERNEL_MB(spec_o_64_m4, 16, 6, 8, 4, 6, 2)
 SPEC_KERNEL(spec_o_104_c7, 26, 7, 13, 13, 7, true)
-// issue 15, sixth session: slice width 100 (no padding at d = 97..100, 4 % less than 104 below),
+// the ladder's at 65..100: slice width 100 (no padding at d = 97..100, 4 % less than 104 below),
 // 7 chain warps and slots, 25 accumulating warps of one quad, a ring of 5 quads: 3.55 / 3.42 TB/s at
-// d = 100 where spec-104_c7 read 3.29 / 3.35 on two H200s (within 3 % of it in call 3), 2.41 / 2.86
-// at d = 65 / 80 where it read 2.17 / 2.66 (docs/device-runs/issue15/s6n*); its fallback
+// d = 100 where spec-104_c7 read 3.29 / 3.35 on two H200s (within 3 % of it on a third), 2.41 /
+// 2.86 at d = 65 / 80 where it read 2.17 / 2.66 (2026-12-01); its fallback
 SPEC_KERNEL(spec_o_100_c7, 25, 7, 25, 5, 7, true)
 PIPEQ_KERNEL(pipes_o_w100, 4, true, 100)
 SPEC_KERNEL(spec_o_128, 32, 6, 8, 8, 6, true)
@@ -123,10 +118,10 @@ WIDE2_KERNEL(wide2_o_1024, 256, 3, 8, 2)
 WIDEA_KERNEL(widea_o_1024, 256, 16)
 // d > 1,024: the two passes of the deep plan (U = 16 features ahead, F = 16 features a warp)
 DEEP_KERNELS(deepr_o, deepg_o, 16, 16)
-// d > 1,024 where its ring fits (the default since issue 15's fifth session): one chain warp an SM
+// d > 1,024 where its ring fits (the ladder's there, but for widec's widths): one chain warp an SM
 // fed by 6 loader warps through a shared-memory ring, 8 gradient warps of 8 features, 4 slices
 // ahead, the re-read evict-first (2.06 / 1.98 TB/s at d = 2,048 / 4,096 on an H200 where deep read
-// 1.54 / 1.53; s5d2)
+// 1.54 / 1.53; 2026-12-01)
 DEEPX_KERNEL(deepxb_o, 8, 8, 4, true)
 extern "C" __global__ void __launch_bounds__(256) resid_o(SMALL_ARGS, float* __restrict__ rbuf) {
   resid_body<true>(SMALL_PASS, rbuf);

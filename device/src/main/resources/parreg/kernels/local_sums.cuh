@@ -6,7 +6,7 @@
 // (bench/src/main/resources/parreg/bench/kernels/comparison_sums.cu) instantiate the same bodies
 // unordered. Nothing here is a kernel by itself: a body becomes one in the instantiating file.
 //
-// Build flags (scripts/gen-ptx.sh, never by hand): -ftz=false -prec-div=true -prec-sqrt=true
+// Build flags (scripts/build/gen-ptx.sh, never by hand): -ftz=false -prec-div=true -prec-sqrt=true
 // -fmad=false, and every floating-point operation below is also written as an explicit
 // round-to-nearest intrinsic (__fmul_rn, __fadd_rn, ...), which the compiler never contracts into
 // a fused multiply-add nor flushes to zero.
@@ -556,7 +556,7 @@ __device__ __forceinline__ void flow_load(const float4* __restrict__ x4, const f
 // in the quad layout (xq), staged verbatim, so that
 //  - the residual chain of a sample (warp v < P, one sample a thread) reads four consecutive
 //    features with one 16-byte shared load (64 loads a chain at d = 256 instead of 256; the
-//    chains bound the step: docs/benchmarks-gpu.md, call 6), then adds the four terms in feature
+//    chains bound the step: ncu on an H200), then adds the four terms in feature
 //    order (same operations, same order, separate roundings);
 //  - thread (warp v, lane l) owns the accumulators of lane l for the features 4 (v + 32 c) + e
 //    (c < K / 4, e < 4): one 16-byte shared load per four features; a warp's load is 512
@@ -818,7 +818,7 @@ __device__ __forceinline__ void spec_write(double (&acc)[N], double& accb, doubl
   if (lossWarp) bias_loss_write<ORDERED>(accb, accl, out, d, tiles, t, lane);
 }
 
-#ifndef PARREG_HOST_EMU  // scripts/kernel-emu/shim.h has its own
+#ifndef PARREG_HOST_EMU  // scripts/check/kernel-emu/shim.h has its own
 __device__ __forceinline__ void named_bar_sync(int id, int count) {
   asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(count) : "memory");
 }
@@ -827,10 +827,10 @@ __device__ __forceinline__ void named_bar_arrive(int id, int count) {
 }
 #endif
 
-// L2 prefetch (issue 15, fifth session): the bytes [0, bytes) of base, one PS-byte line per
+// L2 prefetch (comparison shapes): the bytes [0, bytes) of base, one PS-byte line per
 // prefetch, lines first, first + step, ... No register receives anything, so a warp can ask for
 // a whole slice or group of slices ahead of its loads; the loads then hit the L2. It changes no
-// value (no arithmetic), only when bytes arrive. scripts/kernel-emu/shim.h checks the addresses.
+// value (no arithmetic), only when bytes arrive. scripts/check/kernel-emu/shim.h checks the addresses.
 #ifndef PARREG_HOST_EMU
 __device__ __forceinline__ void prefetch_l2(const void* p) { asm volatile("prefetch.L2 [%0];" ::"l"(p)); }
 #endif
@@ -843,7 +843,8 @@ __device__ __forceinline__ void prefetch_range(const char* base, i64 bytes, int 
 // Large d, warp-specialised (d <= 4 Q; x resident in the quad layout padded to 4 Q features a
 // slice, xq with d4 = 4 Q; batches that start on a slice boundary, the others use
 // pipe_body<..., QL = 2>). The block-wide barrier of flow_body ties every step to its slowest
-// residual chain (docs/benchmarks-gpu.md, call 6); here no barrier spans the block (call 10).
+// residual chain (ncu on an H200: 42 % of the warps' time at the barrier); here no barrier spans
+// the block.
 // The block is C chain warps and A accumulating warps around a ring of S slots in shared memory,
 // one 32-sample slice each ([Q][32][4] floats, as resident) plus its 32 residuals, and two named
 // barriers per slot:
@@ -860,7 +861,7 @@ __device__ __forceinline__ void prefetch_range(const char* base, i64 bytes, int 
 // Same operations in the same order as flow_body, so the same bits; only the timing differs.
 // Dynamic shared memory: S slots of 32 Q vectors, then S * 32 residuals.
 // ---------------------------------------------------------------------------------------------
-// PD > 0 (comparison shapes, fifth session): a chain warp also prefetches into the L2 the slice
+// PD > 0 (comparison shapes): a chain warp also prefetches into the L2 the slice
 // it takes PD turns later (k + PD C), PS-byte lines, at the start of each turn.
 template <int Q, int C, int A, int D, int S, bool ORDERED, int PD = 0, int PS = 128>
 __device__ __forceinline__ void spec_body(const float* __restrict__ x, const float* __restrict__ y, int d, i64 start,
@@ -979,14 +980,14 @@ __device__ __forceinline__ void spec_body(const float* __restrict__ x, const flo
 
 // Parameters: those of the flow kernels. One shape per slice width 4 Q (64, 128, 192, 256
 // features): 6 chain warps with 8 quads ahead, 8 accumulating warps (12 at Q = 48, so that each
-// owns a power of two of accumulators), 6 slots (call 10 of docs/benchmarks-gpu.md).
+// owns a power of two of accumulators), 6 slots.
 #define SPEC_KERNEL(NAME, Q, C, A, D, S, ORD)                                                      \
   extern "C" __global__ void __launch_bounds__(32 * (C + A), 1)                                  \
       NAME(SMALL_ARGS, const float* __restrict__ unused, const WParam wp) {                        \
     spec_body<Q, C, A, D, S, ORD>(x, y, d, start, len, wp, bias, out, tiles);                      \
   }
 // the same at MB blocks an SM (the register cap 64 K / (32 (C + A) MB)): twice the chain warps
-// and slots an SM where two blocks fit (comparison shapes "specW_mD", fifth session)
+// and slots an SM where two blocks fit (spec_o_48_m6, spec_o_64_m4; comparison shapes "specW_mD")
 #define SPEC_KERNEL_MB(NAME, Q, C, A, D, S, MB)                                                    \
   extern "C" __global__ void __launch_bounds__(32 * (C + A), MB)                                 \
       NAME(SMALL_ARGS, const float* __restrict__ unused, const WParam wp) {                        \
@@ -1001,7 +1002,7 @@ __device__ __forceinline__ void spec_body(const float* __restrict__ x, const flo
 
 
 // ---------------------------------------------------------------------------------------------
-// Narrow d, warp-specialised on the plain slice layout (16 < d <= DM; issue 15, sixth session):
+// Narrow d, warp-specialised on the plain slice layout (16 < d <= DM; the specp plans):
 // spec_body's block (C chain warps, A accumulating warps, a slot a chain warp, FULL / EMPTY named
 // barriers, no block-wide barrier), but x stays in the plain slice layout of small and split (no
 // padding: at d = 17 spec-24 read 25 / 18 of the batch's bytes). A slice is 32 d contiguous
@@ -1170,7 +1171,7 @@ __device__ __forceinline__ void split_load(const float* __restrict__ x, const fl
   }
 }
 
-// PD > 0 (fifth session): each group's turn first prefetches into the L2 the team's group PD
+// PD > 0 (comparison shapes): each group's turn first prefetches into the L2 the team's group PD
 // turns ahead (all its samples' slices, the team's warps taking PS-byte lines in turn).
 template <int K, int F, int U, int T, bool PF, int PD = 0, int PS = 128>
 __device__ __forceinline__ void split_body(const float* __restrict__ x, const float* __restrict__ y, int d, i64 start,
@@ -1311,9 +1312,8 @@ __device__ __forceinline__ void split_body(const float* __restrict__ x, const fl
     split_body<K, F, U, T, PF, PD, PS>(x, y, d, start, len, params, bias, out, tiles);             \
   }
 // ---------------------------------------------------------------------------------------------
-// Narrow d in registers, loads ahead (issue 15, seventh session; 16 < d <= DMAX <= 24; since the
-// eighth DMAX up to 32 in the product, up to 48 as comparison kernels: WParam holds 256 weights and
-// the lane trees past 16 go one by one, so nothing but the registers bounds DMAX): small_body
+// Narrow d in registers, loads ahead (the narrowp plans; 16 < d <= DMAX <= 48: WParam holds 256
+// weights and the lane trees past 16 go one by one, so nothing but the registers bounds DMAX): small_body
 // (a warp per tile, a thread per lane, all DMAX accumulators of the lane in registers, x in the
 // plain slice layout, any batch start) with two changes aimed at d = 17..20, where small-16 reads
 // 3.95 TB/s at 16 but the split chain only 3.2-3.5 at 17: the weights by value (constant-bank
@@ -2057,7 +2057,7 @@ __device__ __forceinline__ void deep_grad_body(const float* __restrict__ x, int 
 //  - the 4 chain warps of a block take slices in order, in step (a ticket a slice, warp g its
 //    group g: samples 32 s + 8 g .. 32 s + 8 g + 7), so that the four 32-byte parts of each
 //    128-byte row are requested together (one DRAM read of the row; taken apart, the rows were
-//    read about twice: H200, s4w1), run the chains in feature order, write r (+ b, - y) to rbuf
+//    read about twice: ncu on an H200), run the chains in feature order, write r (+ b, - y) to rbuf
 //    and count the tile's done sub-slices (tick[2 + t]; fence, then atomicAdd);
 //  - gradient warps take tasks (tile t, F features, and one bias/loss task a tile) in order, wait
 //    until all of tile t's sub-slices are done, then run deep_grad's task (slice order per lane,
@@ -2266,7 +2266,7 @@ __device__ __forceinline__ void deepf_body(const float* __restrict__ x, const fl
 // tick[2 + t] the done slices of tile t); dynamic shared memory: the weights, 4 ceil(d / 4)
 // floats (zeros past d).
 // ---------------------------------------------------------------------------------------------
-#ifndef PARREG_HOST_EMU  // scripts/kernel-emu/shim.h has its own
+#ifndef PARREG_HOST_EMU  // scripts/check/kernel-emu/shim.h has its own
 __device__ __forceinline__ void prefetch_l2(const float* p) {
   asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
 }
@@ -2427,7 +2427,7 @@ __device__ __forceinline__ void deepw_body(const float* __restrict__ x, const fl
 
 // ---------------------------------------------------------------------------------------------
 // Deep d, chains fed through shared memory (the deepx plan, d > 1,024). deepw's chains stall on
-// their loads (H200, s5d1: ~40 cycles a feature, U = 32 features ahead in registers against a
+// their loads (ncu on an H200: ~40 cycles a feature, U = 32 features ahead in registers against a
 // ~1,300-cycle load latency; one chain warp an SM then reads 0.85 TB/s), and registers cannot
 // hold the ~300 features a chain must have in flight. Here 6 loader warps feed the block's one
 // chain warp through a ring of 6 slots of 64 rows (a row: feature j of the slice's 32 samples,

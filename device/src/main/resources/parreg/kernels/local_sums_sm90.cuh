@@ -3,7 +3,7 @@
 // parreg local sums on CUDA, kernels for compute capability 9.0 and newer (Hopper: H100, H200):
 // the bodies that need PTX of compute_90 (bulk asynchronous copies, cp.async.bulk, completing on
 // shared-memory transaction barriers, mbarrier ... expect_tx). local_sums_sm90.cu instantiates
-// them into a module of its own (scripts/gen-ptx.sh: -arch=compute_90), which CudaCard loads only
+// them into a module of its own (scripts/build/gen-ptx.sh: -arch=compute_90), which CudaCard loads only
 // on cards of compute capability 9.0 or newer; every other card runs local_sums.cu's kernels.
 // Same build flags and the same explicit round-to-nearest intrinsics as local_sums.cuh, whose
 // helpers (octet layout, sub_slice, quad_terms_w, group_tree, groups_combine) these bodies use.
@@ -14,8 +14,8 @@
 // Wide d, the copy engine stages the slots (the widet kernels; 256 < d <= 4 Q <= 1,024, the
 // octet layout and the accumulation order of wide_body / wide2_body, so the same bits).
 //
-// issue 15, fifth session: in wide / wide2 / widea the chain warps load x into registers (a ring
-// of D 16-byte vectors a lane) and store it into the slots; ncu on an H200 (s5w1) found them
+// Why: in wide / wide2 / widea the chain warps load x into registers (a ring of D 16-byte
+// vectors a lane) and store it into the slots; ncu on an H200 found them
 // stalled on those global loads a third of the time (long scoreboard at the stores) and issuing
 // only 16 % of their cycles, so each chain ran at ~18 cycles a feature where its additions need
 // 4, and the 6 slots of 32 KB (d = 1,024) held too few chains for the read limit. Here no warp
@@ -39,7 +39,7 @@
 // and 4 doubles), S * 8 residuals, 3 S barriers (8 bytes each).
 // ---------------------------------------------------------------------------------------------
 
-#ifndef PARREG_HOST_EMU  // scripts/kernel-emu/shim.h has its own
+#ifndef PARREG_HOST_EMU  // scripts/check/kernel-emu/shim.h has its own
 __device__ __forceinline__ unsigned smem_addr(const void* p) {
   return (unsigned)__cvta_generic_to_shared(p);
 }
@@ -68,9 +68,9 @@ __device__ __forceinline__ void mbar_wait(unsigned long long* bar, unsigned pari
       "r"(parity)
       : "memory");
 }
-// One 16-byte shared-memory load (ld.shared.v4.f32). issue 15, sixth session: from a plain
-// float4 read of the slots and the weights nvcc emitted four ld.shared.f32 in the chains (the
-// PTX of the fifth session's widet: 2,048 scalar shared loads a chain of 1,024 features), four
+// One 16-byte shared-memory load (ld.shared.v4.f32). From a plain float4 read of the slots and
+// the weights nvcc emits four ld.shared.f32 in the chains (2,048 scalar shared loads a chain of
+// 1,024 features), four
 // times the load instructions and, with 2 sub-slices a warp, 12 shared-memory wavefronts a quad
 // where 3 do. Volatile: kept after the FULL wait that precedes it (the loop has no other wait,
 // so ptxas still schedules the loads ahead of the additions).
@@ -138,7 +138,7 @@ inline float4 lds128(const float4* p) { return *p; }
 // rolled loop of 2 RC quads an iteration, the loads of each half issued while the other half's
 // additions run (two register buffers, no moves): the fully unrolled chain of widet at Q = 256
 // is 2,562 instructions (41 KB), and ncu found its warps waiting for instruction fetch 18 % of
-// their time in it (s9c5); same operations in the same order, so the same bits.
+// their time in it; same operations in the same order, so the same bits.
 template <int Q, int GL, int RC>
 __device__ __forceinline__ float chain_rolled(float r, const float4* w, const float4* x) {
   static_assert(Q % (2 * RC) == 0, "whole iterations");
@@ -206,7 +206,7 @@ __device__ __forceinline__ void widet_body(const float* __restrict__ x, const fl
   // wait passes at once, wrongly, while the slot's previous phase (sub-slice k - S) is still
   // incomplete. The warp has waited for every sub-slice of its task m - C, so k - S is among them
   // or earlier (the copies are issued in order) when m TS - S <= (m - C) TS + TS - 1, that is
-  // S >= (C - 1) TS + 1 (seventh session: the emulation of a 3 x 2 shape at S = 3 hung).
+  // S >= (C - 1) TS + 1 (the host emulation of a 3 x 2 shape at S = 3 hangs).
   static_assert(S >= (C - 1) * TS + 1, "a slot's previous phase is complete when a chain waits on it");
   static_assert(Q % (QG * A) == 0, "whole quads per accumulating thread");
   constexpr int QA = Q / (QG * A);  // quads of an accumulating thread
@@ -385,9 +385,9 @@ __device__ __forceinline__ void widet_body(const float* __restrict__ x, const fl
     if (at.s == at.per - 1) {
       // end of group at.g of tile at.t: the group's sums, combined with the tile's other groups
       if constexpr (GS_SHARED && !BFLY) {
-        // the group tree as reduce-scatter levels (group_scatter; tenth session: the butterfly
-        // took 3 x 4 QA double shuffles a lane, 96 at 1,024, and one lane of 8 wrote the sums;
-        // here 4 QA - 4 QA / 8, 28, and every lane writes its sums, s10c2): lanes l and l ^ 1 split
+        // the group tree as reduce-scatter levels (group_scatter; the butterfly takes 3 x 4 QA
+        // double shuffles a lane, 96 at 1,024, and one lane of 8 writes the sums; here 4 QA - 4
+        // QA / 8, 28, and every lane writes its sums): lanes l and l ^ 1 split
         // the 4 QA accumulators, then l ^ 2, then l ^ 4 where QA is even, so that lane l ends with
         // the sums of i = base + r (r < 4 QA / 8), base = (l & 1) 2 QA + (l >> 1 & 1) QA + (l >> 2
         // & 1) QA / 2; where QA is odd the last level is the butterfly over QA sums, and lanes l
@@ -455,7 +455,7 @@ __device__ __forceinline__ void widet_body(const float* __restrict__ x, const fl
   if constexpr (NC > 1) cluster_sync();
 }
 
-// Wide d in clusters (the widec plans; issue 15, ninth session): at d > 1,024 a slice's 8
+// Wide d in clusters (the widec plans): at d > 1,024 a slice's 8
 // samples x d features do not fit a block, so widet read x twice (deepxb: the chain's read, then
 // the gradient's re-read, which misses the L2). Here a cluster of NC blocks (NC SMs, thread-block
 // clusters of compute capability 9.0) holds a sub-slice together, block `rank` the features
@@ -478,8 +478,8 @@ __device__ __forceinline__ void widet_body(const float* __restrict__ x, const fl
       NAME(SMALL_ARGS, const float* __restrict__ unused) {                                         \
     widet_body<Q, C, 8, TS, S, false, 8, 0, 1, RC>(x, y, d, start, len, params, bias, out, tiles); \
   }
-// WIDETG: WIDET (RC 0) or WIDETR (RC > 0) with the butterfly group tree of the kernels before the
-// tenth session (BFLY: every lane of a group gets every sum), for comparison
+// WIDETG: WIDET (RC 0) or WIDETR (RC > 0) with the group tree as a butterfly (BFLY: every lane of
+// a group gets every sum), for comparison
 #define WIDETG_KERNEL(NAME, Q, C, TS, S, RC)                                                       \
   extern "C" __global__ void __launch_bounds__(32 * (C + 9), 1)                                   \
       NAME(SMALL_ARGS, const float* __restrict__ unused) {                                         \
@@ -514,9 +514,9 @@ __device__ __forceinline__ void widet_body(const float* __restrict__ x, const fl
   }
 
 // ---------------------------------------------------------------------------------------------
-// Deep d, the copy engine feeds the chain (the deept plans, d > 1,024; issue 15, sixth session).
-// deepxb's one chain warp an SM ran ~18 cycles a feature (s5d2), fed by 6 loader warps that each
-// held one 8 KB chunk in flight in registers (48 KB an SM) and stored it into the ring; at ~3.9
+// Deep d, the copy engine feeds the chain (the deept plans, d > 1,024; forced only). deepxb's one
+// chain warp an SM runs ~18 cycles a feature (ncu on an H200), fed by 6 loader warps that each
+// hold one 8 KB chunk in flight in registers (48 KB an SM) and stored it into the ring; at ~3.9
 // floats a cycle an SM for the read limit the chain must take a 128-byte row in <= ~8 cycles. Here
 // no warp moves x: the producer warp's lane 0 takes the block's slices by ticket and copies each
 // slice's rows in chunks of R rows (a row: feature j of the slice's 32 samples, 128 contiguous
@@ -637,8 +637,8 @@ __device__ __forceinline__ void deept_body(const float* __restrict__ x, const fl
   }
 
 // ---------------------------------------------------------------------------------------------
-// Deep d, half-slice chains (the deeph plans, d > 1,024; issue 15, sixth session). deept and
-// deepxb read x about twice from DRAM (ncu at 2,048, s6d1: 1.56 / 1.40 GB for 0.8 GB, L2 hit rate
+// Deep d, half-slice chains (the deeph plans, d > 1,024; forced only). deept and deepxb read x
+// about twice from DRAM (ncu on an H200 at 2,048: 1.56 / 1.40 GB for 0.8 GB, L2 hit rate
 // 8 / 14 %), DRAM near its peak: what lies between a row's first read and its re-read is at least
 // one slice an SM (132 x 128 d bytes: 34 MB at 2,048) plus the tiles' completion lag, too much
 // for the L2. Here a chain warp takes half a slice (16 samples: 64 d bytes an SM, 17 MB on the
@@ -762,7 +762,7 @@ __device__ __forceinline__ void deeph_body(const float* __restrict__ x, const fl
   }
 
 // ---------------------------------------------------------------------------------------------
-// Wide d in lane groups of 4 (the widetq / widelq plans; issue 15, seventh session): widet_body
+// Wide d in lane groups of 4 (the widetq / widelq bodies, not instantiated): widet_body
 // with GL = 4, x in the quartet layout (xo4: a slice as [8 groups][W / 4][4 lanes][4 features]).
 // A sub-slice is 4 samples x W features (16 KB at W = 1,024: twice widet's slots in the same
 // shared memory, so that more of them load while others run their chains), and a tile's
@@ -776,9 +776,8 @@ __device__ __forceinline__ void deeph_body(const float* __restrict__ x, const fl
 // same bits. Dynamic shared memory: S slots of 4 Q vectors (+ SP each), the weights (Q vectors;
 // widelq: none, from wpad), the bias and loss sums' place (4 doubles, unused), S * 4 residuals,
 // 3 S barriers.
-// Measured on two H200s (docs/device-runs/issue15/s7q*, every row bits=ref, parity 27 of 27):
-// slower than the octet kernels everywhere, so NOT instantiated in local_sums_sm90.cu (the module
-// stays main's, byte for byte): at d = 1,024 the best, 1 x 8 with padded slots, 2.75 TB/s where
+// Measured on two H200s (2026-12-01, every row bits=ref, parity 27 of 27): slower than the octet
+// kernels everywhere, so NOT instantiated in local_sums_sm90.cu: at d = 1,024 the best, 1 x 8 with padded slots, 2.75 TB/s where
 // widet 3 x 2 read 3.27; at 2,048 2 x 3 (p) 1.34 where deepxb read 2.03; at 1,500 2 x 2 1.92,
 // deepxb 1.90. A chain holds 4 W bytes of a slot whatever the group size, so finer slots do not
 // put more chains in flight for the same shared memory (Little's law: at 2,048, 6 slots of 32 KB
@@ -786,8 +785,8 @@ __device__ __forceinline__ void deeph_body(const float* __restrict__ x, const fl
 // (twice the sub-slices and barrier rounds, chain loads 2-way bank conflicts: the p shapes pad
 // each slot by 64 bytes, +1.6 %). The kernels, forced plans (widetqCxT, widelqCxT, widetqCxTp),
 // quartet passes (resid4_o, grad4_o), ResidentLayout's quartet layout and their tests are in
-// the history of branch kernels-wideg (commit ba5c305, the state call 2 measured; reverted in the
-// commit after it); kernel-emu keeps the modes widetqW_CxT / widelqW_CxT on these bodies.
+// commit ba5c305 (the state measured); kernel-emu keeps the modes widetqW_CxT / widelqW_CxT on
+// these bodies.
 // ---------------------------------------------------------------------------------------------
 #define WIDETQ_KERNEL(NAME, Q, C, TS, S)                                                           \
   extern "C" __global__ void __launch_bounds__(32 * (C + 9), 1)                                   \

@@ -13,10 +13,10 @@ import org.h2.mvstore.MVStore;
  * but once it reuses file space it rewrites its store header (which names the newest chunk) only
  * every ~20 versions or so, and on an unclean open it may stop at the header's chunk: the commits
  * after it are gone although they were acknowledged. Measured with {@code
- * scripts/h2-header-trial.sh} (a writer printing, after each commit, the store's version and the
- * header's, killed after about a minute): in every trial that lost acknowledged rows, the rows
- * recovered were exactly those whose commit the header covered (BENCHMARKS.md, "H2 keeps what its
- * header covers"). The chaos soak saw it cost a whole start's commits: a restarted node moved 135
+ * scripts/trials/h2-header-trial.sh} (a writer printing, after each commit, the store's version and
+ * the header's, killed after about a minute): in every trial that lost acknowledged rows, the rows
+ * recovered were exactly those whose commit the header covered (BENCHMARKS.md, "Journal size and
+ * durability"). The chaos soak saw it cost a whole start's commits: a restarted node moved 135
  * steps from its step log into H2 and deleted the log, H2 lost them with the 30 steps after, and
  * the next start found the journal ending 135 steps before the log began.
  *

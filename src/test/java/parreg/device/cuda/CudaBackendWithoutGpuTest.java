@@ -262,9 +262,7 @@ class CudaBackendWithoutGpuTest {
     assertTrue(!ptx.contains(".ftz."), "no flush-to-zero instruction in the PTX");
   }
 
-  /**
-   * deepxb (issue 15, fifth session) is the ladder's plan above 1,024: in the product's PTX only.
-   */
+  /** deepxb is the ladder's plan above 1,024: in the product's PTX only. */
   @Test
   void deepxbIsAProductKernel() throws Exception {
     String product;
@@ -281,8 +279,8 @@ class CudaBackendWithoutGpuTest {
   }
 
   /**
-   * deepf (issue 15, fourth session), deepw and deepx (fifth session; deepxb, the ladder's, aside)
-   * are comparison kernels: in the bench module only.
+   * deepf, deepw and deepx (deepxb, the ladder's, aside) are comparison kernels: in the bench
+   * module only.
    */
   @Test
   void deepfKernelsAreComparisonKernels() throws Exception {
@@ -302,7 +300,6 @@ class CudaBackendWithoutGpuTest {
           "deepfb_o",
           "deepfc_o",
           "deepfd_o",
-          // issue 15, fifth session
           "deepw_o",
           "deepwb_o",
           "deepwc_o",

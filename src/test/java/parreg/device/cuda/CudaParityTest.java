@@ -169,7 +169,7 @@ class CudaParityTest {
         Arguments.of(32, 40_000, "narrow1"),
         Arguments.of(49, 5_003, "narrow64"),
         Arguments.of(64, 70_001, "narrow64"),
-        // the default above 32 (split-4x12 since issue 15's fourth session), not a multiple of 4
+        // the default at 33..42 (narrowp-48_u1p_w8), not a multiple of 4
         Arguments.of(40, 9_000, null),
         // deep (the default above 1,024): d not a multiple of 16 nor of 4, several tiles, a
         // partial last tile and slice, batches at offsets
@@ -182,7 +182,7 @@ class CudaParityTest {
 
   static Stream<Arguments> moreWidthsPlans() {
     return Stream.of(
-        // issue 15, third session: the spec plan at slice widths 48, 104 and 208 (its fallback at
+        // the spec plan at slice widths 48, 104 and 208 (its fallback at
         // those widths runs the batches at offsets), d at each width's lower end, inside it not a
         // multiple of 4, and at it
         Arguments.of(33, 3_073, "spec48"),
@@ -231,7 +231,7 @@ class CudaParityTest {
 
   static Stream<Arguments> splitPlans() {
     return Stream.of(
-        // issue 15, fourth session: the split-chain shapes (K warps a tile): d at the bottom of
+        // the split-chain shapes (K warps a tile): d at the bottom of
         // each shape's range, inside it not a multiple of 4 (uneven feature shares), at its top;
         // several tiles a team (40,000 and more samples), a partial last tile and group, N = 31,
         // batches at offsets (the same kernel reads any start)
@@ -270,7 +270,7 @@ class CudaParityTest {
         Arguments.of(33, 9_000, null),
         Arguments.of(43, 40_000, null),
         Arguments.of(48, 150_001, null),
-        // call 3's comparison shapes
+        // comparison shapes: fewer features a warp
         Arguments.of(17, 9_000, "split3x6_u8t5"),
         Arguments.of(18, 40_000, "split3x6_u8t5"),
         Arguments.of(23, 9_000, "split3x8_u8t5"),
@@ -279,7 +279,7 @@ class CudaParityTest {
         Arguments.of(43, 9_000, "split6x8_u4t2p"),
         Arguments.of(57, 9_000, "split8x8_u8t1"),
         Arguments.of(64, 40_000, "split8x8_u8t1"),
-        // call 2's comparison shapes
+        // comparison shapes: the ladder's widths' neighbours
         Arguments.of(17, 40_000, "split2x9_u4t4p"),
         Arguments.of(18, 5_003, "split2x9_u8t4"),
         Arguments.of(17, 9_000, "split2x9_u8t4"),
@@ -306,7 +306,7 @@ class CudaParityTest {
 
   static Stream<Arguments> midPlans() {
     return Stream.of(
-        // issue 15, fifth session (widths 17 and 33..128): split and spec with an L2 prefetch of
+        // widths 17 and 33..128: split and spec with an L2 prefetch of
         // the group / slice PD turns ahead (f: 128-byte lines, g: 32-byte lines); d not a multiple
         // of 4, several tiles a team or block, partial last tiles, groups and slices, batches at
         // offsets (split: the same kernel; spec: its pipe fallback)
@@ -336,7 +336,7 @@ class CudaParityTest {
 
   static Stream<Arguments> midPlans2() {
     return Stream.of(
-        // issue 15, fifth session: spec with 7 chain warps and slots (c7), and at two blocks an SM
+        // spec with 7 chain warps and slots (c7), and at two blocks an SM
         // with a ring of D (mD); batches at offsets run the pipe fallback
         Arguments.of(47, 9_000, "spec48_c7"),
         Arguments.of(61, 40_000, "spec64_c7"),
@@ -362,7 +362,7 @@ class CudaParityTest {
 
   static Stream<Arguments> narrow6Plans() {
     return Stream.of(
-        // issue 15, sixth session: spec's block on the plain slice layout (specpDM_CxAmMB): d not a
+        // spec's block on the plain slice layout (specpDM_CxAmMB): d not a
         // multiple of 4 (a partial last row of 16-byte vectors), several tiles a block, N small,
         // partial last tiles and slices, batches at offsets (the split kernel of d), with and
         // without bias; spec-24 at two blocks an SM; spec at slice width 100
@@ -385,10 +385,9 @@ class CudaParityTest {
 
   static Stream<Arguments> narrow6Ladder() {
     return Stream.of(
-        // the ladder since issue 15's sixth session (product module): specp-24_6x3m3 at 19..24
-        // (batches at offsets: split-2x12_u2t4p), spec-100_c7 at 65..100 (pipes_o_w100),
-        // spec-104_c7 at 101..104; the neighbours 18 and 25 unchanged; then the comparison shapes
-        // added after call 1
+        // the product module's specp-24_6x3m3 at 19..24 (a forced plan; batches at offsets:
+        // split-2x12_u2t4p), the ladder's spec-100_c7 at 65..100 (pipes_o_w100) and spec-104_c7
+        // at 101..104; the neighbours 18 and 25; then comparison shapes
         Arguments.of(18, 9_000, null),
         Arguments.of(19, 40_000, null),
         Arguments.of(21, 5_003, null),
@@ -407,7 +406,7 @@ class CudaParityTest {
 
   static Stream<Arguments> narrow7Plans() {
     return Stream.of(
-        // issue 15, seventh session: narrowp (a warp per tile, DM accumulators in registers, the
+        // narrowp (a warp per tile, DM accumulators in registers, the
         // weights by value; comparison module): every shape at d = DM and below it, d not a
         // multiple of 4, several tiles a warp (150,001 samples: 147 tiles), N small, partial last
         // tiles and slices, batches at offsets (any start), with and without bias
@@ -427,11 +426,9 @@ class CudaParityTest {
 
   static Stream<Arguments> narrow7Ladder() {
     return Stream.of(
-        // the ladder since issue 15's seventh session (product module): narrowp-17_u4_w16 at 17,
-        // narrowp-20_u2p_w12 at 18..20 (any batch start), on branch kernels-narrow7-24
-        // narrowp-24_u1p_w16 at 21..24 (in call 2, s7n2, these cases ran narrowp-24_u2p_w8
-        // there: passed, but slower than specp), the neighbours 16 and 25 unchanged; then the
-        // comparison shapes added after call 1
+        // the ladder's narrowp-17_u4_w16 at 17, narrowp-20_u2p_w12 at 18..20 (any batch start)
+        // and narrowp-24_u1p_w16 at 21..24 (product module), the neighbours 16 and 25; then
+        // comparison shapes
         Arguments.of(17, 150_001, null),
         Arguments.of(17, 31, null),
         Arguments.of(18, 40_000, null),
@@ -453,8 +450,8 @@ class CudaParityTest {
 
   static Stream<Arguments> narrow8Ladder() {
     return Stream.of(
-        // issue 15, eighth session (branch kernels-narrow8): the ladder's narrowp-32_u1p_w12 at
-        // 25..32 (product module; any batch start: check() runs batches at offsets), d below 32
+        // the ladder's narrowp-32_u1p_w12 at 25..32 (product module; any batch start: check() runs
+        // batches at offsets), d below 32
         // and not a multiple of 4, several tiles a warp, N small; the neighbours 24 and 33
         Arguments.of(25, 150_001, null),
         Arguments.of(27, 9_000, null),
@@ -464,7 +461,7 @@ class CudaParityTest {
         Arguments.of(32, 5_003, null),
         Arguments.of(24, 9_000, null),
         Arguments.of(33, 9_000, null),
-        // the comparison shapes of the eighth session (comparison module)
+        // comparison shapes (comparison module)
         Arguments.of(26, 40_000, "narrowp28_u1_w16"),
         Arguments.of(30, 9_000, "narrowp32_u1_w16"),
         Arguments.of(37, 40_000, "narrowp40_u1_w12"),
@@ -474,7 +471,7 @@ class CudaParityTest {
 
   static Stream<Arguments> narrow8wLadder() {
     return Stream.of(
-        // branch kernels-narrow8-48: the ladder's narrowp-48_u1p_w8 at 33..42 (product module; any
+        // the ladder's narrowp-48_u1p_w8 at 33..42 (product module; any
         // batch start), d not a multiple of 4, several tiles a warp, N small; at 43..48 the
         // ladder runs spec-48_m6 where x padded to 48 fits (always here), so the product kernel
         // is forced there; the neighbours 32 and 49; the comparison shape 40_u1p_w8
@@ -541,7 +538,7 @@ class CudaParityTest {
 
   static Stream<Arguments> deepFusedPlans() {
     return Stream.of(
-        // issue 15, fourth session: deepf (deep's passes fused, tickets): d just above 1,024, not a
+        // deepf (deep's passes fused, tickets): d just above 1,024, not a
         // multiple of 4 nor of 64 (the chain's ring), several tiles and rounds of the persistent
         // blocks (200,003 samples at 2,048: 196 tiles), a partial last tile and slice, batches at
         // offsets (the same kernel reads any start); the comparison shapes deepfb, deepfc, deepfd
@@ -559,7 +556,7 @@ class CudaParityTest {
 
   static Stream<Arguments> deepWindowPlans() {
     return Stream.of(
-        // issue 15, fifth session: deepw (whole-slice chains, one block an SM, tickets): d just
+        // deepw (whole-slice chains, one block an SM, tickets): d just
         // above 1,024, not a multiple of 4 nor of the chain's 32-feature groups, many tiles and
         // rounds of the persistent blocks, a partial last tile and slice, batches at offsets (the
         // same kernel reads any start), up to 8,190; the other shapes deepwb..deepwe
@@ -579,7 +576,7 @@ class CudaParityTest {
 
   static Stream<Arguments> deepRingPlans() {
     return Stream.of(
-        // issue 15, fifth session: deepx (one chain warp an SM fed by loader warps through a
+        // deepx (one chain warp an SM fed by loader warps through a
         // shared-memory ring): d not a multiple of 4 nor of the 64-row chunk, many tiles and
         // rounds of the persistent blocks, batches at offsets, up to 8,190; shapes deepxb..deepxd
         Arguments.of(1025, 3_001, "deepx"),
@@ -601,7 +598,7 @@ class CudaParityTest {
 
   static Stream<Arguments> deepCopyPlans() {
     return Stream.of(
-        // issue 15, sixth session: deept (the copy engine feeds the chain warp; compute capability
+        // deept (the copy engine feeds the chain warp; compute capability
         // 9.0 only, skipped elsewhere as not fitting): d not a multiple of 4 nor of the chunk, many
         // tiles and rounds of the persistent blocks, a partial last slice, batches at offsets (run
         // by deepxb_o, the plan's fallback), up to 8,190 (64 x 24: the largest ring that fits
@@ -614,7 +611,7 @@ class CudaParityTest {
         Arguments.of(3001, 3_073, "deept128x12"),
         Arguments.of(2050, 5_003, "deept32x32"),
         Arguments.of(2048, 200_003, "deept64x16"),
-        // deepxb's cases the fifth session's call did not reach (also in deepRingPlans)
+        // deepxb's longest cases (also in deepRingPlans)
         Arguments.of(4099, 9_000, "deepxb"),
         Arguments.of(8190, 2_049, "deepxb"),
         Arguments.of(2048, 200_003, "deepxb"),
@@ -623,7 +620,7 @@ class CudaParityTest {
 
   static Stream<Arguments> deepHalfPlans() {
     return Stream.of(
-        // issue 15, sixth session: deeph (half-slice chains fed by the copy engine; compute
+        // deeph (half-slice chains fed by the copy engine; compute
         // capability 9.0 only): deepCopyPlans' checks, every shape
         Arguments.of(1025, 3_001, "deeph64x32"),
         Arguments.of(2051, 40_000, "deeph64x32"),
@@ -665,7 +662,7 @@ class CudaParityTest {
 
   static Stream<Arguments> widetPlans() {
     return Stream.of(
-        // issue 15, fifth session: widet (the copy engine fills the slots; compute capability 9.0
+        // widet (the copy engine fills the slots; compute capability 9.0
         // only, skipped elsewhere as not fitting): every slice width, d just above, inside and at
         // each width and not a multiple of 4, several tiles a block (150,001 / 200,003 samples),
         // a batch shorter than a slice, batches at offsets (the octet passes), with and without
@@ -685,7 +682,7 @@ class CudaParityTest {
         Arguments.of(1021, 5_000, "widet"),
         Arguments.of(1024, 200_003, "widet"),
         Arguments.of(1024, 31, "widet"),
-        Arguments.of(896, 9_000, null), // the ladder's widet 3 x 2 at 769..896 (sixth session)
+        Arguments.of(896, 9_000, null), // the ladder's widet at 769..896 (2 x 2, rolled)
         Arguments.of(301, 9_000, "widet4x4"),
         Arguments.of(383, 5_003, "widet2x4"),
         Arguments.of(384, 9_000, "widet8x1"),
@@ -704,7 +701,7 @@ class CudaParityTest {
 
   static Stream<Arguments> widetMoreShapes() {
     return Stream.of(
-        // the shapes added after the first card run (s5w2): one sub-slice task for one chain warp
+        // more shapes: one sub-slice task for one chain warp
         // (1 x 4), three sub-slices a task (lanes 24..31 repeat), more tasks than slots hold
         // (2 x 4 at 896 and 1,024: a task waits for slots of the one before)
         Arguments.of(333, 9_000, "widet1x4"),
@@ -731,7 +728,7 @@ class CudaParityTest {
 
   static Stream<Arguments> widecPlans() {
     return Stream.of(
-        // issue 15, ninth session: widec (clusters of 2 widet blocks, each W features of a
+        // widec (clusters of 2 widet blocks, each W features of a
         // sub-slice; compute capability 9.0 only): every shape, d at and inside each slice width
         // (the second block partly or, at 1,153 / 1,409 / 1,665 / 1,921, mostly padding), several
         // tiles a cluster
@@ -752,10 +749,9 @@ class CudaParityTest {
 
   static Stream<Arguments> rolledChainPlans() {
     return Stream.of(
-        // issue 15, ninth session: the chain as a rolled loop (chain_rolled) in widet-1024_3x2
-        // (the ladder's then) and in widec-2x1024_3x2 (their own cases among widetPlans and
-        // widecPlans; these the card call that adopted them ran; call 6 ran 7 of 7 rolled shapes);
-        // since the tenth session also in the ladder's 2 x 2 at 896 and 1,024
+        // the chain as a rolled loop (chain_rolled) in widet-1024_3x2 and in widec-2x1024_3x2
+        // (their own cases are among widetPlans and widecPlans), as in the ladder's 2 x 2 at 896
+        // and 1,024
         Arguments.of(1024, 200_003, "widet3x2"),
         Arguments.of(1000, 9_000, "widet3x2"),
         Arguments.of(1024, 9_000, "widet"),
@@ -766,7 +762,7 @@ class CudaParityTest {
 
   static Stream<Arguments> groupTreePlans() {
     return Stream.of(
-        // issue 15, tenth session: the group tree as a reduce-scatter (every widet / widec kernel
+        // the group tree as a reduce-scatter (every widet / widec kernel
         // but widel's; the ladder's cases are among widetPlans and widecPlans) beside the butterfly
         // kernels kept for comparison (g), the ladder's 2 x 2 (rolled) at 1,024 and at 896
         Arguments.of(1024, 200_003, "widet"),

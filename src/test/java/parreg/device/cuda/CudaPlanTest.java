@@ -22,8 +22,8 @@ class CudaPlanTest {
   void theLadderOnAnH200() {
     assertEquals("small-1", plan(1, 1000, H200_SMEM, FREE));
     assertEquals("small-16", plan(9, 1000, H200_SMEM, FREE));
-    // 17..20: narrowp, a warp per tile with the accumulators in registers (issue 15, seventh
-    // session), whatever the memory (no padding, no shared memory, any batch start)
+    // 17..20: narrowp, a warp per tile with the accumulators in registers, whatever the memory
+    // (no padding, no shared memory, any batch start)
     assertEquals("narrowp-17_u4_w16", plan(17, 1000, H200_SMEM, FREE));
     assertEquals("narrowp-20_u2p_w12", plan(18, 1000, H200_SMEM, FREE));
     assertEquals("narrowp-20_u2p_w12", plan(19, 1000, H200_SMEM, FREE));
@@ -33,13 +33,13 @@ class CudaPlanTest {
     assertEquals(
         "narrowp_o_20_u2p_w12", CudaPlan.choose(19, 1000, H200_SMEM, FREE, true, null).main());
     assertEquals(32, CudaPlan.choose(19, 1000, H200_SMEM, FREE, true, null).block());
-    // 21..24: narrowp at one slice ahead, 16 warps an SM (branch kernels-narrow7-24)
+    // 21..24: narrowp at one slice ahead, 16 warps an SM
     assertEquals("narrowp-24_u1p_w16", plan(21, 1000, H200_SMEM, FREE));
     assertEquals("narrowp-24_u1p_w16", plan(24, 1000, H200_SMEM, FREE));
     assertEquals("narrowp-24_u1p_w16", plan(24, 100_000_000, 48 * 1024, 1L << 30));
     assertEquals(null, CudaPlan.choose(21, 1000, H200_SMEM, FREE, true, null).fallback());
-    // 25..32: narrowp at 32 features, one slice ahead, 12 warps an SM (issue 15, eighth session,
-    // branch kernels-narrow8), whatever the memory; split-2x16_u2t4p stays a forced plan
+    // 25..32: narrowp at 32 features, one slice ahead, 12 warps an SM, whatever the memory;
+    // split-2x16_u2t4p is a forced plan
     assertEquals("narrowp-32_u1p_w12", plan(25, 1000, H200_SMEM, FREE));
     assertEquals("narrowp-32_u1p_w12", plan(28, 1000, H200_SMEM, FREE));
     assertEquals("narrowp-32_u1p_w12", plan(32, 1000, H200_SMEM, FREE));
@@ -50,8 +50,8 @@ class CudaPlanTest {
     assertEquals(
         "split-2x16_u2t4p",
         CudaPlan.choose(32, 1000, H200_SMEM, FREE, true, "split2x16_u2t4p").name());
-    // 33..42: narrowp at 48 features, one slice ahead, 8 warps an SM (branch
-    // kernels-narrow8-48), whatever the memory; split-4x12_u2t2p stays a forced plan
+    // 33..42: narrowp at 48 features, one slice ahead, 8 warps an SM, whatever the memory;
+    // split-4x12_u2t2p is a forced plan
     assertEquals("narrowp-48_u1p_w8", plan(33, 1000, H200_SMEM, FREE));
     assertEquals("narrowp-48_u1p_w8", plan(42, 1000, H200_SMEM, FREE));
     assertEquals(
@@ -60,16 +60,16 @@ class CudaPlanTest {
     assertEquals(
         "split-4x12_u2t2p",
         CudaPlan.choose(40, 1000, H200_SMEM, FREE, true, "split4x12_u2t2p").name());
-    // 43..48: spec at 48 features, two blocks an SM (issue 15, fifth session), where x padded to
+    // 43..48: spec at 48 features, two blocks an SM, where x padded to
     // 48 features fits; narrowp where it does not
     assertEquals("spec-48_m6", plan(43, 1000, H200_SMEM, FREE));
     assertEquals("spec-48_m6", plan(48, 1000, H200_SMEM, FREE));
     assertEquals("narrowp-48_u1p_w8", plan(48, 100_000_000, H200_SMEM, 1L << 30));
     assertEquals("narrowp-48_u1p_w8", plan(33, 100_000_000, 48 * 1024, 1L << 30));
-    // 49..64 and 65..104: spec's fifth-session shapes (two blocks an SM; seven chain warps)
+    // 49..64 and 65..104: spec's shapes of two blocks an SM and of seven chain warps
     assertEquals("spec-64_m4", plan(49, 1000, H200_SMEM, FREE));
     assertEquals("spec-64_m4", plan(64, 625_000, H200_SMEM, FREE));
-    // 65..100: width 100, seven chain warps (issue 15, sixth session); 101..104 width 104
+    // 65..100: width 100, seven chain warps; 101..104 width 104
     assertEquals("spec-100_c7", plan(65, 1000, H200_SMEM, FREE));
     assertEquals("spec-100_c7", plan(100, 1000, H200_SMEM, FREE));
     assertEquals("spec-104_c7", plan(101, 1000, H200_SMEM, FREE));
@@ -133,7 +133,7 @@ class CudaPlanTest {
     assertEquals("deepxb", hopperPlan(1537));
     assertEquals("deepxb", hopperPlan(1792));
     assertEquals("deepxb", hopperPlan(2048));
-    // at 1,665..1,792 and 1,921..2,048 from 512 tiles (16,384 slices) on (tenth session, s10c4)
+    // at 1,665..1,792 and 1,921..2,048 from 512 tiles (16,384 slices) on
     long many = 32L * WidePlans.WIDEC_WIDE_TILES;
     assertEquals(
         "widec-2x896_3x2", CudaPlan.choose(1665, many, H200_SMEM, FREE, true, null, true).name());
@@ -171,7 +171,7 @@ class CudaPlanTest {
     assertEquals("widet-512_2x4", hopperPlan(512));
     assertEquals("widet-640_3x2", hopperPlan(513));
     assertEquals("widet-768_2x4", hopperPlan(700));
-    assertEquals("widet-896_2x2", hopperPlan(896)); // tenth session (s10c3): 2 x 2, rolled
+    assertEquals("widet-896_2x2", hopperPlan(896)); // 2 x 2, the chain rolled
     assertEquals(
         "widet_o_896_2x2", CudaPlan.choose(801, 1000, H200_SMEM, FREE, true, null, true).main());
     assertEquals(8 * 32 * 896 + 32 + 8 * 32 + 8 * 24, KernelShapes.widelSmem(896));
@@ -187,7 +187,7 @@ class CudaPlanTest {
     assertEquals("deepxb", hopperPlan(1025)); // the sm_90 module has no plan above 1,024
     assertEquals("twopass", CudaPlan.choose(600, 1000, H200_SMEM, FREE, false, null, true).name());
     CudaPlan t = CudaPlan.choose(1024, 1000, H200_SMEM, FREE, true, null, true);
-    assertEquals("widet_o_1024_2x2", t.main()); // tenth session (s10c2)
+    assertEquals("widet_o_1024_2x2", t.main()); // 2 x 2, the chain rolled
     assertEquals("wide", t.family());
     assertEquals("resid8_o", t.fallback());
     assertEquals("grad8_o", t.grad());
@@ -286,7 +286,7 @@ class CudaPlanTest {
     assertEquals(100, spec100.sliceFeatures());
     assertEquals(32 * 32, spec100.block()); // 7 chain warps, 25 accumulating
     assertEquals(7 * (128 * 100 + 128), spec100.smem());
-    // specp-24_6x3m3: the ladder's at 19..24 in issue 15's sixth session, forced since the seventh
+    // specp-24_6x3m3: a forced plan (narrowp runs 19..24)
     CudaPlan specp = CudaPlan.choose(20, 1000, H200_SMEM, FREE, true, "specp24_6x3m3");
     assertEquals("specp_o_24_6x3m3", specp.main());
     assertEquals("split_o_2x12_u2t4p", specp.fallback());
@@ -359,7 +359,7 @@ class CudaPlanTest {
 
   @Test
   void specpAndSpec100PlansByName() {
-    // issue 15, sixth session: spec's block on the plain slice layout; batches at offsets run the
+    // spec's block on the plain slice layout; batches at offsets run the
     // split kernel of d (same layout), so the plan's shared memory covers both
     CudaPlan p = CudaPlan.choose(17, 1000, H200_SMEM, FREE, true, "specp20_6x5m3");
     assertEquals("specp-20_6x5m3", p.name());
@@ -396,7 +396,7 @@ class CudaPlanTest {
 
   @Test
   void narrowpPlansByName() {
-    // issue 15, seventh session: a warp per tile, DM accumulators in registers, blocks of one warp
+    // a warp per tile, DM accumulators in registers, blocks of one warp
     // (W an SM: the kernel's register cap), launched as narrow (the weights by value, any start)
     CudaPlan p = CudaPlan.choose(17, 1000, H200_SMEM, FREE, true, "narrowp17_u2p_w16");
     assertEquals("narrowp-17_u2p_w16", p.name());
@@ -444,7 +444,7 @@ class CudaPlanTest {
     CudaPlan c = CudaPlan.choose(101, 1000, H200_SMEM, FREE, true, "spec104_c3");
     assertEquals("spec_o_104_c3", c.main());
     assertEquals(32 * (3 + 13), c.block());
-    // issue 15, fifth session: the L2-prefetch shapes of split and spec (same block, same memory)
+    // the L2-prefetch shapes of split and spec (same block, same memory)
     CudaPlan sf = CudaPlan.choose(17, 1000, H200_SMEM, FREE, true, "split2x9_u8t4f1");
     assertEquals("split_o_2x9_u8t4f1", sf.main());
     assertEquals(4, CudaPlan.splitTeams(sf));
@@ -494,9 +494,7 @@ class CudaPlanTest {
         () -> CudaPlan.choose(64, 1000, H200_SMEM, FREE, true, "nope"));
   }
 
-  /**
-   * deepf (issue 15, fourth session): its kernels, warps and shared memory; refused at d <= 1024.
-   */
+  /** deepf: its kernels, warps and shared memory; refused at d <= 1024. */
   @Test
   void deepfPlanShapes() {
     CudaPlan f = CudaPlan.choose(2051, 1000, H200_SMEM, FREE, true, "deepf");
@@ -517,9 +515,8 @@ class CudaPlanTest {
   }
 
   /**
-   * deepw and deepx (issue 15, fifth session): kernels, warps, shared memory (deepx: the weights
-   * and the loader warps' ring of 6 x 64 rows); one block an SM (family deepw); refused at d <=
-   * 1024 and unordered.
+   * deepw and deepx: kernels, warps, shared memory (deepx: the weights and the loader warps' ring
+   * of 6 x 64 rows); one block an SM (family deepw); refused at d <= 1024 and unordered.
    */
   @Test
   void deepwAndDeepxPlanShapes() {
@@ -549,9 +546,9 @@ class CudaPlanTest {
   }
 
   /**
-   * deept and deeph (issue 15, sixth session): comparison plans of the sm_90 module, forced only;
-   * one block an SM, offset batches on deepxb_o; refused without compute capability 9.0, at d <=
-   * 1024, unordered, and where the ring does not fit (64 x 24 at 8,190: 229,848 bytes).
+   * deept and deeph: comparison plans of the sm_90 module, forced only; one block an SM, offset
+   * batches on deepxb_o; refused without compute capability 9.0, at d <= 1024, unordered, and where
+   * the ring does not fit (64 x 24 at 8,190: 229,848 bytes).
    */
   @Test
   void deeptAndDeephPlanShapes() {

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The checked-in PTX files are what scripts/gen-ptx.sh makes of their sources: the product's
+ * The checked-in PTX files are what scripts/build/gen-ptx.sh makes of their sources: the product's
  * local_sums.cu and the benchmark's comparison_sums.cu (both over local_sums.cuh), and the SASS
  * shipped beside the product's PTX is ptxas's compilation of that PTX. Runs where nvcc is present
  * and is the release that wrote the checked-in files; skipped with the reason otherwise.
@@ -33,11 +33,11 @@ class PtxMatchesSourceTest {
   static final Path SM90_CUBIN =
       ROOT.resolve("device/src/main/resources/parreg/kernels/local_sums_sm90.sm_90.cubin");
 
-  /** The SASS shipped beside the PTX (scripts/gen-ptx.sh: ptxas of the PTX above). */
+  /** The SASS shipped beside the PTX (scripts/build/gen-ptx.sh: ptxas of the PTX above). */
   static final Path CUBIN =
       ROOT.resolve("device/src/main/resources/parreg/kernels/local_sums.sm_90.cubin");
 
-  static final Path SCRIPT = ROOT.resolve("scripts/gen-ptx.sh");
+  static final Path SCRIPT = ROOT.resolve("scripts/build/gen-ptx.sh");
 
   static String run(String... cmd) throws IOException, InterruptedException {
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
@@ -56,7 +56,7 @@ class PtxMatchesSourceTest {
             && Files.isRegularFile(PTX)
             && Files.isRegularFile(COMPARISON_PTX)
             && Files.isRegularFile(CUBIN),
-        "skipped: run from the repository root (scripts/gen-ptx.sh and the PTX not found under "
+        "skipped: run from the repository root (scripts/build/gen-ptx.sh and the PTX not found under "
             + ROOT
             + ")");
     String version;
@@ -78,24 +78,24 @@ class PtxMatchesSourceTest {
     assertEquals(
         checkedIn,
         Files.readString(tmp.resolve("local_sums.ptx"), StandardCharsets.US_ASCII),
-        "local_sums.ptx is stale: run scripts/gen-ptx.sh and commit the result");
+        "local_sums.ptx is stale: run scripts/build/gen-ptx.sh and commit the result");
     assertEquals(
         Files.readString(COMPARISON_PTX, StandardCharsets.US_ASCII),
         Files.readString(tmp.resolve("comparison_sums.ptx"), StandardCharsets.US_ASCII),
-        "comparison_sums.ptx is stale: run scripts/gen-ptx.sh and commit the result");
+        "comparison_sums.ptx is stale: run scripts/build/gen-ptx.sh and commit the result");
     assertTrue(
         java.util.Arrays.equals(
             Files.readAllBytes(CUBIN), Files.readAllBytes(tmp.resolve(CUBIN.getFileName()))),
-        "local_sums.sm_90.cubin is stale (not ptxas's compilation of the checked-in PTX): run scripts/gen-ptx.sh and commit the result");
+        "local_sums.sm_90.cubin is stale (not ptxas's compilation of the checked-in PTX): run scripts/build/gen-ptx.sh and commit the result");
     assertEquals(
         Files.readString(SM90_PTX, StandardCharsets.US_ASCII),
         Files.readString(tmp.resolve("local_sums_sm90.ptx"), StandardCharsets.US_ASCII),
-        "local_sums_sm90.ptx is stale: run scripts/gen-ptx.sh and commit the result");
+        "local_sums_sm90.ptx is stale: run scripts/build/gen-ptx.sh and commit the result");
     assertTrue(
         java.util.Arrays.equals(
             Files.readAllBytes(SM90_CUBIN),
             Files.readAllBytes(tmp.resolve(SM90_CUBIN.getFileName()))),
-        "local_sums_sm90.sm_90.cubin is stale: run scripts/gen-ptx.sh and commit the result");
+        "local_sums_sm90.sm_90.cubin is stale: run scripts/build/gen-ptx.sh and commit the result");
   }
 
   /**

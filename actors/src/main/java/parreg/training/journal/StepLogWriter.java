@@ -150,9 +150,9 @@ public final class StepLogWriter implements AutoCloseable {
    * The journal acknowledged every event up to {@code sequenceNr}: deletes the segments of the
    * writes that H2's store header now covers and that {@code keepWrites} writes have followed (H2
    * can lose acknowledged commits on a kill once it reuses file space, back to the chunk its header
-   * names: {@link H2Durability}; BENCHMARKS.md, "Journal size" and "H2 keeps what its header
-   * covers"). Until the header moves on, the log keeps growing: on a file that only grows H2 does
-   * not rewrite its header, and a kill loses nothing there.
+   * names: {@link H2Durability}; BENCHMARKS.md, "Journal size and durability"). Until the header
+   * moves on, the log keeps growing: on a file that only grows H2 does not rewrite its header, and
+   * a kill loses nothing there.
    */
   void journaled(long sequenceNr) throws IOException {
     acknowledged.addLast(new Ack(sequenceNr, durability.version()));

@@ -362,7 +362,7 @@ final class CudaCard implements AutoCloseable {
    * it (a driver older than the toolkit that wrote it): the caller then loads the PTX. Why: the
    * driver's PTX-to-SASS compilation of the kernel module takes seconds on a machine whose driver
    * cache is cold (a node's first start). The SASS is what ptxas makes of the very PTX shipped
-   * (scripts/gen-ptx.sh), so the kernels and their bits are the same either way.
+   * (scripts/build/gen-ptx.sh), so the kernels and their bits are the same either way.
    */
   private String loadSass(CUmodule module, String ptxResource) {
     String resource = sassResource(ptxResource, computeMajor, computeMinor);

@@ -58,8 +58,8 @@ import static parreg.device.cuda.KernelShapes.widetSmem;
  * tests may force a plan by name, including {@code large2}, {@code widep}, {@code narrow} at 32
  * &lt; d &le; 48, {@code narrow64}, {@code narrow1}, {@code deepf}, {@code deepw} and the other
  * {@code deepx} shapes, whose kernels only the comparison module has, and on cards of compute
- * capability 9.0 {@code deeptRxS} / {@code deephRxS} (issue 15, sixth session; local_sums_sm90.cu,
- * slower than deepxb on an H200).
+ * capability 9.0 {@code deeptRxS} / {@code deephRxS} (local_sums_sm90.cu, slower than deepxb on an
+ * H200).
  *
  * @param name the plan as reported ("spec-64", "quad-8x2", "small-16", "twopass", ...)
  * @param family small, narrow, large, pipe, flow, quad, spec, wide, widec, deep or twopass: how the
@@ -129,8 +129,8 @@ record CudaPlan(
     if (dt.matches()) {
       // deept: the copy engine feeds deepxb's chain warp through a ring of S chunks of R rows;
       // deeph: the same with half-slice chains (16 samples, R half-rows a chunk)
-      // (local_sums_sm90.cu, DEEPT_KERNEL / DEEPH_KERNEL; issue 15, sixth session); batches that
-      // do not start on a slice boundary run deepxb_o (fallback)
+      // (local_sums_sm90.cu, DEEPT_KERNEL / DEEPH_KERNEL); batches that do not start on a slice
+      // boundary run deepxb_o (fallback)
       boolean half = dt.group(1).equals("h");
       String shapeName = dt.group(2) + "x" + dt.group(3);
       int rows = Integer.parseInt(dt.group(2));
@@ -168,10 +168,10 @@ record CudaPlan(
     java.util.regex.Matcher np =
         java.util.regex.Pattern.compile("narrowp(\\d+)_u(\\d+)(p?)_w(\\d+)").matcher(want);
     if (np.matches()) {
-      // issue 15, seventh session: narrowp_body, a warp per tile with DM accumulators in
-      // registers, the weights by value, U slices a group (p: the next group loaded ahead), blocks
-      // of one warp and W of them an SM (the kernel's register cap); comparison kernels, forced
-      // only; launched as narrow (a balanced grid, the weights by value)
+      // narrowp_body: a warp per tile with DM accumulators in registers, the weights by value, U
+      // slices a group (p: the next group loaded ahead), blocks of one warp and W of them an SM
+      // (the kernel's register cap); the ladder's shapes (NARROWP_17 .. NARROWP_48) and forced
+      // comparison shapes; launched as narrow (a balanced grid, the weights by value)
       int dm = Integer.parseInt(np.group(1));
       if (d <= 16 || d > dm || !ordered) {
         throw new IllegalArgumentException(
@@ -354,8 +354,8 @@ record CudaPlan(
         return new CudaPlan("deep", "deep", "deepr_o", null, "deepg_o", 256, 4 * d, d, false);
       }
       case "deepx", "deepxb", "deepxc", "deepxd" -> {
-        // one chain warp an SM fed by 6 loader warps through a shared-memory ring (issue 15,
-        // fifth session); one block an SM, launched as deepw
+        // one chain warp an SM fed by 6 loader warps through a shared-memory ring; one block an
+        // SM, launched as deepw
         if (d <= 1024 || !ordered) {
           throw new IllegalArgumentException(
               "plan "
@@ -377,7 +377,7 @@ record CudaPlan(
       }
       case "deepw", "deepwb", "deepwc", "deepwd", "deepwe" -> {
         // deepf with whole-slice chains on all 32 lanes and few chain warps an SM (a tight window
-        // between the read and the L2 re-read; issue 15, fifth session); one block an SM
+        // between the read and the L2 re-read); one block an SM
         if (d <= 1024 || !ordered) {
           throw new IllegalArgumentException(
               "plan "
@@ -400,7 +400,8 @@ record CudaPlan(
       }
       case "deepf", "deepfb", "deepfc", "deepfd" -> {
         // deep's two passes fused (x re-read from L2): comparison module only, no faster than
-        // deep on an H200 (issue 15, fourth session, s4w2); deepfb, deepfc, deepfd: other shapes
+        // deep on an H200 (1.52 TB/s at d = 2,048 and 4,096 where deep read 1.51 / 1.53;
+        // GpuGradientBench --verify, 2026-12-01); deepfb, deepfc, deepfd: other shapes
         if (d <= 1024 || !ordered) {
           throw new IllegalArgumentException(
               "plan "
@@ -440,69 +441,59 @@ record CudaPlan(
         && ordered
         && specSmem(d, 48) <= smemOptin
         && paddedFits(slices, 48, freeBytes)) {
-      // spec at 48 features, two blocks an SM (issue 15, fifth session, call 2, one H200, every
-      // row bits=ref): 3.83 TB/s at d = 48 where split-4x12_u2t2p read 3.15 and spec-48 2.86
+      // spec at 48 features, two blocks an SM: 3.83 TB/s at d = 48 where split-4x12_u2t2p read
+      // 3.15 and spec-48 2.86 (GpuGradientBench --verify, one H200, 2026-12-01, every row
+      // bits=ref)
       return "spec48_m6";
     } else if (d <= 24 && ordered) {
       // a warp per tile, every accumulator in registers, the weights by value, a group of slices
-      // loaded ahead (issue 15, seventh session; H200s, every row bits=ref): call 1 (s7n1)
-      // narrowp-17_u4_w16 3.91 / 3.94 TB/s at d = 17 where split-2x9_u8t4 read 3.05 / 3.10,
-      // narrowp-20_u2p_w12 3.99 / 3.73 at d = 18 / 20 where split-2x9_u8t4 read 2.94 and
-      // specp-24_6x3m3 3.22; call 2 (s7n2, another card) narrowp-20_u2p_w12 3.71 / 3.87 / 3.78 at
-      // d = 18 / 19 / 20 where specp-24_6x3m3 read 3.18 / 3.45 at 19 / 20; narrowp-24_u1p_w16
-      // (one slice loaded ahead, 16 warps an SM) 3.82 / 3.97 at 21 / 24 where specp-24_6x3m3 read
-      // 3.55 / 3.66 (s7n2); call 3 (s7n3, a third card, narrowp first) 3.69 / 3.66 / 3.85 at
-      // 21 / 22 / 24 where specp read 3.38 / 3.55 / 3.82 (at 24 again 3.66 vs 3.82: a tie there)
+      // loaded ahead (GpuGradientBench --verify on three H200s, 2026-12-01, every row bits=ref):
+      // narrowp-17_u4_w16 3.91 / 3.94 TB/s at d = 17 where split-2x9_u8t4 read 3.05 / 3.10;
+      // narrowp-20_u2p_w12 3.71-3.99 at d = 18..20 where split-2x9_u8t4 read 2.94 and
+      // specp-24_6x3m3 3.18-3.45; narrowp-24_u1p_w16 (one slice loaded ahead, 16 warps an SM)
+      // 3.69-3.97 at 21..24 where specp-24_6x3m3 read 3.38-3.82 (a tie at 24)
       return d <= 17 ? NARROWP_17 : d <= 20 ? NARROWP_20 : NARROWP_24;
     } else if (d <= 32 && ordered) {
       // the same body at up to 32 features, one slice loaded ahead, 12 warps an SM (168
-      // registers; issue 15, eighth session, branch kernels-narrow8): narrowp-32_u1p_w12 3.84 /
-      // 3.84 TB/s at d = 32 where split-2x16_u2t4p read 3.24 / 3.27 on two H200s (s7n2, s7n3, as
-      // a comparison kernel); call 4 (s7n4, a third card, this product build, default first):
-      // 3.48 / 3.59 / 3.77 at d = 25 / 28 / 32 where split-2x16_u2t4p read 2.80 / 2.88 / 3.02, in
-      // the reverse order 3.69 vs 3.05 at 32; parity 13 / 13
+      // registers): narrowp-32_u1p_w12 3.84 TB/s at d = 32 where split-2x16_u2t4p read 3.24 /
+      // 3.27 on two H200s, and 3.48 / 3.59 / 3.77 at d = 25 / 28 / 32 where it read 2.80 / 2.88 /
+      // 3.02 on a third (GpuGradientBench --verify, 2026-12-01, every row bits=ref)
       return NARROWP_32;
     } else if (d <= 48 && ordered) {
-      // narrowp at 48 features, one slice loaded ahead, 8 warps an SM (254 registers, no spill;
-      // branch kernels-narrow8-48, on top of kernels-narrow8): as a comparison kernel 3.75 TB/s at
-      // d = 48 where split-4x12_u2t2p read 3.03 and spec-48_m6 3.71, and narrowp-48_u1_w10 3.26 at
-      // d = 40 where split-4x12_u2t2p read 2.75 (s7n4, one card, one row each); confirmed on the
-      // product build by s7n5 (2.97 / 3.24 / 3.22 / 3.52 at 33 / 36 / 40 / 42 where split read
-      // 2.39 / 2.81 / 2.98 / 2.96, 3.37 vs 2.63 at 40 in the reverse order; parity 11 / 11), so
-      // merged. The split chain (33..48 from issue
-      // 15's fourth session: 3.17 at 48 where spec-48 read 2.91) stays a forced plan.
-      // narrowp-40_u1p_w8 at 33..40 (branch kernels-narrow9, product build, s7n6, bits=ref) won
-      // by 9-10 % when it ran second (3.33 / 3.48 vs 3.06 / 3.16 at 36 / 40) but only by 1-3 %
-      // when it ran first (3.06 / 3.28 / 3.45 vs 3.02 / 3.20 / 3.35 at 33 / 36 / 40) and lost at
-      // 38 (3.31 vs 3.38): not > 3 % in both orders, so it stays a comparison kernel
+      // narrowp at 48 features, one slice loaded ahead, 8 warps an SM (254 registers, no spill):
+      // 2.97 / 3.24 / 3.22 / 3.52 TB/s at d = 33 / 36 / 40 / 42 where split-4x12_u2t2p (now a
+      // forced plan) read 2.39 / 2.81 / 2.98 / 2.96 (GpuGradientBench --verify, one H200,
+      // 2026-12-01, every row bits=ref). narrowp-40_u1p_w8 at 33..40 stays a comparison kernel:
+      // it won by 9-10 % when it ran second but by 1-3 % when it ran first, and lost at 38
       return NARROWP_48;
     } else if (d <= 24 && specSmem(d, 24) <= smemOptin && paddedFits(slices, 24, freeBytes)) {
-      // spec at 24 features: 2.25 / 3.07 TB/s at d = 17 / 24 where narrow-24 read 2.08-2.17 /
-      // 2.70-2.75 (issue 15, third session, call 2; at d = 32 spec-32 read 2.34, narrow-32 2.37)
+      // spec at 24 features (the unordered ladder): 2.25 / 3.07 TB/s at d = 17 / 24 where
+      // narrow-24 read 2.08-2.17 / 2.70-2.75 (one H200, 2026-11-30; at d = 32 spec-32 read 2.34,
+      // narrow-32 2.37)
       return "spec24";
     } else if (d <= 32) {
-      // narrow up to 32 only, by measured speed (H200, 2026-11-30, call 3 of issue 15, TB/s of x
-      // and y read, every row bits=ref): d = 17: narrow-24 2.11, spec-64 1.02; 24: 2.74 / 1.39;
-      // 32: narrow-32 2.48, spec-64 1.85; but 48: narrow-48 1.93, spec-64 2.66. spec-64 reads 64
-      // features a sample whatever d, so its speed grows as d/64 and it overtakes narrow between
-      // 32 and 48: 33..64 run spec-64 (narrow-48 is a comparison kernel of the bench module)
+      // narrow up to 32 only (the unordered ladder), by measured speed (one H200, 2026-11-30, TB/s
+      // of x and y read): d = 17: narrow-24 2.11, spec-64 1.02; 24: 2.74 / 1.39; 32: narrow-32
+      // 2.48, spec-64 1.85; but 48: narrow-48 1.93, spec-64 2.66. spec-64 reads 64 features a
+      // sample whatever d, so its speed grows as d/64 and it overtakes narrow between 32 and 48
+      // (narrow-48 is a comparison kernel of the bench module)
       return "narrow";
     } else if (d > 64
         && d <= 100
         && ordered
         && Math.max(specSmem(d, 100), 7 * (128 * 100 + 128)) <= smemOptin
         && paddedFits(slices, 100, freeBytes)) {
-      // slice width 100, 7 chain warps and slots (issue 15, sixth session, call 1, one H200,
-      // bits=ref): 3.55 TB/s at d = 100 where spec-104_c7 read 3.29 (s6n1; another card 3.42 /
-      // 3.35, then within 3 % of each other, s6n2-3); at d = 65 / 80 2.41 / 2.86 where it read
-      // 2.17 / 2.66: below 97 it reads 4 % fewer padding bytes than width 104
+      // slice width 100, 7 chain warps and slots: 3.55 TB/s at d = 100 where spec-104_c7 read
+      // 3.29 (one H200, 2026-12-01, bits=ref; on another card 3.42 / 3.35, then within 3 % of
+      // each other); at d = 65 / 80 2.41 / 2.86 where it read 2.17 / 2.66: below 97 it reads 4 %
+      // fewer padding bytes than width 104
       return "spec100_c7";
     } else if (d <= 256
         && specSmem(d, specWidth(d)) <= smemOptin
         && paddedFits(slices, specWidth(d), freeBytes)) {
-      // the ordered shapes of issue 15's fifth session (call 2, one H200, TB/s, bits=ref): at
-      // width 64 two blocks an SM with a ring of 4 quads, 3.84 at d = 64 where spec-64 read 3.31;
-      // at width 104 seven chain warps and slots, 3.47 at d = 100 where spec-104 read 3.08
+      // the ordered shapes (one H200, 2026-12-01, TB/s, bits=ref): at width 64 two blocks an SM
+      // with a ring of 4 quads, 3.84 at d = 64 where spec-64 read 3.31; at width 104 seven chain
+      // warps and slots, 3.47 at d = 100 where spec-104 read 3.08
       int width = specWidth(d);
       if (ordered && width == 64) {
         return "spec64_m4";
@@ -528,23 +519,18 @@ record CudaPlan(
         && ordered
         && widetSmem(wideWidth(d)) <= smemOptin
         && paddedFits(slices, wideWidth(d), freeBytes)) {
-      // the copy engine stages the slots (issue 15 fifth session; H200, TB/s, every row bits=ref,
-      // docs/device-runs/issue15/s5w3-bench-*.tsv, one card: widet 3.65 / 3.78 / 3.60 / 3.66 at
-      // d = 384 / 512 / 640 / 768 where wide2 read 3.19 / 3.09 / 2.83 / 2.73; at 896 widel 2 x 4
-      // 3.13, widet 2 x 3 3.07, wide2 1.91; s5w2-bench.tsv, another card: widet-1024 3 x 2 3.44).
-      // At 896 widet 3 x 2 since the sixth session (widetShape), faster than widel 2 x 4 in the
-      // two calls that ran both (s6w1 3.10 / 3.00, s6w3 3.29 / 3.24); at 896 and 1,024 2 x 2 with
-      // the chain rolled since the tenth (the group tree a reduce-scatter: 3.84-3.97 at 1,000 /
-      // 1,024, 3.29-3.47 at 800 / 896; s10c2-s10c4)
+      // the copy engine stages the slots: widet 3.65 / 3.78 / 3.60 / 3.66 TB/s at d = 384 / 512 /
+      // 640 / 768 where wide2 read 3.19 / 3.09 / 2.83 / 2.73 (one H200, 2026-12-01, every row
+      // bits=ref); its shapes by width in KernelShapes.widetShape
       return "widet";
     } else if (d > 256
         && d <= 1024
         && ordered
         && wideSmem(wideWidth(d), WIDE_CHAIN_WARPS) <= smemOptin
         && paddedFits(slices, wideWidth(d), freeBytes)) {
-      // by measured speed (H200, issue 15 third session, call 1; TB/s, every row bits=ref): wide2
-      // at widths 384..896 (3.19 / 2.94 / 2.82 / 2.73 / 1.92 where wide read 2.26 / 2.22 / 2.14 /
-      // 2.33 / 1.79), widea at 1,024 (2.44; wide 2.19, wide2 2.15)
+      // by measured speed (one H200, 2026-11-30, TB/s, every row bits=ref): wide2 at widths
+      // 384..896 (3.19 / 2.94 / 2.82 / 2.73 / 1.92 where wide read 2.26 / 2.22 / 2.14 / 2.33 /
+      // 1.79), widea at 1,024 (2.44; wide 2.19, wide2 2.15)
       int width = wideWidth(d);
       return width <= 896 && wideSmem(width, wide2Slots(width)) <= smemOptin
           ? "wide2"
@@ -555,16 +541,14 @@ record CudaPlan(
         && WidePlans.widecLadder(wideWidth(d), slices)
         && widecSmem(WidePlans.widecBlockWidth(widecShapes(wideWidth(d)).get(0))) <= smemOptin
         && paddedFits(slices, wideWidth(d), freeBytes)) {
-      // clusters of 2 widet blocks, x read once (issue 15, ninth session; H200, TB/s, every row
-      // bits=ref, docs/device-runs/issue15/s9c3-bench.txt): widec-2x640_3x2 2.82 at d = 1,280 and
-      // widec-2x768_2x4 2.44 / 2.01 at 1,536 / 1,450 where deepxb read 1.94 / 2.01 / 1.90 in the
-      // same invocations (s9c1, s9c2 on two other cards: 2.40 / 2.43 at 1,536 where it read 1.94 /
-      // 2.00); at 1,792 and 2,048 on partitions of 512 tiles or more (WidePlans.widecLadder; s10c4)
+      // clusters of 2 widet blocks, x read once: widec-2x640_3x2 2.82 at d = 1,280 and
+      // widec-2x768_2x4 2.40-2.44 at 1,536 where deepxb read 1.94-2.00 in the same invocations
+      // (three H200s, 2026-12-01, every row bits=ref); at 1,792 and 2,048 on partitions of 512
+      // tiles or more (WidePlans.widecLadder)
       return "widec";
     } else if (d > 1024 && ordered && deepxSmem(d) <= smemOptin) {
-      // by measured speed (H200, issue 15 fifth session, s5d2; TB/s, every row bits=ref): deepxb
-      // 2.14 / 2.08 / 2.06 / 1.98 at d = 1,025 / 1,500 / 2,048 / 4,096 where deep read 1.58 /
-      // 1.59 / 1.54 / 1.53
+      // by measured speed (one H200, 2026-12-01, TB/s, every row bits=ref): deepxb 2.14 / 2.08 /
+      // 2.06 / 1.98 at d = 1,025 / 1,500 / 2,048 / 4,096 where deep read 1.58 / 1.59 / 1.54 / 1.53
       return "deepxb";
     } else if (d > 1024 && ordered) {
       return "deep";
@@ -611,11 +595,11 @@ record CudaPlan(
   }
 
   /**
-   * A plan of spec's block on the plain slice layout (local_sums.cuh, specp_body; issue 15, sixth
-   * session): "specpDM_CxAmMB", at most DM features, C chain warps (a slot each), A accumulating
-   * warps, MB blocks an SM; x stays in the plain slice layout (as split reads it), and batches that
-   * do not start on a slice boundary run the split kernel of d ({@link KernelShapes#splitShape}),
-   * the fallback, whose block and shared memory {@link #specpFallback} gives.
+   * A plan of spec's block on the plain slice layout (local_sums.cuh, specp_body; a forced plan):
+   * "specpDM_CxAmMB", at most DM features, C chain warps (a slot each), A accumulating warps, MB
+   * blocks an SM; x stays in the plain slice layout (as split reads it), and batches that do not
+   * start on a slice boundary run the split kernel of d ({@link KernelShapes#splitShape}), the
+   * fallback, whose block and shared memory {@link #specpFallback} gives.
    */
   static CudaPlan specpPlan(int d, String want, boolean ordered) {
     java.util.regex.Matcher m =
@@ -656,16 +640,15 @@ record CudaPlan(
   /**
    * The narrowest d at which the ladder runs {@code spec48_m6} rather than the split chain: it
    * reads x padded to 48 features, so at d its speed in bytes of x is about 3.83 (d + 1) / 49 TB/s
-   * (3.83 measured at d = 48, issue 15 fifth session, call 2), above split-4x12's 3.15 of the same
-   * call from d = 43 (3.44); measured at d = 48 only, the threshold is that estimate.
+   * (3.83 measured at d = 48 on one H200, 2026-12-01), above split-4x12's 3.15 of the same run from
+   * d = 43 (3.44); measured at d = 48 only, the threshold is that estimate.
    */
   static final int SPEC48_FROM = 43;
 
   /**
-   * The ladder's narrowp shapes (issue 15, seventh session; kernels in local_sums.cu): at d = 17,
-   * 18..20 and 21..24 (and, since the eighth, {@link #NARROWP_32} at 25..32). The split shape
-   * {@code 2x9_u8t4} (17..18 before) and {@code specp24_6x3m3} (19..24 before) stay forced plans,
-   * {@code 2x12_u2t4p} specp's fallback.
+   * The ladder's narrowp shapes (kernels in local_sums.cu): at d = 17, 18..20 and 21..24 ({@link
+   * #NARROWP_32} at 25..32, {@link #NARROWP_48} at 33..48). The split shape {@code 2x9_u8t4} and
+   * {@code specp24_6x3m3} are forced plans, {@code 2x12_u2t4p} specp's fallback.
    */
   static final String NARROWP_17 = "narrowp17_u4_w16";
 
@@ -673,13 +656,10 @@ record CudaPlan(
 
   static final String NARROWP_24 = "narrowp24_u1p_w16";
 
-  /** 25..32 (issue 15, eighth session); {@code split2x16_u2t4p} stays a forced plan. */
+  /** 25..32; {@code split2x16_u2t4p} is a forced plan. */
   static final String NARROWP_32 = "narrowp32_u1p_w12";
 
-  /**
-   * 33..48 where {@code spec48_m6} does not run (branch kernels-narrow8-48); {@code
-   * split4x12_u2t2p} stays a forced plan.
-   */
+  /** 33..48 where {@code spec48_m6} does not run; {@code split4x12_u2t2p} is a forced plan. */
   static final String NARROWP_48 = "narrowp48_u1p_w8";
 
   /** Teams (of {@code K} warps, one tile at a time each) a block of a split plan. */

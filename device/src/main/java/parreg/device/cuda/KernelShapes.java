@@ -26,10 +26,11 @@ final class KernelShapes {
   static final int NARROW_BLOCK = 64;
 
   /**
-   * The split shape the ladder runs at d (its kernel in the product module), or null: the fastest
-   * of call 2 (H200, TB/s): at d = 17 2x9_u8t4 3.55 (2x9_u4t4p 3.21, 2x12_u2t4p 3.22, 2x12_u4t4
-   * 2.72); at 24 2x12_u2t4p 3.63 (2x12_u4t4 2.99); at 32 2x16_u2t4p 3.47 (2x16_u4t4 3.39,
-   * 2x16_u2t3p 3.38); at 48 4x12_u2t2p 3.17 (3x16_u2t5p 3.04).
+   * The shape of the forced plan "split" at d (its kernel in the product module, also specp's
+   * fallback for batches at offsets), or null: the fastest split shape at each width (one H200,
+   * 2026-11-30, TB/s): at d = 17 2x9_u8t4 3.55 (2x9_u4t4p 3.21, 2x12_u2t4p 3.22, 2x12_u4t4 2.72);
+   * at 24 2x12_u2t4p 3.63 (2x12_u4t4 2.99); at 32 2x16_u2t4p 3.47 (2x16_u4t4 3.39, 2x16_u2t3p
+   * 3.38); at 48 4x12_u2t2p 3.17 (3x16_u2t5p 3.04).
    */
   static String splitShape(int d) {
     if (d <= 16 || d > 48) {
@@ -116,11 +117,10 @@ final class KernelShapes {
   }
 
   /**
-   * The spec plan's slice widths in the ladder: the widths of 48, 104 and 208 features (issue 15,
-   * third session, call 1 on an H200, TB/s of x and y, every row bits=ref) read 2.99, 3.44 and 3.83
-   * at d = 48, 100 and 200 where the next wider one read 2.51 (spec-64), 3.04 (spec-128) and 3.28
-   * (spec-256): the padding is what they save. 24 is chosen at d &le; 24 (ladder); 32 is a
-   * comparison kernel (forced only).
+   * The spec plan's slice widths in the ladder: the widths of 48, 104 and 208 features read 2.99,
+   * 3.44 and 3.83 TB/s at d = 48, 100 and 200 where the next wider one read 2.51 (spec-64), 3.04
+   * (spec-128) and 3.28 (spec-256) (one H200, 2026-11-30, every row bits=ref): the padding is what
+   * they save. 24 is chosen at d &le; 24 (ladder); 32 is a comparison kernel (forced only).
    */
   static final int[] SPEC_WIDTHS = {48, 64, 104, 128, 192, 208, 256};
 
@@ -132,7 +132,7 @@ final class KernelShapes {
     return switch (width) {
       case 24, 48 -> 6;
       case 104, 208 -> 13;
-      case 100 -> 25; // one quad each (comparison width, issue 15 sixth session)
+      case 100 -> 25; // one quad each (spec100_c7)
       case 192 -> 12;
       default -> 8;
     };
@@ -179,7 +179,7 @@ final class KernelShapes {
       case 1536 -> java.util.List.of("2x768_2x4");
       case 1792 -> java.util.List.of("2x896_3x2");
       case 2048 ->
-          java.util.List.of("2x1024_3x2", "2x1024_2x3"); // 2 x 3: 2.02 where 3 x 2 read 2.07 (s9c3)
+          java.util.List.of("2x1024_3x2", "2x1024_2x3"); // 2 x 3: 2.02 where 3 x 2 read 2.07
       default -> java.util.List.of();
     };
   }
@@ -229,7 +229,7 @@ final class KernelShapes {
 
   /**
    * The widet shapes built at slice width {@code width} ("CxTS": chain warps x sub-slices a task;
-   * "g": the butterfly group tree of the kernels before the tenth session, for comparison).
+   * "g": the group tree as a butterfly instead of a reduce-scatter, for comparison).
    */
   static java.util.List<String> widetShapes(int width) {
     return switch (width) {
@@ -244,17 +244,11 @@ final class KernelShapes {
 
   /**
    * The ladder's widet shape at slice width {@code width}: {chain warps C, sub-slices a task TS},
-   * by measured speed (H200, issue 15 fifth session, docs/device-runs/issue15/s5w2-bench.tsv; TB/s,
-   * every row bits=ref): 2 x 4 at 384 / 512 / 768 (3.83 / 3.85 / 3.82; 4 x 4 3.76 at 384, 4 x 2
-   * 3.84 at 512 and 3.76 at 768), 3 x 2 at 640 (3.72) and 1,024 (3.44; 6 x 1 2.96, 2 x 2 2.59), 2 x
-   * 3 at 896 (s5w3: 3.07; 2 x 2 2.91, 3 x 1 2.66 in s5w2). Sixth session: 3 x 2 at 896, measured
-   * against the ladder's widel 2 x 4 of the time in two calls on two cards, 3.10 / 3.00
-   * (s6w1-bench-b.tsv, before lds128) and 3.29 / 3.24 (s6w3-bench-new.tsv, with it); widet 2 x 3
-   * was not measured beside them. Ninth session: at 1,024 the 3 x 2 kernel's chain is a rolled loop
-   * (local_sums_sm90.cuh, chain_rolled): 3.40-3.50 where the unrolled read 3.14-3.18 (s9c6, s9c7).
-   * Tenth session, with the group tree as a reduce-scatter: 2 x 2 (rolled) at 1,024, 3.89 / 3.94 at
-   * d = 1,024 / 1,000 where 3 x 2 read 3.70 / 3.82 (s10c2; 3.84 where it read 3.95 in s10c3), and
-   * at 896, 3.43 where 3 x 2 read 3.24, 2 x 3 3.32 and 2 x 2 unrolled 3.18 (s10c3).
+   * by measured speed (GpuGradientBench --verify on H200s, 2026-12-01, TB/s, every row bits=ref): 2
+   * x 4 at 384 / 512 / 768 (3.83 / 3.85 / 3.82; 4 x 4 3.76 at 384, 4 x 2 3.84 at 512 and 3.76 at
+   * 768), 3 x 2 at 640 (3.72); 2 x 2 with the chain rolled (local_sums_sm90.cuh, chain_rolled) at
+   * 1,024, 3.89 / 3.94 at d = 1,024 / 1,000 where 3 x 2 read 3.70 / 3.82 (3.84 where it read 3.95
+   * on another card), and at 896, 3.43 where 3 x 2 read 3.24, 2 x 3 3.32 and 2 x 2 unrolled 3.18.
    */
   static int[] widetShape(int width) {
     return switch (width) {
@@ -276,7 +270,7 @@ final class KernelShapes {
   static int[] wide2Shape(int width) {
     return switch (width) {
       case 384 -> new int[] {4, 4};
-      case 512 -> new int[] {6, 2}; // 3.07 TB/s at d = 512 where 3 x 4 read 2.93 (call 2)
+      case 512 -> new int[] {6, 2}; // 3.07 TB/s at d = 512 where 3 x 4 read 2.93 (one H200)
       case 640 -> new int[] {5, 2};
       case 768 -> new int[] {4, 2};
       default -> new int[] {3, 2}; // 896, 1,024

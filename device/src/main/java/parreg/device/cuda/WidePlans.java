@@ -78,14 +78,14 @@ final class WidePlans {
 
   /**
    * Whether the ladder runs widec at slice width {@code width} for a partition of {@code slices}
-   * slices: where it read clearly faster than deepxb (s9c3: 1,280 and 1,536), and at 1,792 and
-   * 2,048 where the partition has at least {@link #WIDEC_WIDE_TILES} tiles. A cluster takes whole
-   * tiles, so with few of them some clusters run one tile more than others while deepxb, which
-   * hands out slices, stays balanced: with 4 * 10^8 values (3-4 tiles a cluster on an H200's 66)
-   * widec read 2.07 / 2.42 at 2,048 where deepxb read 1.99 / 2.04 but 1.72 / 1.88 at 1,950 (3.05
-   * tiles a cluster: a quarter of the clusters idle for the last tile) where it read 1.84 / 2.03
-   * (s9c3, s10c3); with 2 * 10^9 values (~1,000 tiles) 2.38 / 2.52 / 2.36 / 2.51 at 1,700 / 1,792 /
-   * 1,950 / 2,048 where deepxb read 2.11 / 2.17 / 2.15 / 2.20 (s10c4).
+   * slices: where it read clearly faster than deepxb (1,280 and 1,536), and at 1,792 and 2,048
+   * where the partition has at least {@link #WIDEC_WIDE_TILES} tiles. A cluster takes whole tiles,
+   * so with few of them some clusters run one tile more than others while deepxb, which hands out
+   * slices, stays balanced: with 4 * 10^8 values (3-4 tiles a cluster on an H200's 66) widec read
+   * 2.07 / 2.42 at 2,048 where deepxb read 1.99 / 2.04 but 1.72 / 1.88 at 1,950 (3.05 tiles a
+   * cluster: a quarter of the clusters idle for the last tile) where it read 1.84 / 2.03; with 2 *
+   * 10^9 values (~1,000 tiles) 2.38 / 2.52 / 2.36 / 2.51 at 1,700 / 1,792 / 1,950 / 2,048 where
+   * deepxb read 2.11 / 2.17 / 2.15 / 2.20 (GpuGradientBench --verify on H200s, 2026-12-01).
    */
   static boolean widecLadder(int width, long slices) {
     return width == 1280
@@ -95,7 +95,7 @@ final class WidePlans {
 
   /**
    * Tiles from which widec runs at 1,792 and 2,048: 512 leave at least 7.7 a cluster on 132 SMs, so
-   * the last round costs at most 1 / 8.7 of widec's ~15 % lead (s10c4).
+   * the last round costs at most 1 / 8.7 of widec's ~15 % lead.
    */
   static final int WIDEC_WIDE_TILES = 512;
 
@@ -103,7 +103,7 @@ final class WidePlans {
    * A forced or ladder name of the widet family: "widet" (the ladder's shape), "widetCxT[sfx]" or
    * "widelCxT[sfx]" (widel: widet with the weights from global memory and the group sums in
    * registers, so that a slot more fits; WIDEL_KERNEL). sfx "g" names a comparison kernel with the
-   * butterfly group tree of the kernels before the tenth session (WIDETG_KERNEL).
+   * group tree as a butterfly instead of a reduce-scatter (WIDETG_KERNEL).
    */
   private static final java.util.regex.Pattern WIDET_NAME =
       java.util.regex.Pattern.compile("wide([tl])(\\d)x(\\d)(g?)");
@@ -154,10 +154,10 @@ final class WidePlans {
   }
 
   /**
-   * A plan of clusters (local_sums_sm90.cuh, widet_body with NC blocks a cluster; issue 15, ninth
-   * session): "widec" (the first shape of {@link KernelShapes#widecShapes} at d's slice width) or
-   * "widecNxW_CxT". Each block holds W features of every sub-slice, so x is read once at any d the
-   * shapes cover; batches that do not start on a slice boundary run the octet two passes.
+   * A plan of clusters (local_sums_sm90.cuh, widet_body with NC blocks a cluster): "widec" (the
+   * first shape of {@link KernelShapes#widecShapes} at d's slice width) or "widecNxW_CxT". Each
+   * block holds W features of every sub-slice, so x is read once at any d the shapes cover; batches
+   * that do not start on a slice boundary run the octet two passes.
    */
   private static CudaPlan widecPlan(
       int d, String want, boolean ordered, boolean hopper, int smemOptin) {

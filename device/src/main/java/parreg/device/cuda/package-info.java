@@ -1,6 +1,6 @@
 /**
  * The CUDA backend of {@link parreg.device.KernelBackend}: JCuda's driver API, PTX kernels built
- * from {@code parreg/kernels/local_sums.cu} (see {@code scripts/gen-ptx.sh} and docs/GPU.md).
+ * from {@code parreg/kernels/local_sums.cu} (see {@code scripts/build/gen-ptx.sh} and docs/GPU.md).
  *
  * <p>Depends only on {@code parreg.device} and JCuda ({@code jcuda.*}); {@link
  * parreg.device.Backends} loads it by name, so the rest of the program runs where JCuda's native
