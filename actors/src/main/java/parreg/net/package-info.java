@@ -1,0 +1,9 @@
+/**
+ * Non-blocking network servers of a node: {@link parreg.net.NioServer} (one thread, one selector,
+ * deadlines and a bounded number of connections), on which the cluster port's framing guard is
+ * built.
+ *
+ * <p>Depends on the JDK and SLF4J only; {@code parreg.cluster}, {@code parreg.admin} and {@code
+ * parreg.node} may depend on it.
+ */
+package parreg.net;
