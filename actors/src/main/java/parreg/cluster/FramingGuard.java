@@ -122,6 +122,14 @@ public final class FramingGuard extends NioServer {
     return guard;
   }
 
+  /**
+   * A guard on {@code plan}'s address in front of any Artery-framed listener at {@code artery}
+   * (benchmarks and tests; a node's guard comes from {@link #start}).
+   */
+  public static FramingGuard open(Plan plan, InetSocketAddress artery) throws IOException {
+    return new FramingGuard(plan, artery);
+  }
+
   private final Plan plan;
   private final InetSocketAddress artery;
   private final RefusalLog refusals = new RefusalLog();

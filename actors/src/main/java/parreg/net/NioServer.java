@@ -31,7 +31,10 @@ public abstract class NioServer implements AutoCloseable {
   static final long SWEEP_MILLIS = 100;
 
   private final Selector selector;
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(NioServer.class);
+
   private final ServerSocketChannel server;
+  private final SelectionKey acceptKey;
   private final InetSocketAddress address;
   private final Thread thread;
   private final int maxConnections;
@@ -54,7 +57,7 @@ public abstract class NioServer implements AutoCloseable {
       server.setOption(StandardSocketOptions.SO_REUSEADDR, true);
       server.bind(address, 256);
       server.configureBlocking(false);
-      server.register(selector, SelectionKey.OP_ACCEPT);
+      acceptKey = server.register(selector, SelectionKey.OP_ACCEPT);
     } catch (IOException | RuntimeException e) {
       selector.close();
       throw e;
@@ -102,13 +105,17 @@ public abstract class NioServer implements AutoCloseable {
           selector.selectNow();
         }
         for (Runnable t; (t = tasks.poll()) != null; ) {
-          t.run();
+          try {
+            t.run();
+          } catch (RuntimeException e) {
+            LOG.error("{}: a task failed", thread.getName(), e);
+          }
         }
         Iterator<SelectionKey> it = selector.selectedKeys().iterator();
         while (it.hasNext()) {
           SelectionKey key = it.next();
           it.remove();
-          if (key.channel() == server) {
+          if (key == acceptKey) {
             acceptAll();
           } else if (key.attachment() instanceof Connection c) {
             dispatch(c, key);
@@ -117,6 +124,9 @@ public abstract class NioServer implements AutoCloseable {
         long now = System.nanoTime();
         if (now - nextSweep >= 0) {
           nextSweep = now + TimeUnit.MILLISECONDS.toNanos(SWEEP_MILLIS);
+          if (acceptKey.interestOps() == 0) {
+            acceptKey.interestOps(SelectionKey.OP_ACCEPT); // accepting again after a failure
+          }
           for (Connection c : new ArrayList<>(connections)) {
             if (c.deadline != Long.MAX_VALUE && now - c.deadline >= 0) {
               c.expired();
@@ -127,7 +137,7 @@ public abstract class NioServer implements AutoCloseable {
       }
     } catch (IOException | RuntimeException e) {
       if (!closed) {
-        org.slf4j.LoggerFactory.getLogger(getClass()).error("{} stopped", thread.getName(), e);
+        LOG.error("{} stopped", thread.getName(), e);
       }
     } finally {
       for (Connection c : new ArrayList<>(connections)) {
@@ -143,7 +153,21 @@ public abstract class NioServer implements AutoCloseable {
   }
 
   private void acceptAll() throws IOException {
-    for (SocketChannel ch; (ch = server.accept()) != null; ) {
+    while (true) {
+      SocketChannel ch;
+      try {
+        ch = server.accept();
+      } catch (IOException e) {
+        // out of file descriptors, most likely: pause accepting until the next sweep rather than
+        // spin on a listening socket that stays ready
+        acceptKey.interestOps(0);
+        LOG.warn(
+            "{}: cannot accept a connection ({}); pausing accepts", thread.getName(), e.toString());
+        return;
+      }
+      if (ch == null) {
+        return;
+      }
       if (connections.size() >= maxConnections && !evictOne()) {
         ch.close();
         continue;
@@ -181,6 +205,10 @@ public abstract class NioServer implements AutoCloseable {
       }
     } catch (IOException | CancelledKeyException e) {
       c.failed(e);
+      c.close();
+    } catch (RuntimeException e) {
+      // a bug in one connection's handling must not end the server for every other
+      LOG.error("a connection failed", e);
       c.close();
     }
   }
