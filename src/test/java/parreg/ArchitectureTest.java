@@ -17,12 +17,13 @@ import org.junit.jupiter.api.Test;
  * The packages' dependency rules (each package-info states its own), checked by ArchUnit on the
  * compiled product classes: {@code solver} is plain Java that knows nothing of parreg's other
  * packages; {@code device} knows nothing of Pekko or of the layers above it; {@code persistence}
- * nothing of the node or the CLI; the node's packages form layers whose arrows point one way, from
- * {@code parreg.node} down to {@code parreg.protocol}; the product never reaches into the
- * benchmarks.
+ * nothing of the node or the CLI; {@code net} nothing of Pekko or of parreg; the node's packages
+ * form layers whose arrows point one way, from {@code parreg.node} down to {@code parreg.protocol};
+ * the product never reaches into the benchmarks.
  */
 class ArchitectureTest {
   private static final String[] NODE = {
+    "parreg.net..",
     "parreg.protocol..",
     "parreg.settings..",
     "parreg.metrics..",
@@ -98,6 +99,33 @@ class ArchitectureTest {
   }
 
   @Test
+  void netKnowsNothingOfPekkoOrParreg() {
+    noClasses()
+        .that()
+        .resideInAPackage("parreg.net..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "org.apache.pekko..",
+            "com.typesafe..",
+            "scala..",
+            "parreg.device..",
+            "parreg.persistence..",
+            "parreg.protocol..",
+            "parreg.settings..",
+            "parreg.metrics..",
+            "parreg.cluster..",
+            "parreg.gpu..",
+            "parreg.exchange..",
+            "parreg.training..",
+            "parreg.admin..",
+            "parreg.node..",
+            "parreg.cli..",
+            "parreg.bench..")
+        .check(product);
+  }
+
+  @Test
   void theProductNeverReachesIntoTheBenchmarks() {
     noClasses()
         .that()
@@ -112,6 +140,8 @@ class ArchitectureTest {
   void theNodesPackagesAreLayered() {
     layeredArchitecture()
         .consideringOnlyDependenciesInLayers()
+        .layer("Net")
+        .definedBy("parreg.net..")
         .layer("Protocol")
         .definedBy("parreg.protocol..")
         .layer("Settings")
@@ -153,6 +183,8 @@ class ArchitectureTest {
         .whereLayer("Metrics")
         .mayOnlyBeAccessedByLayers(
             "Cluster", "Gpu", "Exchange", "Journal", "Training", "Admin", "Node", "Cli")
+        .whereLayer("Net")
+        .mayOnlyBeAccessedByLayers("Cluster", "Admin", "Node", "Cli")
         .whereLayer("Settings")
         .mayOnlyBeAccessedByLayers(
             "Metrics", "Cluster", "Gpu", "Exchange", "Journal", "Training", "Admin", "Node", "Cli")

@@ -2,13 +2,11 @@ package parreg.admin;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
-import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -18,6 +16,8 @@ import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.javadsl.AskPattern;
 import parreg.metrics.NodeMetrics;
+import parreg.net.HttpEndpoint;
+import parreg.net.HttpEndpoint.Exchange;
 
 /**
  * The node's HTTP endpoint. Routes (GET):
@@ -37,33 +37,36 @@ import parreg.metrics.NodeMetrics;
  * own to ask the admin actor over Artery, about 2 s to start here; a plain HTTP request to the node
  * answers in milliseconds. The endpoint binds to loopback unless told otherwise.
  *
- * <p>Why the JDK's server and not Pekko Management (which has the same health paths): started on
- * this 2-core machine, Pekko Management 1.1.1 took 0.54–0.80 s from a running actor system to a
- * bound endpoint (pekko-http's classes and materializer) and brings 15 MB of jars; the JDK server
- * binds in 10–20 ms. A restarted node's start-up is what a crash costs (docs/ARCHITECTURE.md).
- *
- * <p>The JDK server reads a new connection's request on an executor thread, so a client that sends
- * half a request holds a thread. Hence a pool much larger than the handful of concurrent requests
- * an admin endpoint serves ({@link #THREADS}), and requests that take longer than {@link
- * #MAX_REQUEST_SECONDS} to arrive are cut ({@code sun.net.httpserver.maxReqTime}): idle or
- * half-sent connections cannot keep {@code /status} and {@code /ready} from answering.
+ * <p>Why parreg's own server ({@link HttpEndpoint}) and not Pekko Management (which has the same
+ * health paths): started on this 2-core machine, Pekko Management 1.1.1 took 0.54–0.80 s from a
+ * running actor system to a bound endpoint (pekko-http's classes and materializer) and brings 15 MB
+ * of jars. Why not the JDK's server: it reads each connection's request on an executor thread, so
+ * 70 half-sent requests hold its threads and delay {@code /alive} by seconds. {@link HttpEndpoint}
+ * binds in milliseconds and reads requests without a thread: a request's head must arrive within
+ * {@link #HEAD_MILLIS} ms of its first byte, an idle connection is closed after {@link
+ * #IDLE_MILLIS} ms, at most {@link #MAX_CONNECTIONS} are open (the oldest waiting one makes room
+ * for a new one), and only complete requests reach the {@link #THREADS} handler threads: half-sent
+ * or idle connections cannot keep {@code /alive}, {@code /ready} or {@code /status} from answering.
  */
 public final class AdminHttpServer implements AutoCloseable {
   public static final ObjectMapper JSON =
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-  static final int THREADS = 64;
-  static final int MAX_REQUEST_SECONDS = 10;
-  static final int MAX_RESPONSE_SECONDS = 30;
+  static final int THREADS = 8;
+  static final long HEAD_MILLIS = 5_000;
+  static final long IDLE_MILLIS = 30_000;
+  static final long ANSWER_MILLIS = 30_000;
+  static final int MAX_CONNECTIONS = 256;
 
-  static {
-    // read once, when the JDK's server classes load; an operator's -D setting wins
-    setIfAbsent("sun.net.httpserver.maxReqTime", Integer.toString(MAX_REQUEST_SECONDS));
-    setIfAbsent("sun.net.httpserver.maxRspTime", Integer.toString(MAX_RESPONSE_SECONDS));
-  }
-
-  private final HttpServer server;
+  private final HttpEndpoint server;
   private final ThreadPoolExecutor executor;
+  private final Map<String, Route> routes = new HashMap<>();
+
+  /** A route's handler (the path and method are checked before it runs). */
+  @FunctionalInterface
+  private interface Route {
+    void handle(Exchange ex) throws IOException;
+  }
 
   public AdminHttpServer(
       ActorSystem<?> system,
@@ -72,12 +75,6 @@ public final class AdminHttpServer implements AutoCloseable {
       String host,
       int port)
       throws IOException {
-    try {
-      server = HttpServer.create(new InetSocketAddress(host, port), 64);
-    } catch (IOException e) {
-      throw new IOException(
-          "cannot listen on http://" + host + ":" + port + ": " + e.getMessage(), e);
-    }
     AtomicInteger n = new AtomicInteger();
     executor =
         new ThreadPoolExecutor(
@@ -91,8 +88,7 @@ public final class AdminHttpServer implements AutoCloseable {
               t.setDaemon(true);
               return t;
             });
-    executor.allowCoreThreadTimeOut(true); // threads exist only while connections need them
-    server.setExecutor(executor);
+    executor.allowCoreThreadTimeOut(true); // threads exist only while requests need them
     route(
         "/status",
         ex -> {
@@ -123,59 +119,70 @@ public final class AdminHttpServer implements AutoCloseable {
     route(
         "/metrics",
         ex -> {
-          ex.getResponseHeaders().add("Content-Type", metrics.contentType());
+          ex.addResponseHeader("Content-Type", metrics.contentType());
           if (ex.getRequestMethod().equals("HEAD")) {
             ex.sendResponseHeaders(200, -1);
             return;
           }
-          ex.sendResponseHeaders(200, 0); // chunked: the body is written as the registry is scraped
+          ex.sendResponseHeaders(200, 0); // the body's length is counted as it is written
           try (OutputStream out = ex.getResponseBody()) {
             metrics.scrape(out);
           }
         });
-    server.start();
+    try {
+      server =
+          new HttpEndpoint(
+              "parreg-admin-http",
+              new InetSocketAddress(host, port),
+              new HttpEndpoint.Limits(HEAD_MILLIS, IDLE_MILLIS, ANSWER_MILLIS, MAX_CONNECTIONS),
+              executor,
+              this::dispatch);
+    } catch (IOException e) {
+      executor.shutdownNow();
+      throw new IOException(
+          "cannot listen on http://" + host + ":" + port + ": " + e.getMessage(), e);
+    }
   }
 
   /** The address the endpoint listens on. */
   public String host() {
-    return server.getAddress().getAddress().getHostAddress();
+    return server.address().getAddress().getHostAddress();
   }
 
   public int port() {
-    return server.getAddress().getPort();
+    return server.address().getPort();
   }
 
-  /**
-   * GET or HEAD of exactly {@code path} (the JDK matches contexts by prefix); 404/405 otherwise.
-   */
-  private void route(String path, HttpHandler handler) {
-    server.createContext(
-        path,
-        ex -> {
-          try (ex) {
-            if (!ex.getRequestURI().getPath().equals(path)) {
-              reply(ex, 404, Map.of("error", "no route " + ex.getRequestURI().getPath()));
-            } else if (!ex.getRequestMethod().equals("GET")
-                && !ex.getRequestMethod().equals("HEAD")) {
-              ex.getResponseHeaders().add("Allow", "GET, HEAD");
-              reply(ex, 405, Map.of("error", "method " + ex.getRequestMethod() + " not allowed"));
-            } else {
-              handler.handle(ex);
-            }
-          }
-        });
+  private void route(String path, Route handler) {
+    routes.put(path, handler);
   }
 
-  private static void check(HttpExchange ex, NodeHealth.Check c) throws IOException {
+  /** GET or HEAD of exactly a route's path; 404/405 otherwise. */
+  private void dispatch(Exchange ex) throws IOException {
+    try (ex) {
+      String path = ex.getRequestURI().getPath();
+      Route handler = routes.get(path);
+      if (handler == null) {
+        reply(ex, 404, Map.of("error", "no route " + path));
+      } else if (!ex.getRequestMethod().equals("GET") && !ex.getRequestMethod().equals("HEAD")) {
+        ex.addResponseHeader("Allow", "GET, HEAD");
+        reply(ex, 405, Map.of("error", "method " + ex.getRequestMethod() + " not allowed"));
+      } else {
+        handler.handle(ex);
+      }
+    }
+  }
+
+  private static void check(Exchange ex, NodeHealth.Check c) throws IOException {
     reply(
         ex,
         c.ok() ? 200 : 503,
         c.ok() ? Map.of("ok", true) : Map.of("ok", false, "reason", c.reason()));
   }
 
-  private static void reply(HttpExchange ex, int code, Object value) throws IOException {
+  private static void reply(Exchange ex, int code, Object value) throws IOException {
     byte[] body = JSON.writeValueAsBytes(value);
-    ex.getResponseHeaders().add("Content-Type", "application/json");
+    ex.addResponseHeader("Content-Type", "application/json");
     boolean head = ex.getRequestMethod().equals("HEAD");
     ex.sendResponseHeaders(code, head ? -1 : body.length);
     if (!head) {
@@ -185,15 +192,9 @@ public final class AdminHttpServer implements AutoCloseable {
     }
   }
 
-  private static void setIfAbsent(String key, String value) {
-    if (System.getProperty(key) == null) {
-      System.setProperty(key, value);
-    }
-  }
-
   @Override
   public void close() {
-    server.stop(0);
+    server.close();
     executor.shutdownNow();
   }
 }

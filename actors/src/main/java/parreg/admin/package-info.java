@@ -4,6 +4,7 @@
  * routes of {@link parreg.admin.NodeHealth} and the metrics; {@link parreg.admin.ClusterStatus}
  * gathers every member's status over the cluster transport.
  *
- * <p>May depend on every node package but {@code parreg.node}.
+ * <p>May depend on every node package but {@code parreg.node}; its HTTP server is {@link
+ * parreg.net.HttpEndpoint}.
  */
 package parreg.admin;

@@ -1,6 +1,7 @@
 package parreg.node;
 
 import com.typesafe.config.Config;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -13,6 +14,7 @@ import parreg.admin.AdminActor;
 import parreg.admin.AdminHttpServer;
 import parreg.admin.NodeHealth;
 import parreg.cluster.ClusterJoin;
+import parreg.cluster.FramingGuard;
 import parreg.cluster.Membership;
 import parreg.device.BackendInfo;
 import parreg.device.BackendUnavailableException;
@@ -221,11 +223,33 @@ public final class ParregNode {
     NodeLifecycle lifecycle = new NodeLifecycle();
     CompletableFuture<BackendInfo> backend = new CompletableFuture<>();
     CompletableFuture<Refs> refs = new CompletableFuture<>();
+    // plain TCP: Artery on an internal port behind the framing guard, which takes the cluster port
+    Optional<FramingGuard.Plan> guard = FramingGuard.plan(config);
     ActorSystem<Go> system =
         ActorSystem.create(
             guardian(settings, lifecycle, backend, refs, validation),
             ClusterJoin.SYSTEM_NAME,
-            config);
+            guard.map(g -> g.systemConfig(config)).orElse(config));
+    if (guard.isPresent()) {
+      try {
+        FramingGuard.start(system, guard.get());
+      } catch (java.io.IOException | RuntimeException e) {
+        system.terminate();
+        try {
+          system.getWhenTerminated().toCompletableFuture().get(15, TimeUnit.SECONDS);
+        } catch (Exception ignored) {
+          // the start failed anyway; its cause is what is reported
+        }
+        throw new IllegalStateException(
+            "cannot listen on the cluster port "
+                + guard.get().host()
+                + ":"
+                + guard.get().port()
+                + ": "
+                + e.getMessage(),
+            e);
+      }
+    }
     return new Handle(system, lifecycle, backend, refs);
   }
 
