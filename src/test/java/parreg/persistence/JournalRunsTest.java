@@ -86,6 +86,22 @@ class JournalRunsTest {
     return r;
   }
 
+  /**
+   * A node killed after H2 made the database file but before the schema's first table was
+   * committed leaves a database with no table at all ("this database is empty" in H2's words): the
+   * same start again finds nothing journaled, as for no file.
+   */
+  @Test
+  void aDatabaseWithoutTablesHoldsNoRun() throws Exception {
+    JournalLocation location = JournalLocation.parse(dir.resolve("j").toString());
+    location.openConnection().close();
+    try (Connection c = location.openExistingConnection()) {
+      JournalRuns runs = new JournalRuns(c, CODEC, false, "journal j");
+      assertInstanceOf(
+          JournalRuns.Fresh.class, admit(runs, contract("parreg-run", "1/4", 0.0), 0, DATA_0, false));
+    }
+  }
+
   @Test
   void aNodeJournalHoldsOneRun() throws Exception {
     RunContract run = contract("parreg-run", "1/4", 0.0);
