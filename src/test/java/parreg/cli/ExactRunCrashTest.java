@@ -78,6 +78,8 @@ class ExactRunCrashTest {
         "--bias",
         "--solver",
         "exact",
+        "--precision",
+        "f32",
         "--journal",
         dir.resolve("node-" + p).toString(),
         "--steps",

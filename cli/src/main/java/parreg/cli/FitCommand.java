@@ -49,6 +49,9 @@ public final class FitCommand implements Callable<Integer> {
   @Option(names = "--l2", description = SolverChoice.L2_HELP)
   String l2;
 
+  @Option(names = "--precision", description = SolverChoice.PRECISION_HELP)
+  String precision;
+
   @Option(names = "--no-bias", description = "fit no intercept (regression through the origin)")
   boolean noBias;
 
@@ -203,6 +206,9 @@ public final class FitCommand implements Callable<Integer> {
     }
     if (l2 != null) {
       a.addAll(List.of("--l2", l2));
+    }
+    if (precision != null) {
+      a.addAll(List.of("--precision", precision));
     }
     if (learningRate != null) {
       a.addAll(List.of("--learning-rate", learningRate));
