@@ -102,8 +102,7 @@ class ExactRunCrashTest {
     LocalSums[] parts = new LocalSums[files.size()];
     int d = 0;
     for (int p = 0; p < parts.length; p++) {
-      Partition part =
-          read(files.get(p), precision);
+      Partition part = read(files.get(p), precision);
       d = part.features();
       parts[p] = CpuBackend.statistics(part, 1);
     }

@@ -31,9 +31,9 @@ import parreg.solver.GramOrder;
  * and LifeCycleSavings as R's write.csv writes them, scikit-learn's raw diabetes data), read as
  * {@code fit --data FILE --label COL} reads them by default (binary64), against numpy's {@code
  * lstsq} of the same binary64 values, computed once by scripts/check/real_data_reference.py and
- * stored in reference.csv: every parameter within 1e-9 relative. The condition numbers of {@code
- * [X 1]} span 807 (swiss) to 2.4e7 (longley). The same files read in binary32 miss that: rounding
- * the text to binary32 moves the solution by far more than 1e-9 (why decimal text defaults to
+ * stored in reference.csv: every parameter within 1e-9 relative. The condition numbers of {@code [X
+ * 1]} span 807 (swiss) to 2.4e7 (longley). The same files read in binary32 miss that: rounding the
+ * text to binary32 moves the solution by far more than 1e-9 (why decimal text defaults to
  * binary64).
  */
 class RealDataTest {
@@ -144,5 +144,34 @@ class RealDataTest {
     double vs = worst(cp.parameters(), r.numpy());
     assertTrue(vs <= 1e-9, "fit's model is " + vs + " from numpy's lstsq\n" + run.out());
     assertTrue(run.out().contains("exact least squares"), run.out());
+  }
+
+  @Test
+  void binary64DataAreTheExactSolversOnly() {
+    Path data = DIR.resolve("swiss.csv");
+    for (String[] flags :
+        new String[][] {
+          {"--solver", "gd", "--precision", "f64"},
+          {"--precision", "f16"},
+          {"--solver", "gd", "--precision", "f64", "--learning-rate", "1/8"}
+        }) {
+      List<String> args =
+          new ArrayList<>(
+              List.of(
+                  "fit",
+                  "--data",
+                  data.toString(),
+                  "--label",
+                  "Fertility",
+                  "--backend",
+                  "cpu",
+                  "--dir",
+                  tmp.resolve("refused").toString()));
+      args.addAll(List.of(flags));
+      DataCommandsTest.Run run = DataCommandsTest.run(args.toArray(String[]::new));
+      assertEquals(2, run.code(), String.join(" ", flags) + ": " + run.out() + run.err());
+      assertTrue(run.err().contains("--precision"), run.err());
+      assertTrue(!Files.exists(tmp.resolve("refused/model.json")));
+    }
   }
 }

@@ -102,6 +102,10 @@ public final class FitCommand implements Callable<Integer> {
     if (!List.of("auto", "cpu", "cuda").contains(backend)) {
       throw new UserError("unknown backend '" + backend + "': use auto, cpu or cuda");
     }
+    if (precision != null) {
+      // the value and its solver are checked here, before any node starts
+      SolverChoice.readPrecision(precision, solver, true, 0, false);
+    }
     String name = data.getFileName().toString();
     Path work = dir != null ? dir : Path.of("parreg-fit-" + name);
     Path model = out != null ? out : work.resolve("model.json");
