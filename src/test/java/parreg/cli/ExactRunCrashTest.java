@@ -78,6 +78,8 @@ class ExactRunCrashTest {
         "--bias",
         "--solver",
         "exact",
+        "--precision",
+        "f32",
         "--journal",
         dir.resolve("node-" + p).toString(),
         "--steps",
@@ -92,10 +94,15 @@ class ExactRunCrashTest {
 
   /** The solve of both partitions' statistics, computed here: the bits every node must hold. */
   static double[] reference(List<Path> files) {
+    return reference(files, parreg.device.Precision.F32);
+  }
+
+  /** As {@link #reference(List)}, the files read in {@code precision}. */
+  static double[] reference(List<Path> files, parreg.device.Precision precision) {
     LocalSums[] parts = new LocalSums[files.size()];
     int d = 0;
     for (int p = 0; p < parts.length; p++) {
-      Partition part = DataFiles.load(files.get(p));
+      Partition part = read(files.get(p), precision);
       d = part.features();
       parts[p] = CpuBackend.statistics(part, 1);
     }
@@ -113,7 +120,20 @@ class ExactRunCrashTest {
                 "files",
                 0,
                 ReductionOrder.VERSION)
-            .withSolver(SolverSpec.exact(GramOrder.VERSION, ExactSolver.NAME, "0"));
+            .withSolver(SolverSpec.exact(GramOrder.VERSION, ExactSolver.NAME, "0"))
+            .withPrecision(precision);
     return ExactStep.apply(contract, parts).parameters();
+  }
+
+  private static Partition read(Path file, parreg.device.Precision precision) {
+    return DataFiles.open(
+            "--data",
+            file,
+            parreg.device.data.CsvColumns.DEFAULT,
+            parreg.device.data.CsvDialect.DEFAULT,
+            parreg.device.data.RowSlice.ALL,
+            precision)
+        .rows()
+        .join();
   }
 }

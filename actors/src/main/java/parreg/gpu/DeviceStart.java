@@ -31,7 +31,8 @@ public final class DeviceStart {
 
   /**
    * Puts the rows onto an open device (on the calling thread; the CUDA backend makes its context
-   * current there), closing it on a failure: the read's failure, or the load's, as a {@link
+   * current there) and returns the selection that holds them (binary64 rows go to the CPU backend),
+   * closing the device on a failure: the read's failure, or the load's, as a {@link
    * BackendUnavailableException} in a {@link CompletionException}.
    */
   public static Backends.Selection load(Backends.Selection sel, RowsRead r, boolean bias) {
@@ -40,6 +41,19 @@ public final class DeviceStart {
       Throwable cause = unwrap(r.failure());
       throw new CompletionException(
           new BackendUnavailableException(String.valueOf(cause.getMessage()), cause));
+    }
+    if (r.rows().precision() == parreg.device.Precision.F64
+        && !(sel.backend() instanceof parreg.device.CpuBackend)) {
+      // Binary64 data are the exact solver's, whose pass runs on the host on every backend: the
+      // card would hold a copy it never reads.
+      sel.backend().close();
+      sel =
+          new Backends.Selection(
+              new parreg.device.CpuBackend(),
+              "backend cpu: binary64 data (--precision f64), whose statistics pass runs on the"
+                  + " host ("
+                  + sel.reason()
+                  + ")");
     }
     try {
       sel.backend().load(r.rows(), bias);
@@ -128,13 +142,14 @@ public final class DeviceStart {
       RowsRead r,
       boolean bias,
       CompletableFuture<BackendInfo> onReady) {
+    Backends.Selection used;
     try {
-      load(sel, r, bias);
+      used = load(sel, r, bias);
     } catch (CompletionException e) {
       onReady.completeExceptionally(e.getCause());
       return Behaviors.stopped();
     }
-    return GpuActor.ready(ctx, sel, onReady);
+    return GpuActor.ready(ctx, used, onReady);
   }
 
   private static Throwable unwrap(Throwable t) {

@@ -47,6 +47,33 @@ final class DataFiles {
   }
 
   /**
+   * A node's partition held in {@code precision} (binary64: read here, at once; binary32 as {@link
+   * #open(String, Path, CsvColumns, CsvDialect, RowSlice)}).
+   */
+  static PartitionSource open(
+      String option,
+      Path file,
+      CsvColumns columns,
+      CsvDialect dialect,
+      RowSlice slice,
+      parreg.device.Precision precision) {
+    if (precision == parreg.device.Precision.F32) {
+      return open(option, file, columns, dialect, slice);
+    }
+    PartitionFiles.Loaded l =
+        read(option, file, () -> PartitionFiles.load(file, 0, columns, dialect, slice, precision));
+    if (dialect.missing() == CsvDialect.Missing.DROP) {
+      System.err.println("parreg: " + option + " " + file + ": " + dropped(l.droppedRows()));
+    }
+    return PartitionSource.of(l.partition());
+  }
+
+  /** Whether a data file is decimal text (CSV), not a binary {@code .prb} partition. */
+  static boolean decimalText(String option, Path file) {
+    return !read(option, file, () -> PartitionFiles.binary(file));
+  }
+
+  /**
    * @param option the option that named the file, for messages
    * @param features the d the file must have, or 0 for any
    * @param slice the rows to read ({@code --split}), or {@link RowSlice#ALL}

@@ -49,6 +49,9 @@ public final class FitCommand implements Callable<Integer> {
   @Option(names = "--l2", description = SolverChoice.L2_HELP)
   String l2;
 
+  @Option(names = "--precision", description = SolverChoice.PRECISION_HELP)
+  String precision;
+
   @Option(names = "--no-bias", description = "fit no intercept (regression through the origin)")
   boolean noBias;
 
@@ -98,6 +101,10 @@ public final class FitCommand implements Callable<Integer> {
     }
     if (!List.of("auto", "cpu", "cuda").contains(backend)) {
       throw new UserError("unknown backend '" + backend + "': use auto, cpu or cuda");
+    }
+    if (precision != null) {
+      // the value and its solver are checked here, before any node starts
+      SolverChoice.readPrecision(precision, solver, true, 0, false);
     }
     String name = data.getFileName().toString();
     Path work = dir != null ? dir : Path.of("parreg-fit-" + name);
@@ -203,6 +210,9 @@ public final class FitCommand implements Callable<Integer> {
     }
     if (l2 != null) {
       a.addAll(List.of("--l2", l2));
+    }
+    if (precision != null) {
+      a.addAll(List.of("--precision", precision));
     }
     if (learningRate != null) {
       a.addAll(List.of("--learning-rate", learningRate));

@@ -187,6 +187,9 @@ public final class NodeCommand implements Callable<Integer> {
   @Option(names = "--l2", description = SolverChoice.L2_HELP)
   String l2;
 
+  @Option(names = "--precision", description = SolverChoice.PRECISION_HELP)
+  String precision;
+
   @Option(
       names = "--dataset",
       description = "dataset name recorded in the contract for file data (default: files)")
@@ -332,6 +335,10 @@ public final class NodeCommand implements Callable<Integer> {
                   + c.solver
                   + (c.l2 != null ? " and --l2" : ""));
         }
+        if (c.precision != null && !"f32".equals(c.precision)) {
+          throw new UserError(
+              "--data seed is the seed's binary32 run; drop --precision " + c.precision);
+        }
         RunContract seed = RunContract.seed(2, c.batchSize);
         if (c.runName != null) {
           seed = seed.withRunName(c.runName);
@@ -343,17 +350,31 @@ public final class NodeCommand implements Callable<Integer> {
           c.split
               ? new parreg.device.data.RowSlice(c.participant, c.participants)
               : parreg.device.data.RowSlice.ALL;
+      boolean gdFlags = c.learningRate != null || c.initialWeights != null;
+      Path file = Path.of(c.data);
+      parreg.device.Precision precision =
+          SolverChoice.readPrecision(
+              c.precision, c.solver, DataFiles.decimalText("--data", file), c.batchSize, gdFlags);
       PartitionSource p =
           DataFiles.open(
-              "--data", Path.of(c.data), c.csv.columns(), c.csv.dialect(c.na.missing()), slice);
+              "--data", file, c.csv.columns(), c.csv.dialect(c.na.missing()), slice, precision);
+      int d = p.features();
+      parreg.device.SolverSpec solverSpec =
+          SolverChoice.resolve(c.solver, c.l2, d, c.batchSize, gdFlags);
+      if (!solverSpec.exact() && precision == parreg.device.Precision.F64) {
+        if (c.precision != null) {
+          throw SolverChoice.gdBinary64();
+        }
+        // auto chose gradient descent (d > 4,096): its data are binary32, rounded from the text
+        precision = parreg.device.Precision.F32;
+        p =
+            DataFiles.open(
+                "--data", file, c.csv.columns(), c.csv.dialect(c.na.missing()), slice, precision);
+      }
       p.rows()
           .whenComplete(
               (rows, e) ->
                   StartupTrace.mark(e == null ? "partition rows read" : "partition read failed"));
-      int d = p.features();
-      parreg.device.SolverSpec solverSpec =
-          SolverChoice.resolve(
-              c.solver, c.l2, d, c.batchSize, c.learningRate != null || c.initialWeights != null);
       int n = RunContract.parameterCount(d, c.bias);
       double[] init = new double[n];
       if (c.initialWeights != null) {
@@ -391,7 +412,7 @@ public final class NodeCommand implements Callable<Integer> {
               c.dataset != null ? c.dataset : "files",
               c.batchSize,
               parreg.device.ReductionOrder.VERSION);
-      return new RunSpec(contract.withSolver(solverSpec), p);
+      return new RunSpec(contract.withSolver(solverSpec).withPrecision(precision), p);
     }
 
     /**

@@ -40,7 +40,8 @@ public final class PredictCommand implements Callable<Integer> {
                   JournalOption.parse(journal.journal, journal.passwordFile),
                   journal.participant,
                   journal.runName);
-      if (!RunContract.SCHEMA.equals(cp.contract().schema())) {
+      if (!RunContract.SCHEMA.equals(cp.contract().schema())
+          && !RunContract.SCHEMA_F64.equals(cp.contract().schema())) {
         throw new UserError(
             "the model's numerical policy " + cp.contract().schema() + " is not supported");
       }

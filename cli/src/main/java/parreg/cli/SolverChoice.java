@@ -21,7 +21,44 @@ final class SolverChoice {
       "ridge penalty lambda >= 0 of the exact solver, as in (1/2n) sum r^2 + (lambda/2) |w|^2;"
           + " the intercept is not penalised (default 0)";
 
+  static final String PRECISION_HELP =
+      "f32 or f64: the precision the data are held in. f64 (binary64 end to end) is the exact"
+          + " solver's only; default f64 for CSV (decimal text) with the exact solver, f32"
+          + " otherwise";
+
   private SolverChoice() {}
+
+  /**
+   * The precision to read a file run's data in, before its solver is known (auto needs d): the one
+   * asked for, else binary64 for decimal text where the exact solver may run, else binary32.
+   *
+   * @param precision the flag's value, or null
+   * @throws UserError for an unknown value, or binary64 with gradient descent asked for
+   */
+  static parreg.device.Precision readPrecision(
+      String precision, String solver, boolean decimalText, int batchSize, boolean gdFlagsGiven) {
+    if (precision == null) {
+      boolean mayBeExact = !"gd".equals(solver) && batchSize == 0 && !gdFlagsGiven;
+      return decimalText && mayBeExact ? parreg.device.Precision.F64 : parreg.device.Precision.F32;
+    }
+    parreg.device.Precision p;
+    try {
+      p = parreg.device.Precision.parse(precision);
+    } catch (IllegalArgumentException e) {
+      throw new UserError("--precision: " + e.getMessage());
+    }
+    if (p == parreg.device.Precision.F64 && "gd".equals(solver)) {
+      throw gdBinary64();
+    }
+    return p;
+  }
+
+  /** The refusal of binary64 data for gradient descent. */
+  static UserError gdBinary64() {
+    return new UserError(
+        "--precision f64 applies to the exact solver: gradient descent reads binary32 data"
+            + " (its kernels' numerical policy); drop --precision or use --solver exact");
+  }
 
   /**
    * The solver a file run trains with.

@@ -75,12 +75,16 @@ public final class CpuBackend implements KernelBackend {
   }
 
   /**
-   * The exact solver's statistics of a binary32 partition: {@link parreg.solver.GramPass} on {@code
-   * threads} threads, the bits of {@link parreg.solver.ReferenceGramPass} at every count.
+   * The exact solver's statistics of a partition (binary32 or binary64, each with its rule of
+   * {@link parreg.solver.GramOrder}): {@link parreg.solver.GramPass} on {@code threads} threads,
+   * the bits of {@link parreg.solver.ReferenceGramPass} at every count.
    */
   public static LocalSums statistics(Partition p, int threads) {
     parreg.solver.ColumnData data =
-        parreg.solver.ColumnData.of(p.featureMajor(), p.targets(), p.samples(), p.features());
+        p.precision() == Precision.F64
+            ? parreg.solver.ColumnData.of(
+                p.featureMajor64(), p.targets64(), p.samples(), p.features())
+            : parreg.solver.ColumnData.of(p.featureMajor(), p.targets(), p.samples(), p.features());
     return ExactStep.contribution(
         threads > 1
             ? parreg.solver.GramPass.compute(data, threads)

@@ -96,6 +96,6 @@ public final class ExactStep {
 
   /** 32 where the contract's data are binary32 (SPEC section 2), 64 for binary64 data. */
   public static int dataBits(RunContract contract) {
-    return contract.schema().startsWith("f64") ? 64 : 32;
+    return contract.precision() == Precision.F64 ? 64 : 32;
   }
 }

@@ -20,9 +20,17 @@ import java.util.HexFormat;
  * definition, whatever the thread count or chunk size; its speed is then the speed of SHA-256 on
  * one core, which is why {@code parreg.device.data.DigestCache} keeps computed digests next to
  * their files.
+ *
+ * <p>A binary64 partition has a definition of its own: SHA-256 of {@code
+ * "parreg-partition-f64/v1"}, d and n as above, then every row's d feature values and its y as
+ * binary64 raw bits, little-endian. It is hashed in one pass on the calling thread (binary64 data
+ * are the exact solver's, read once).
  */
 public final class PartitionDigest {
   static final String PREFIX = "parreg-partition/v1";
+
+  /** The prefix of a binary64 partition's digest. */
+  public static final String PREFIX_F64 = "parreg-partition-f64/v1";
 
   /** Bytes of one chunk of rows (about; at least one row). */
   private static final int CHUNK_BYTES = 2 << 20;
@@ -40,6 +48,9 @@ public final class PartitionDigest {
 
   /** The digest, hex, computed on {@code threads} threads. */
   public static String sha256(Partition p, int threads) {
+    if (p.precision() == Precision.F64) {
+      return sha256Binary64(p);
+    }
     int rowBytes = 4 * (p.features() + 1);
     return sha256(p, threads, Math.max(1, CHUNK_BYTES / rowBytes));
   }
@@ -91,6 +102,35 @@ public final class PartitionDigest {
       for (int g = 0; g < inRound; g++) {
         md.update(sets[r % 2][g].bytes, 0, lengths[r % 2][g]);
       }
+    }
+    return HexFormat.of().formatHex(md.digest());
+  }
+
+  private static String sha256Binary64(Partition p) {
+    MessageDigest md;
+    try {
+      md = MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+    int n = p.samples();
+    int d = p.features();
+    double[] x = p.featureMajor64();
+    double[] y = p.targets64();
+    md.update(PREFIX_F64.getBytes(StandardCharsets.US_ASCII));
+    md.update(ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putInt(d).putInt(n).array());
+    int rowsPerChunk = Math.max(1, Math.min(n, CHUNK_BYTES / (8 * (d + 1))));
+    ByteBuffer buf = ByteBuffer.allocate(8 * (d + 1) * rowsPerChunk).order(ByteOrder.LITTLE_ENDIAN);
+    for (int first = 0; first < n; first += rowsPerChunk) {
+      int count = Math.min(rowsPerChunk, n - first);
+      buf.clear();
+      for (int i = first; i < first + count; i++) {
+        for (int j = 0; j < d; j++) {
+          buf.putLong(Double.doubleToRawLongBits(x[j * n + i]));
+        }
+        buf.putLong(Double.doubleToRawLongBits(y[i]));
+      }
+      md.update(buf.array(), 0, buf.position());
     }
     return HexFormat.of().formatHex(md.digest());
   }

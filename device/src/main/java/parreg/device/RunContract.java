@@ -56,6 +56,15 @@ public record RunContract(
 
   public static final String SEED_RUN = "partitioned-squared-error-native-v1";
   public static final String SCHEMA = "f32-local-gradient-f64-update-with-u64-mass";
+
+  /**
+   * The numerical policy of binary64 data ({@link Precision#F64}): features and labels binary64,
+   * the exact solver's statistics in double-double (binary64 rule of {@code
+   * parreg.solver.GramOrder}). A contract with binary32 data keeps {@link #SCHEMA}, so its bytes
+   * and digest are what they were before the data's precision was a choice.
+   */
+  public static final String SCHEMA_F64 = "f64-data-dd-statistics-f64-solve-with-u64-mass";
+
   public static final String CHECKPOINT_CONTRACT = "scalar-parameter-updates-batches-epoch/v1";
   public static final String LOSS = "sample-mass-squared-error";
 
@@ -170,6 +179,10 @@ public record RunContract(
       throw new IllegalArgumentException("batch size must be >= 0 (0 = whole partition)");
     }
     LearningRate.parse(learningRate);
+    if (Precision.ofSchema(schema) == Precision.F64 && !SolverSpec.parse(solver).exact()) {
+      throw new IllegalArgumentException(
+          "binary64 data (schema " + schema + ") are read by the exact solver only");
+    }
     checkSeedTerms(loss, learningRate, initialization, initialWeights);
   }
 
@@ -258,6 +271,30 @@ public record RunContract(
         batchSize,
         reductionOrder,
         spec.text());
+  }
+
+  /** The precision of the run's data, from its numerical policy. */
+  public Precision precision() {
+    return Precision.ofSchema(schema);
+  }
+
+  /** This contract with its data in {@code p}: the schema that precision names. */
+  public RunContract withPrecision(Precision p) {
+    return new RunContract(
+        runName,
+        p.schema(),
+        checkpointContract,
+        loss,
+        learningRate,
+        initialWeights,
+        initialization,
+        features,
+        bias,
+        participants,
+        dataset,
+        batchSize,
+        reductionOrder,
+        solver);
   }
 
   /** The solver this contract names. */

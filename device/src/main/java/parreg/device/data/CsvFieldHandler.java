@@ -35,6 +35,8 @@ final class CsvFieldHandler extends CsvCallbackHandler<Object> {
   private int[] start = new int[16];
   private int[] end = new int[16];
   private float[] values = new float[16];
+  private double[] values64 = new double[16];
+  private boolean wide;
 
   CsvFieldHandler(int lineLimit) {
     this.lineLimit = lineLimit;
@@ -44,6 +46,13 @@ final class CsvFieldHandler extends CsvCallbackHandler<Object> {
   void keep(boolean[] mask, boolean parse) {
     this.mask = mask;
     this.parse = parse;
+  }
+
+  /**
+   * Whether parsed values are binary64 ({@link #value64}) rather than binary32 ({@link #value}).
+   */
+  void binary64(boolean wide) {
+    this.wide = wide;
   }
 
   long line() {
@@ -63,7 +72,11 @@ final class CsvFieldHandler extends CsvCallbackHandler<Object> {
   }
 
   float value(int k) {
-    return recordParsed ? values[k] : Decimals.toFloat(chars, start[k], end[k]);
+    return recordParsed && !wide ? values[k] : Decimals.toFloat(chars, start[k], end[k]);
+  }
+
+  double value64(int k) {
+    return recordParsed && wide ? values64[k] : Decimals.toDouble(chars, start[k], end[k]);
   }
 
   boolean anyMissing(boolean[] among) {
@@ -141,8 +154,15 @@ final class CsvFieldHandler extends CsvCallbackHandler<Object> {
       start = java.util.Arrays.copyOf(start, size);
       end = java.util.Arrays.copyOf(end, size);
       values = java.util.Arrays.copyOf(values, size);
+      values64 = java.util.Arrays.copyOf(values64, size);
     }
-    if (parse) {
+    if (parse && wide) {
+      double v = Decimals.toDouble(buf, from, to);
+      values64[k] = v;
+      if (Double.isFinite(v)) {
+        return;
+      }
+    } else if (parse) {
       float v = Decimals.toFloat(buf, from, to);
       values[k] = v;
       if (!Float.isNaN(v) && !Float.isInfinite(v)) {

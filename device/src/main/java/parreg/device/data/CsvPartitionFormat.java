@@ -71,6 +71,18 @@ public final class CsvPartitionFormat {
     return CsvPartitionLoader.load(file, expectedFeatures, columns, dialect, slice);
   }
 
+  /** As {@link #load}, each value correctly rounded to {@code precision}. */
+  public static PartitionFiles.Loaded load(
+      Path file,
+      int expectedFeatures,
+      CsvColumns columns,
+      CsvDialect dialect,
+      RowSlice slice,
+      parreg.device.Precision precision)
+      throws IOException, DataFormatException {
+    return CsvPartitionLoader.load(file, expectedFeatures, columns, dialect, slice, precision);
+  }
+
   /**
    * Streams a CSV partition's rows to {@code sink} in file order, with the checks of {@link #read}
    * (header, ragged rows, non-numbers, non-finite values, blank lines inside, no rows); memory

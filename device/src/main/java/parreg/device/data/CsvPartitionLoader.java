@@ -34,11 +34,24 @@ final class CsvPartitionLoader {
   static PartitionFiles.Loaded load(
       Path file, int expectedFeatures, CsvColumns columns, CsvDialect dialect, RowSlice slice)
       throws IOException, DataFormatException {
+    return load(file, expectedFeatures, columns, dialect, slice, parreg.device.Precision.F32);
+  }
+
+  /** As above, the values rounded to {@code precision} (binary64: {@link Decimals#toDouble}). */
+  static PartitionFiles.Loaded load(
+      Path file,
+      int expectedFeatures,
+      CsvColumns columns,
+      CsvDialect dialect,
+      RowSlice slice,
+      parreg.device.Precision precision)
+      throws IOException, DataFormatException {
+    boolean wide = precision == parreg.device.Precision.F64;
     long size = Files.size(file);
     long total = lineBound(file, columns.header());
     boolean exact = false;
     while (true) {
-      Pass p = pass(file, size, expectedFeatures, columns, dialect, slice, total, exact);
+      Pass p = pass(file, size, expectedFeatures, columns, dialect, slice, total, exact, wide);
       if (p.kept() == 0) {
         throw CsvRows.empty(file, columns, p.dropped());
       }
@@ -67,10 +80,11 @@ final class CsvPartitionLoader {
       CsvDialect dialect,
       RowSlice slice,
       long total,
-      boolean exact)
+      boolean exact,
+      boolean wide)
       throws IOException, DataFormatException {
     try (CsvRecords records = CsvRecords.open(file, dialect)) {
-      CsvRows rows = CsvRows.open(file, records, expectedFeatures, columns, dialect);
+      CsvRows rows = CsvRows.open(file, records, expectedFeatures, columns, dialect).binary64(wide);
       CsvLayout layout = rows.layout();
       int d = layout.features();
       if (!exact) {
@@ -99,8 +113,10 @@ final class CsvPartitionLoader {
         to = 0;
       }
       int m = (int) (to - from);
-      float[] x = new float[m * d];
-      float[] y = new float[m];
+      float[] x = wide ? null : new float[m * d];
+      float[] y = wide ? null : new float[m];
+      double[] x64 = wide ? new double[m * d] : null;
+      double[] y64 = wide ? new double[m] : null;
       long i = 0;
       long dropped = 0;
       CsvRows.BadValue bad = null;
@@ -125,10 +141,17 @@ final class CsvPartitionLoader {
         }
         if (i >= from && i < to) {
           int r = (int) (i - from);
-          for (int j = 0; j < d; j++) {
-            x[j * m + r] = rows.x[j];
+          if (wide) {
+            for (int j = 0; j < d; j++) {
+              x64[j * m + r] = rows.x64[j];
+            }
+            y64[r] = rows.y64;
+          } else {
+            for (int j = 0; j < d; j++) {
+              x[j * m + r] = rows.x[j];
+            }
+            y[r] = rows.y;
           }
-          y[r] = rows.y;
         }
         i++;
       }
@@ -136,7 +159,9 @@ final class CsvPartitionLoader {
       if (held && bad != null) {
         throw bad;
       }
-      return new Pass(i, dropped, held ? new Partition(m, d, x, y) : null);
+      Partition part =
+          !held ? null : wide ? Partition.ofBinary64(m, d, x64, y64) : new Partition(m, d, x, y);
+      return new Pass(i, dropped, part);
     }
   }
 

@@ -161,6 +161,16 @@ public final class CsvRecords implements Closeable {
     return handler.value(k);
   }
 
+  /** As {@link #value}, by {@link Decimals#toDouble} (records parsed in binary64). */
+  double value64(int k) {
+    return handler.value64(k);
+  }
+
+  /** Whether the records parsed from now on are parsed to binary64 (else binary32). */
+  void binary64(boolean wide) {
+    handler.binary64(wide);
+  }
+
   /**
    * Whether one of the fields {@code among} is a missing value: empty or {@code NA}. {@code among}
    * is the mask the record was read with, or any mask where every field was kept.

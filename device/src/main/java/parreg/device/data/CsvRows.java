@@ -39,6 +39,14 @@ final class CsvRows {
   /** Label of the last parsed row (0 without a label column). */
   float y;
 
+  /** Feature values of the last parsed row in binary64 (rows read {@link #binary64}; reused). */
+  final double[] x64;
+
+  /** Label of the last parsed row in binary64. */
+  double y64;
+
+  private boolean wide;
+
   /**
    * The rows of a file just opened: reads its first record and applies the column choice to it,
    * checking d.
@@ -136,6 +144,14 @@ final class CsvRows {
     }
     this.expect = layout.expected();
     this.x = new float[layout.features()];
+    this.x64 = new double[layout.features()];
+  }
+
+  /** Parses the rows from now on to binary64 ({@link #x64}, {@link #y64}) instead of binary32. */
+  CsvRows binary64(boolean wide) {
+    this.wide = wide;
+    records.binary64(wide);
+    return this;
   }
 
   CsvLayout layout() {
@@ -185,6 +201,10 @@ final class CsvRows {
 
   private void parseValues() throws BadValue {
     int d = x.length;
+    if (wide) {
+      parseValues64();
+      return;
+    }
     for (int k = 0; k < role.length; k++) {
       int slot = role[k];
       if (slot < 0) {
@@ -202,9 +222,29 @@ final class CsvRows {
     }
   }
 
+  private void parseValues64() throws BadValue {
+    int d = x64.length;
+    for (int k = 0; k < role.length; k++) {
+      int slot = role[k];
+      if (slot < 0) {
+        continue;
+      }
+      double v = records.value64(k);
+      if (!Double.isFinite(v)) {
+        throw refused(k, Double.isInfinite(v));
+      }
+      if (slot < d) {
+        x64[slot] = v;
+      } else {
+        y64 = v;
+      }
+    }
+  }
+
   /**
-   * A value that is not a finite binary32 number: a problem of its row alone (the other errors here
-   * are problems of the file), which a reader may hold until it knows the row is its own.
+   * A value that is not a finite binary32 (binary64) number: a problem of its row alone (the other
+   * errors here are problems of the file), which a reader may hold until it knows the row is its
+   * own.
    */
   static final class BadValue extends DataFormatException {
     private static final long serialVersionUID = 1L;
@@ -219,7 +259,12 @@ final class CsvRows {
     String text = records.text(k);
     if (infinite) {
       return bad(
-          name + " is '" + abbreviate(text) + "', outside the binary32 range (rounds to infinity)");
+          name
+              + " is '"
+              + abbreviate(text)
+              + "', outside the "
+              + (wide ? "binary64" : "binary32")
+              + " range (rounds to infinity)");
     }
     String t = text.toLowerCase(java.util.Locale.ROOT).replace("+", "").replace("-", "");
     if (t.equals("nan") || t.equals("inf") || t.equals("infinity")) {

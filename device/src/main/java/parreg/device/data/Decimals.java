@@ -1,8 +1,9 @@
 package parreg.device.data;
 
 /**
- * Decimal text to binary: the one place where a CSV cell becomes a number. A binary64 variant for a
- * data precision of f64 sits beside {@link #toFloat} when that precision exists.
+ * Decimal text to binary: the one place where a CSV cell becomes a number, binary32 ({@link
+ * #toFloat}) or binary64 ({@link #toDouble}, data of precision f64), each correctly rounded from
+ * the decimal text (never binary32 through binary64: that double rounding can differ).
  *
  * <p>The accepted grammar is {@code [+-]digits[.digits][(e|E)[+-]digits]}, also {@code .5} and
  * {@code 5.}: no hexadecimal, no type suffix ({@code 1f}, {@code 1d}), no {@code NaN} or {@code
@@ -38,6 +39,29 @@ public final class Decimals {
    * path ({@code 1e-22 .. 9e37}) has no binary32 subnormals and no overflow.
    */
   public static float toFloat(char[] s, int from, int to) {
+    return (float) parse(s, from, to, false);
+  }
+
+  /** As {@link #toDouble(char[], int, int)}, on {@code s[from, to)}. */
+  public static double toDouble(String s, int from, int to) {
+    char[] c = new char[to - from];
+    s.getChars(from, to, c, 0);
+    return toDouble(c, 0, c.length);
+  }
+
+  /**
+   * The decimal text {@code s[from, to)} correctly rounded to binary64 (as {@link
+   * Double#parseDouble}, of the grammar above only), or NaN if it is not a decimal number of the
+   * accepted grammar; infinite when it rounds to infinity. Fast path (Clinger): at most 15
+   * significant digits and {@code |e| <= 22} take one correctly rounded binary64 multiplication or
+   * division of exact operands; the rest go to {@link Double#parseDouble}.
+   */
+  public static double toDouble(char[] s, int from, int to) {
+    return parse(s, from, to, true);
+  }
+
+  /** The text's value rounded to binary64 ({@code wide}) or binary32 (returned widened), or NaN. */
+  private static double parse(char[] s, int from, int to, boolean wide) {
     int i = from;
     boolean neg = false;
     if (i < to && (s[i] == '+' || s[i] == '-')) {
@@ -73,7 +97,7 @@ public final class Decimals {
       }
     }
     if (digits == 0) {
-      return Float.NaN;
+      return Double.NaN;
     }
     if (i < to && (s[i] == 'e' || s[i] == 'E')) {
       i++;
@@ -92,19 +116,22 @@ public final class Decimals {
         i++;
       }
       if (ed == 0) {
-        return Float.NaN;
+        return Double.NaN;
       }
       exp10 += eneg ? -e : e;
     }
     if (i != to) {
-      return Float.NaN;
+      return Double.NaN;
     }
     if (exact) {
       if (m == 0) {
-        return neg ? -0f : 0f;
+        return neg ? -0.0 : 0.0;
       }
       if (exp10 >= -22 && exp10 <= 22) {
         double dv = exp10 >= 0 ? (double) m * POW10[exp10] : (double) m / POW10[-exp10];
+        if (wide) {
+          return neg ? -dv : dv;
+        }
         long bits = Double.doubleToRawLongBits(dv);
         if ((bits & ((1L << 29) - 1)) != (1L << 28)) {
           float f = (float) dv;
@@ -112,6 +139,7 @@ public final class Decimals {
         }
       }
     }
-    return Float.parseFloat(new String(s, from, to - from));
+    String text = new String(s, from, to - from);
+    return wide ? Double.parseDouble(text) : Float.parseFloat(text);
   }
 }

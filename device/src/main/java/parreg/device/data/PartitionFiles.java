@@ -95,6 +95,34 @@ public final class PartitionFiles {
     return CsvPartitionFormat.load(file, expectedFeatures, columns, dialect, slice);
   }
 
+  /**
+   * As {@link #load(Path, int, CsvColumns, CsvDialect, RowSlice)}, the values held in {@code
+   * precision}: CSV text is rounded once, correctly, to it; a binary32 {@code .prb} file read at
+   * {@link parreg.device.Precision#F64} is widened (exactly).
+   */
+  public static Loaded load(
+      Path file,
+      int expectedFeatures,
+      CsvColumns columns,
+      CsvDialect dialect,
+      RowSlice slice,
+      parreg.device.Precision precision)
+      throws IOException, DataFormatException {
+    if (precision == parreg.device.Precision.F32) {
+      return load(file, expectedFeatures, columns, dialect, slice);
+    }
+    if (isBinary(file)) {
+      Loaded l = load(file, expectedFeatures, columns, dialect, slice);
+      return new Loaded(l.partition().widened(), 0);
+    }
+    return CsvPartitionFormat.load(file, expectedFeatures, columns, dialect, slice, precision);
+  }
+
+  /** Whether a file is a {@code .prb} partition (by its magic; a bad one is refused). */
+  public static boolean binary(Path file) throws IOException, DataFormatException {
+    return isBinary(file);
+  }
+
   /** As {@link #stream(Path, int, RowSink)}, the CSV columns chosen by {@code columns}. */
   public static long stream(Path file, int expectedFeatures, CsvColumns columns, RowSink sink)
       throws IOException, DataFormatException {

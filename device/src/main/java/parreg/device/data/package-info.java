@@ -12,7 +12,8 @@
  * <p>CSV is read through {@link parreg.device.data.CsvRecords} (FastCSV, RFC 4180), the one reader
  * of every command: {@link parreg.device.data.CsvRows} applies a column layout ({@link
  * parreg.device.data.CsvLayout}) and a {@link parreg.device.data.CsvDialect} to its records, and
- * {@link parreg.device.data.Decimals} turns a cell into binary32.
+ * {@link parreg.device.data.Decimals} turns a cell into binary32 or, for a run of precision f64,
+ * binary64 ({@code PartitionFiles.load(..., Precision)}: a partition of {@code double[]} columns).
  *
  * <p>Plain Java: depends on {@code parreg.device}, the JDK and FastCSV ({@code de.siegmar.fastcsv},
  * no dependencies of its own) only (no Pekko, no persistence, no actors).
