@@ -32,7 +32,7 @@ import parreg.solver.GramOrder;
  * slices, streamed and on any thread count; a binary64 file is never read as binary32; damaged
  * files are refused naming the file.
  */
-class Binary64PrbTest {
+public class Binary64PrbTest {
   @TempDir Path dir;
 
   /** A CSV of values binary32 cannot hold (random binary64 values in shortest form). */
@@ -58,7 +58,7 @@ class Binary64PrbTest {
   }
 
   /** The exact solver's parameters over these partitions (one per participant), binary64 data. */
-  static double[] solve(Partition... parts) {
+  public static double[] solve(Partition... parts) {
     LocalSums[] sums = new LocalSums[parts.length];
     for (int k = 0; k < parts.length; k++) {
       sums[k] = CpuBackend.statistics(parts[k], 1);
