@@ -67,7 +67,8 @@ public final class AdminActor extends AbstractBehavior<AdminActor.Command> {
    * step {@code validationStep}; null without a validation file, before the first evaluation, and
    * (R²) when every hold-out target is the same. {@code membership}: in one line, members being
    * downed or downed and waited for, or this node removed from the cluster or rejoining it ({@link
-   * Membership}); null while none is.
+   * Membership}); null while none is. {@code precision}: the precision the run's data are held in,
+   * {@code f32} or {@code f64} (from the contract's numerical policy).
    */
   public record Status(
       int participant,
@@ -99,6 +100,7 @@ public final class AdminActor extends AbstractBehavior<AdminActor.Command> {
       Map<String, Object> journal,
       Map<String, String> contract,
       String contractDigest,
+      String precision,
       Double validationRmse,
       Double validationR2,
       Long validationStep,
@@ -281,6 +283,7 @@ public final class AdminActor extends AbstractBehavior<AdminActor.Command> {
         journal,
         t.contract().fields(),
         t.contract().digest(),
+        t.contract().precision().flag(),
         v.step() < 0 ? null : v.rmse(),
         v.step() < 0 || Double.isNaN(v.r2()) ? null : v.r2(),
         v.step() < 0 ? null : v.step(),

@@ -101,7 +101,8 @@ final class TrainingStatus {
    */
   void committed(long step, LocalSums[] contributions) {
     if (settings.contract().solverSpec().exact() && step == ExactStep.STEP) {
-      summary = FitSummary.json(FitSummary.of(settings.contract(), contributions));
+      summary =
+          FitSummary.json(settings.contract(), FitSummary.of(settings.contract(), contributions));
     }
   }
 

@@ -127,7 +127,9 @@ record Checkpoint(
           // A snapshot covered the solved step: replay from the start for its statistics.
           return fromJournal(location, participant, runName, (row, step) -> {});
         }
-        summary = FitSummary.json(FitSummary.of(state.contract(), last[0].contributions()));
+        summary =
+            FitSummary.json(
+                state.contract(), FitSummary.of(state.contract(), last[0].contributions()));
       }
       return new Checkpoint(
           state.contract(),

@@ -24,7 +24,9 @@ import picocli.CommandLine.Spec;
       "Converts a partition between CSV and the binary columnar format (.prb), by the output's",
       "extension. The rows, and so the partition digest, are unchanged. Never overwrites.",
       "A CSV input may have any header (--label, --features) or none (--no-header); the output",
-      "has the columns chosen, as x1..xd,y."
+      "has the columns chosen, as x1..xd,y.",
+      "--precision f64 writes binary64 values (a .prb of version 2; CSV in shortest binary64",
+      "form); the default is the input's own precision (binary32 for CSV input)."
     })
 public final class ConvertCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -48,6 +50,13 @@ public final class ConvertCommand implements Callable<Integer> {
 
   @picocli.CommandLine.Mixin NaOption na = new NaOption();
 
+  @Option(
+      names = "--precision",
+      description =
+          "f32 or f64: the precision of the values written (default: a .prb input's own, f32 for"
+              + " CSV input). A binary64 input is not rounded to f32")
+  String precision;
+
   @Override
   public Integer call() throws IOException {
     String name =
@@ -62,9 +71,22 @@ public final class ConvertCommand implements Callable<Integer> {
     }
     parreg.device.data.CsvColumns columns = csv.columns();
     parreg.device.data.CsvDialect dialect = csv.dialect(na.missing());
+    parreg.device.Precision as = null;
+    if (precision != null) {
+      try {
+        as = parreg.device.Precision.parse(precision);
+      } catch (IllegalArgumentException e) {
+        throw new UserError("--precision: " + e.getMessage());
+      }
+    }
     PartitionFiles.Loaded loaded;
     try {
-      loaded = PartitionFiles.load(in, features, columns, dialect, parreg.device.data.RowSlice.ALL);
+      if (as == null) {
+        parreg.device.Precision stored = PartitionFiles.precisionOf(in);
+        as = stored != null ? stored : parreg.device.Precision.F32;
+      }
+      loaded =
+          PartitionFiles.load(in, features, columns, dialect, parreg.device.data.RowSlice.ALL, as);
     } catch (NoSuchFileException e) {
       throw new UserError(in + ": no such file");
     } catch (DataFormatException e) {
@@ -84,11 +106,12 @@ public final class ConvertCommand implements Callable<Integer> {
     }
     PrintWriter o = spec.commandLine().getOut();
     o.printf(
-        "converted %s -> %s: %d rows, d=%d, sha256 %s%s%n",
+        "converted %s -> %s: %d rows, d=%d,%s sha256 %s%s%n",
         in,
         out,
         p.samples(),
         p.features(),
+        p.precision() == parreg.device.Precision.F64 ? " binary64," : "",
         p.digest(),
         dialect.missing() == parreg.device.data.CsvDialect.Missing.DROP
             ? "; " + DataFiles.dropped(loaded.droppedRows())

@@ -57,8 +57,25 @@ final class DataFiles {
       CsvDialect dialect,
       RowSlice slice,
       parreg.device.Precision precision) {
+    parreg.device.Precision stored = precisionOf(option, file);
     if (precision == parreg.device.Precision.F32) {
+      if (stored == parreg.device.Precision.F64) {
+        throw new UserError(
+            option
+                + " "
+                + file
+                + " is a binary64 .prb partition; binary32 data are not rounded from it: read it"
+                + " at --precision f64 (the exact solver), or convert the decimal source with"
+                + " --precision f32");
+      }
       return open(option, file, columns, dialect, slice);
+    }
+    if (stored == parreg.device.Precision.F64
+        && columns.isDefault()
+        && dialect.equals(CsvDialect.DEFAULT)
+        && slice.equals(RowSlice.ALL)) {
+      // its values are already binary64: read on a background thread where its sidecar matches
+      return read(option, file, () -> PartitionFiles.open(file));
     }
     PartitionFiles.Loaded l =
         read(option, file, () -> PartitionFiles.load(file, 0, columns, dialect, slice, precision));
@@ -73,6 +90,11 @@ final class DataFiles {
     return !read(option, file, () -> PartitionFiles.binary(file));
   }
 
+  /** The precision of a {@code .prb} file's values (its header's), or null for CSV. */
+  static parreg.device.Precision precisionOf(String option, Path file) {
+    return read(option, file, () -> PartitionFiles.precisionOf(file));
+  }
+
   /**
    * @param option the option that named the file, for messages
    * @param features the d the file must have, or 0 for any
@@ -85,8 +107,14 @@ final class DataFiles {
       CsvColumns columns,
       CsvDialect dialect,
       RowSlice slice) {
+    // binary32 rows: a binary64 .prb file is refused, not rounded
     PartitionFiles.Loaded l =
-        read(option, file, () -> PartitionFiles.load(file, features, columns, dialect, slice));
+        read(
+            option,
+            file,
+            () ->
+                PartitionFiles.load(
+                    file, features, columns, dialect, slice, parreg.device.Precision.F32));
     if (dialect.missing() == CsvDialect.Missing.DROP) {
       System.err.println("parreg: " + option + " " + file + ": " + dropped(l.droppedRows()));
     }

@@ -19,9 +19,11 @@ import picocli.CommandLine.Option;
  * {@code .prb}): n, RMSE, MAE and R², in binary64, deterministic.
  *
  * <p>The model is read exactly as {@code predict} reads it (same contract and finiteness checks),
- * and each row is read exactly as training reads it (values rounded to binary32, then widened), so
- * a CSV file and its {@code .prb} conversion give the same bits. The file is streamed: memory stays
- * at one row (CSV) or one chunk of rows ({@code .prb}), whatever its size.
+ * and each row is read exactly as training reads it, at the precision of the model's data: rounded
+ * to binary32, then widened, for a binary32 model; correctly rounded to binary64 (a binary64 {@code
+ * .prb} file's values as they are) for a binary64 one. A CSV file and its {@code .prb} conversion
+ * at that precision give the same bits. The file is streamed: memory stays at one row (CSV) or one
+ * chunk of rows ({@code .prb}), whatever its size.
  */
 @Command(
     name = "evaluate",
@@ -56,29 +58,39 @@ public final class EvaluateCommand implements Callable<Integer> {
     double[] w = cp.parameters();
     RegressionMetrics metrics = new RegressionMetrics();
     double[] row = new double[cp.contract().features()];
+    parreg.device.data.RowSink64 judge =
+        (i, x, y, where) -> {
+          double prediction = UpdateRule.predict(w, bias, x);
+          if (!Double.isFinite(prediction)) {
+            throw new DataFormatException(
+                where.describe()
+                    + ": the prediction is "
+                    + prediction
+                    + " (beyond the binary64 range); the model cannot be judged on this row");
+          }
+          metrics.add(y, prediction);
+        };
     long dropped;
     try {
-      dropped =
-          PartitionFiles.stream(
-                  input,
-                  cp.contract().features(),
-                  columns,
-                  dialect,
-                  (i, x, y, where) -> {
-                    for (int j = 0; j < row.length; j++) {
-                      row[j] = x[j];
-                    }
-                    double prediction = UpdateRule.predict(w, bias, row);
-                    if (!Double.isFinite(prediction)) {
-                      throw new DataFormatException(
-                          where.describe()
-                              + ": the prediction is "
-                              + prediction
-                              + " (beyond the binary64 range); the model cannot be judged on this row");
-                    }
-                    metrics.add(y, prediction);
-                  })
-              .droppedRows();
+      if (cp.contract().precision() == parreg.device.Precision.F64) {
+        dropped =
+            PartitionFiles.stream64(input, cp.contract().features(), columns, dialect, judge)
+                .droppedRows();
+      } else {
+        dropped =
+            PartitionFiles.stream(
+                    input,
+                    cp.contract().features(),
+                    columns,
+                    dialect,
+                    (i, x, y, where) -> {
+                      for (int j = 0; j < row.length; j++) {
+                        row[j] = x[j];
+                      }
+                      judge.row(i, row, y, where);
+                    })
+                .droppedRows();
+      }
     } catch (DataFormatException e) {
       throw new UserError("--input " + e.getMessage());
     } catch (NoSuchFileException e) {

@@ -118,6 +118,7 @@ public final class FitCommand implements Callable<Integer> {
         "parreg fit: %s, %d participant%s, solver %s, working directory %s%n",
         data, n, n == 1 ? "" : "s", solver, work.toAbsolutePath());
     List<NodeProcess> nodes = new ArrayList<>();
+    JsonNode done;
     Thread stopper = new Thread(() -> stopAll(nodes), "parreg-fit-stop");
     Runtime.getRuntime().addShutdownHook(stopper);
     try {
@@ -136,14 +137,7 @@ public final class FitCommand implements Callable<Integer> {
                 work.resolve("node-" + p + ".log"),
                 admin[p]));
       }
-      JsonNode done = awaitDone(nodes, work);
-      if (done != null) {
-        console.printf(
-            "  every participant done at step %d (%s)%n",
-            done.get("committedStep").asLong(), done.path("device").path("name").asText());
-      } else {
-        console.println("  every participant done (the journals held the finished run)");
-      }
+      done = awaitDone(nodes, work);
     } finally {
       stopAll(nodes);
       try {
@@ -153,6 +147,15 @@ public final class FitCommand implements Callable<Integer> {
       }
     }
     Checkpoint cp = Checkpoint.fromJournal(work.resolve("node-0").toString(), 0, null);
+    // the step is the journal's: the last status polled may predate the final commit
+    console.printf(
+        "  every participant done at step %d (%s): solver %s, data %s%n",
+        cp.committedStep(),
+        done != null
+            ? done.path("device").path("name").asText()
+            : "the journals held the finished run",
+        cp.contract().solverSpec().exact() ? "exact" : "gd",
+        cp.contract().precision() == parreg.device.Precision.F64 ? "binary64" : "binary32");
     try {
       cp.writeTo(model);
     } catch (java.io.IOException e) {

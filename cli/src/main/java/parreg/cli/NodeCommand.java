@@ -352,9 +352,12 @@ public final class NodeCommand implements Callable<Integer> {
               : parreg.device.data.RowSlice.ALL;
       boolean gdFlags = c.learningRate != null || c.initialWeights != null;
       Path file = Path.of(c.data);
+      // a binary64 .prb is read as it is (the default where the exact solver may run, like
+      // decimal text); a binary32 .prb in binary32 unless asked otherwise
+      parreg.device.Precision stored = DataFiles.precisionOf("--data", file);
       parreg.device.Precision precision =
           SolverChoice.readPrecision(
-              c.precision, c.solver, DataFiles.decimalText("--data", file), c.batchSize, gdFlags);
+              c.precision, c.solver, stored != parreg.device.Precision.F32, c.batchSize, gdFlags);
       PartitionSource p =
           DataFiles.open(
               "--data", file, c.csv.columns(), c.csv.dialect(c.na.missing()), slice, precision);
@@ -364,6 +367,17 @@ public final class NodeCommand implements Callable<Integer> {
       if (!solverSpec.exact() && precision == parreg.device.Precision.F64) {
         if (c.precision != null) {
           throw SolverChoice.gdBinary64();
+        }
+        if (stored == parreg.device.Precision.F64) {
+          throw new UserError(
+              "--data "
+                  + file
+                  + " is a binary64 .prb partition of d="
+                  + d
+                  + ": the exact solver takes at most "
+                  + SolverChoice.MAX_EXACT_FEATURES
+                  + " features and gradient descent reads binary32 data; convert the decimal"
+                  + " source with --precision f32");
         }
         // auto chose gradient descent (d > 4,096): its data are binary32, rounded from the text
         precision = parreg.device.Precision.F32;

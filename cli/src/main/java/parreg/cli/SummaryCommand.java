@@ -70,15 +70,40 @@ public final class SummaryCommand implements Callable<Integer> {
                   + cp.committedStep()
                   + " steps): a training summary exists for --solver exact runs");
     }
+    Map<String, Object> summary = withPrecision(cp.summary(), cp.contract());
     if (json) {
       System.out.println(
           new ObjectMapper()
               .enable(SerializationFeature.INDENT_OUTPUT)
-              .writeValueAsString(cp.summary()));
+              .writeValueAsString(summary));
     } else {
-      System.out.print(text(cp.summary()));
+      System.out.print(text(summary));
     }
     return 0;
+  }
+
+  /**
+   * The summary with the precision of the run's data after the solver: a checkpoint exported before
+   * summaries named it has it from its contract.
+   */
+  static Map<String, Object> withPrecision(
+      Map<String, Object> summary, parreg.device.RunContract contract) {
+    if (summary.containsKey("precision")) {
+      return summary;
+    }
+    Map<String, Object> m = new java.util.LinkedHashMap<>();
+    for (Map.Entry<String, Object> e : summary.entrySet()) {
+      m.put(e.getKey(), e.getValue());
+      if (e.getKey().equals("solver")) {
+        m.put("precision", contract.precision().flag());
+      }
+    }
+    return m;
+  }
+
+  /** "binary32" or "binary64", for a summary's precision field ({@code f32}, {@code f64}). */
+  static String dataWord(Object precision) {
+    return "f64".equals(precision) ? "binary64" : "binary32";
   }
 
   /** The summary as a table, numbers in shortest form where exact matters, %g elsewhere. */
@@ -87,10 +112,11 @@ public final class SummaryCommand implements Callable<Integer> {
     b.append(
         String.format(
             Locale.ROOT,
-            "exact least squares (%s, statistics %s), %s pass%n",
+            "exact least squares (%s, statistics %s), %s pass, data %s%n",
             s.get("solver"),
             s.get("order"),
-            s.get("passes")));
+            s.get("passes"),
+            dataWord(s.get("precision"))));
     b.append(
         String.format(
             Locale.ROOT,

@@ -28,6 +28,21 @@ public final class FitSummary {
     return names;
   }
 
+  /**
+   * As {@link #json(RegressionSummary)}, with the precision of the run's data ({@code f32} or
+   * {@code f64}) after the solver.
+   */
+  public static Map<String, Object> json(RunContract contract, RegressionSummary s) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    for (Map.Entry<String, Object> e : json(s).entrySet()) {
+      m.put(e.getKey(), e.getValue());
+      if (e.getKey().equals("solver")) {
+        m.put("precision", contract.precision().flag());
+      }
+    }
+    return m;
+  }
+
   public static Map<String, Object> json(RegressionSummary s) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("solver", s.solver());

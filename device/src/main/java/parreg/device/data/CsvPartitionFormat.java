@@ -130,8 +130,35 @@ public final class CsvPartitionFormat {
   }
 
   /**
-   * Writes a partition as CSV (values by {@link Float#toString}, which reads back to the same
-   * bits).
+   * As {@link #stream(Path, int, CsvColumns, CsvDialect, RowSink)}, each value correctly rounded to
+   * binary64 ({@link Decimals#toDouble}).
+   */
+  public static PartitionFiles.Streamed stream64(
+      Path file, int expectedFeatures, CsvColumns columns, CsvDialect dialect, RowSink64 sink)
+      throws IOException, DataFormatException {
+    try (CsvRecords records = CsvRecords.open(file, dialect)) {
+      CsvRows rows = CsvRows.open(file, records, expectedFeatures, columns, dialect).binary64(true);
+      sink.begin(rows.layout().features());
+      RowSink.Where where = () -> file + " line " + rows.line();
+      long i = 0;
+      long dropped = 0;
+      for (CsvRows.Found f; (f = rows.next(true)) != CsvRows.Found.END; ) {
+        if (f == CsvRows.Found.DROPPED) {
+          dropped++;
+        } else {
+          sink.row(i++, rows.x64, rows.y64, where);
+        }
+      }
+      if (i == 0) {
+        throw CsvRows.empty(file, columns, dropped);
+      }
+      return new PartitionFiles.Streamed(i, dropped);
+    }
+  }
+
+  /**
+   * Writes a partition as CSV (values by {@link Float#toString}, or {@link Double#toString} for a
+   * binary64 partition: each reads back to the same bits at its precision).
    */
   public static void write(Partition p, Path file) throws IOException {
     AtomicFiles.writeNew(
@@ -145,15 +172,26 @@ public final class CsvPartitionFormat {
           w.write('\n');
           int n = p.samples();
           int d = p.features();
-          float[] x = p.featureMajor();
-          float[] y = p.targets();
-          StringBuilder sb = new StringBuilder(16 * (d + 1));
+          boolean wide = p.precision() == parreg.device.Precision.F64;
+          float[] x = wide ? null : p.featureMajor();
+          float[] y = wide ? null : p.targets();
+          double[] x64 = wide ? p.featureMajor64() : null;
+          double[] y64 = wide ? p.targets64() : null;
+          StringBuilder sb = new StringBuilder(24 * (d + 1));
           for (int i = 0; i < n; i++) {
             sb.setLength(0);
             for (int j = 0; j < d; j++) {
-              sb.append(x[j * n + i]).append(',');
+              if (wide) {
+                sb.append(x64[j * n + i]).append(',');
+              } else {
+                sb.append(x[j * n + i]).append(',');
+              }
             }
-            sb.append(y[i]).append('\n');
+            if (wide) {
+              sb.append(y64[i]).append('\n');
+            } else {
+              sb.append(y[i]).append('\n');
+            }
             w.append(sb);
           }
           w.flush();

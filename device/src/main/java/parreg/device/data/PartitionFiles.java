@@ -16,7 +16,10 @@ import parreg.device.Workers;
  * Reads and writes partition files, choosing the format: a file that starts with the {@code .prb}
  * magic is binary whatever its name; a {@code .prb} file without it is an error (bad magic); any
  * other file is read as CSV. Writing picks the format from the extension ({@code .prb}, else CSV
- * for {@code .csv}).
+ * for {@code .csv}). A {@code .prb} file holds binary32 or binary64 values (its header's version,
+ * {@link BinaryPartitionFormat}); it is read at its own precision, unless a precision is asked for:
+ * then a binary32 file is widened to binary64 (exactly), and a binary64 file asked for in binary32
+ * is refused (it is not rounded: a binary32 run's data are rounded once, from the decimal source).
  */
 public final class PartitionFiles {
   /** The two formats. */
@@ -98,7 +101,8 @@ public final class PartitionFiles {
   /**
    * As {@link #load(Path, int, CsvColumns, CsvDialect, RowSlice)}, the values held in {@code
    * precision}: CSV text is rounded once, correctly, to it; a binary32 {@code .prb} file read at
-   * {@link parreg.device.Precision#F64} is widened (exactly).
+   * {@link parreg.device.Precision#F64} is widened (exactly); a binary64 {@code .prb} file read at
+   * {@link parreg.device.Precision#F32} is refused.
    */
   public static Loaded load(
       Path file,
@@ -109,6 +113,9 @@ public final class PartitionFiles {
       parreg.device.Precision precision)
       throws IOException, DataFormatException {
     if (precision == parreg.device.Precision.F32) {
+      if (isBinary(file) && binaryPrecision(file) == parreg.device.Precision.F64) {
+        throw BinaryPartitionFormat.binary64Refused(file);
+      }
       return load(file, expectedFeatures, columns, dialect, slice);
     }
     if (isBinary(file)) {
@@ -121,6 +128,36 @@ public final class PartitionFiles {
   /** Whether a file is a {@code .prb} partition (by its magic; a bad one is refused). */
   public static boolean binary(Path file) throws IOException, DataFormatException {
     return isBinary(file);
+  }
+
+  /**
+   * The precision of a {@code .prb} file's values, from its header (checked as a read checks it,
+   * without the payload), or null for a CSV file (decimal text, read at any precision).
+   */
+  public static parreg.device.Precision precisionOf(Path file)
+      throws IOException, DataFormatException {
+    return isBinary(file) ? binaryPrecision(file) : null;
+  }
+
+  private static parreg.device.Precision binaryPrecision(Path file)
+      throws IOException, DataFormatException {
+    return BinaryPartitionFormat.shape(file, 0).precision();
+  }
+
+  /**
+   * As {@link #stream(Path, int, CsvColumns, CsvDialect, RowSink)}, every value in binary64: CSV
+   * text correctly rounded to binary64, a binary32 {@code .prb} file's values widened, a binary64
+   * one's as they are.
+   */
+  public static Streamed stream64(
+      Path file, int expectedFeatures, CsvColumns columns, CsvDialect dialect, RowSink64 sink)
+      throws IOException, DataFormatException {
+    if (isBinary(file)) {
+      requireDefault(file, columns);
+      requireDefault(file, dialect);
+      return new Streamed(BinaryPartitionFormat.stream64(file, expectedFeatures, sink), 0);
+    }
+    return CsvPartitionFormat.stream64(file, expectedFeatures, columns, dialect, sink);
   }
 
   /** As {@link #stream(Path, int, RowSink)}, the CSV columns chosen by {@code columns}. */
@@ -243,9 +280,7 @@ public final class PartitionFiles {
                       file,
                       "the file changed while it was read (its header or block table differs)");
                 }
-                rows.complete(
-                    new Partition(
-                        p.samples(), p.features(), p.featureMajor(), p.targets(), cached, null));
+                rows.complete(p.withDigest(cached, null));
               } catch (IOException e) {
                 rows.completeExceptionally(
                     new UncheckedIOException(file + ": cannot read (" + e.getMessage() + ")", e));
@@ -270,13 +305,8 @@ public final class PartitionFiles {
     BinaryPartitionFormat.Loaded l = BinaryPartitionFormat.read(file, expectedFeatures, threads);
     Partition p = l.partition();
     String cached = DigestCache.lookup(file, stamp, l.key()).orElse(null);
-    return new Partition(
-        p.samples(),
-        p.features(),
-        p.featureMajor(),
-        p.targets(),
-        cached,
-        cached != null ? null : digest -> DigestCache.store(file, stamp, l.key(), digest));
+    return p.withDigest(
+        cached, cached != null ? null : digest -> DigestCache.store(file, stamp, l.key(), digest));
   }
 
   /**

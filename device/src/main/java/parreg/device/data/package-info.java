@@ -14,6 +14,8 @@
  * parreg.device.data.CsvLayout}) and a {@link parreg.device.data.CsvDialect} to its records, and
  * {@link parreg.device.data.Decimals} turns a cell into binary32 or, for a run of precision f64,
  * binary64 ({@code PartitionFiles.load(..., Precision)}: a partition of {@code double[]} columns).
+ * A {@code .prb} file holds binary32 (version 1) or binary64 (version 2) values; {@link
+ * parreg.device.data.RowSink64} streams rows in binary64.
  *
  * <p>Plain Java: depends on {@code parreg.device}, the JDK and FastCSV ({@code de.siegmar.fastcsv},
  * no dependencies of its own) only (no Pekko, no persistence, no actors).
