@@ -126,4 +126,86 @@ class PeerActorTest {
     peer.tell(new PeerActor.Contribution(run, 5, 1, theirs, set5));
     other.expectNoMessage(Duration.ofMillis(500));
   }
+
+  /**
+   * A contribution larger than {@code parreg.peer.part-bytes} leaves in parts, and one that arrives
+   * in parts (shuffled, one part twice) is delivered with every bit: the exact solver's statistics
+   * at d = 1,024 and more exceed Artery's frame, which drops such a message.
+   */
+  @Test
+  void aLargeContributionTravelsInPartsAndArrivesWhole() throws Exception {
+    kit.shutdownTestKit();
+    kit =
+        ActorTestKit.create(
+            "peer-parts-test",
+            ConfigFactory.parseString(
+                    "pekko.actor.provider = local\npekko.loglevel = WARNING\n"
+                        + "parreg.peer.part-bytes = 256")
+                .withFallback(ConfigFactory.load()));
+    TestProbe<PeerActor.Delivery> training = kit.createTestProbe();
+    TestProbe<PeerActor.Command> other = kit.createTestProbe();
+    ActorRef<PeerActor.Command> peer = kit.spawn(PeerActor.create(settings()));
+    peer.tell(new PeerActor.Attach(training.getRef(), TrainingActorTest.ROSTER, 5));
+    String run = TrainingActorTest.SEED.digest();
+    peer.tell(
+        new PeerActor.Hello(
+            TrainingActorTest.SEED, TrainingActorTest.ROSTER[1], 5, 100, other.getRef(), true));
+    other.expectMessageClass(PeerActor.Hello.class);
+
+    java.util.Random random = new java.util.Random(7);
+    double[] big = new double[300];
+    for (int i = 0; i < big.length; i++) {
+      big[i] = random.nextGaussian();
+    }
+    big[3] = -0.0;
+    big[4] = Double.longBitsToDouble(0x7ff8000000000123L); // a NaN payload survives too
+    LocalSums mine = new LocalSums(big, 1.5, 7);
+    peer.tell(new PeerActor.Publish(6, mine));
+
+    // what leaves: parts of at most 256 bytes, which put together give our contribution
+    parreg.persistence.KryoCodec codec = parreg.persistence.KryoCodec.fromRegistrationsResource();
+    ContributionParts joiner =
+        new ContributionParts(256, codec::encode, b -> (PeerActor.Contribution) codec.decode(b));
+    PeerActor.Contribution sent = null;
+    int count = 0;
+    while (sent == null) {
+      PeerActor.ContributionPart part =
+          other.expectMessageClass(PeerActor.ContributionPart.class, Duration.ofSeconds(3));
+      assertTrue(part.bytes().length <= 256, "part of " + part.bytes().length + " bytes");
+      count = part.count();
+      sent = joiner.receive(part, System.nanoTime());
+    }
+    assertTrue(count > 1, "sent in " + count + " parts");
+    assertEquals(6, sent.step());
+    assertArrayEquals(bits(big), bits(sent.sums().gradient()));
+
+    // what arrives: participant 1's contribution in parts, out of order, one of them twice
+    double[] theirsValues = big.clone();
+    theirsValues[0] = 42.0;
+    LocalSums theirs = new LocalSums(theirsValues, 2.5, 9);
+    java.util.List<PeerActor.Command> parts =
+        new java.util.ArrayList<>(
+            joiner.messages(new PeerActor.Contribution(run, 6, 1, theirs, null)));
+    assertTrue(parts.size() > 1);
+    parts.add(parts.get(1));
+    java.util.Collections.shuffle(parts, random);
+    parts.forEach(peer::tell);
+    PeerActor.StepReady ready = null;
+    while (ready == null) {
+      PeerActor.Delivery d = training.receiveMessage(Duration.ofSeconds(3));
+      ready = d instanceof PeerActor.StepReady r ? r : null;
+    }
+    assertEquals(6, ready.step());
+    assertArrayEquals(bits(big), bits(ready.contributions()[0].gradient()));
+    assertArrayEquals(bits(theirsValues), bits(ready.contributions()[1].gradient()));
+    assertEquals(9, ready.contributions()[1].mass());
+  }
+
+  private static long[] bits(double[] values) {
+    long[] b = new long[values.length];
+    for (int i = 0; i < values.length; i++) {
+      b[i] = Double.doubleToRawLongBits(values[i]);
+    }
+    return b;
+  }
 }

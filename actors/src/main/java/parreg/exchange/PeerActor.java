@@ -1,22 +1,27 @@
 package parreg.exchange;
 
+import com.typesafe.config.Config;
 import java.util.List;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Adapter;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.StashBuffer;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import org.apache.pekko.actor.typed.receptionist.Receptionist;
 import org.apache.pekko.actor.typed.receptionist.ServiceKey;
+import org.apache.pekko.serialization.Serialization;
+import org.apache.pekko.serialization.SerializationExtension;
 import parreg.device.LocalSums;
 import parreg.device.PartitionInfo;
 import parreg.device.RunContract;
 import parreg.metrics.StartupTrace;
 import parreg.metrics.StepTrace;
 import parreg.persistence.KryoSerializable;
+import parreg.persistence.KryoSerializer;
 import parreg.settings.NodeSettings;
 
 /**
@@ -72,6 +77,15 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
    */
   public record Contribution(
       String run, long step, int participant, LocalSums sums, LocalSums[] committedSet)
+      implements Wire {}
+
+  /**
+   * Part {@code index} of {@code count} of a contribution too large for one frame ({@link
+   * ContributionParts}): {@code bytes} is that slice of the contribution's encoding, {@code
+   * transfer} tells one sending of it from another.
+   */
+  public record ContributionPart(
+      String run, long step, int participant, long transfer, int index, int count, byte[] bytes)
       implements Wire {}
 
   /** Asks a peer for its contribution to a step. */
@@ -159,6 +173,7 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
   private final PeerRoster roster;
   private final ContributionWindow window;
   private final StepServer server;
+  private final ContributionParts parts;
   private ActorRef<Delivery> training;
   private long committed;
   private long durable;
@@ -207,12 +222,31 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
     this.roster = new PeerRoster(ctx, settings, a.roster());
     this.window =
         new ContributionWindow(me, settings.contract().participants(), settings.peerWindow());
-    this.server = new StepServer(ctx, settings, window);
+    this.parts = parts(ctx);
+    this.server = new StepServer(ctx, settings, window, parts);
     this.training = a.training();
     this.committed = a.committed();
     this.durable = a.committed();
     maybeRosterComplete();
   }
+
+  /**
+   * Large contributions in parts of {@code parreg.peer.part-bytes}, encoded by the serializer the
+   * wire uses (so a part's bytes are exactly what one whole message would carry).
+   */
+  private static ContributionParts parts(ActorContext<Command> ctx) {
+    Config config = ctx.getSystem().settings().config();
+    long partBytes = config.hasPath(PART_BYTES) ? config.getBytes(PART_BYTES) : DEFAULT_PART_BYTES;
+    Serialization serialization = SerializationExtension.get(Adapter.toClassic(ctx.getSystem()));
+    return new ContributionParts(
+        (int) Math.min(Integer.MAX_VALUE, partBytes),
+        c -> serialization.serialize(c).get(),
+        bytes ->
+            (Contribution) serialization.deserialize(bytes, KryoSerializer.IDENTIFIER, "").get());
+  }
+
+  static final String PART_BYTES = "parreg.peer.part-bytes";
+  static final long DEFAULT_PART_BYTES = 1L << 20;
 
   @Override
   public Receive<Command> createReceive() {
@@ -222,6 +256,7 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
         .onMessage(Hello.class, this::onHello)
         .onMessage(Publish.class, this::onPublish)
         .onMessage(Contribution.class, this::onContribution)
+        .onMessage(ContributionPart.class, this::onPart)
         .onMessage(ContributionRequest.class, this::onRequest)
         .onMessage(JournalAnswer.class, this::onJournalAnswer)
         .onMessage(Committed.class, this::onCommitted)
@@ -256,7 +291,10 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
     long awaiting = window.awaitingStep();
     if (admission == PeerRoster.Admission.NEW && awaiting > 0 && window.own(awaiting) != null) {
       // A peer that (re)joined may have missed our contribution to the step we wait on.
-      h.from().tell(new Contribution(run, awaiting, me, window.own(awaiting), null));
+      parts.send(
+          h.from(),
+          new Contribution(run, awaiting, me, window.own(awaiting), null),
+          System.nanoTime());
     }
     maybeRosterComplete();
     return this;
@@ -277,7 +315,8 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
     StepTrace.stamp(4, p.step());
     window.publish(p.step(), p.sums(), System.nanoTime());
     StartupTrace.once("first own contribution published");
-    roster.tellAll(new Contribution(run, p.step(), me, p.sums(), null));
+    parts.sendAll(
+        roster.refs(), new Contribution(run, p.step(), me, p.sums(), null), System.nanoTime());
     maybeDeliver(p.step());
     return this;
   }
@@ -320,6 +359,22 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
     return this;
   }
 
+  private Behavior<Command> onPart(ContributionPart p) {
+    if (!run.equals(p.run())) {
+      return this; // its whole contribution would be refused, naming the run
+    }
+    PeerRoster.Peer peer = roster.get(p.participant());
+    long now = System.nanoTime();
+    if (peer != null) {
+      peer.heardAt = now;
+    }
+    if (p.step() <= committed && peer != null) {
+      return this; // nothing to wait for; a fresh one was answered when its first part was whole
+    }
+    Contribution whole = parts.receive(p, now);
+    return whole == null ? this : onContribution(whole);
+  }
+
   private void maybeDeliver(long step) {
     if (step != committed + 1 || step <= delivered) {
       return;
@@ -334,7 +389,7 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
   }
 
   private Behavior<Command> onRequest(ContributionRequest r) {
-    if (run.equals(r.run())) {
+    if (run.equals(r.run()) && !parts.recentlySent(r.replyTo(), r.step(), System.nanoTime())) {
       server.serve(r, committed);
     }
     return this;
@@ -348,6 +403,7 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
   private Behavior<Command> onCommitted(Committed c) {
     committed = c.step();
     window.committed(c.step(), c.set());
+    parts.dropUpTo(c.step());
     maybeDeliver(committed + 1);
     return this;
   }
@@ -379,9 +435,10 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
     long awaiting = window.awaitingStep();
     if (awaiting > 0
         && window.waitedMillis(System.nanoTime()) >= settings.retryInterval().toMillis()) {
+      long now = System.nanoTime();
       for (int p : window.missing()) {
         PeerRoster.Peer peer = roster.get(p);
-        if (peer != null) {
+        if (peer != null && !parts.arriving(p, awaiting, now)) {
           peer.ref.tell(new ContributionRequest(run, awaiting, me, getContext().getSelf()));
         }
       }

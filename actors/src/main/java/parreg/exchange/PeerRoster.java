@@ -220,6 +220,15 @@ final class PeerRoster {
   }
 
   /** Sends {@code message} to every admitted peer. */
+  /** The admitted peers' actors. */
+  List<ActorRef<PeerActor.Command>> refs() {
+    List<ActorRef<PeerActor.Command>> refs = new ArrayList<>(peers.size());
+    for (Peer peer : peers.values()) {
+      refs.add(peer.ref);
+    }
+    return refs;
+  }
+
   void tellAll(PeerActor.Command message) {
     for (Peer peer : peers.values()) {
       peer.ref.tell(message);

@@ -30,24 +30,30 @@ final class StepServer {
   private final String run;
   private final int me;
   private final ContributionWindow window;
+  private final ContributionParts parts;
 
   StepServer(
-      ActorContext<PeerActor.Command> ctx, NodeSettings settings, ContributionWindow window) {
+      ActorContext<PeerActor.Command> ctx,
+      NodeSettings settings,
+      ContributionWindow window,
+      ContributionParts parts) {
     this.ctx = ctx;
     this.persistenceId = settings.persistenceId();
     this.run = settings.contract().digest();
     this.me = settings.participant();
     this.window = window;
+    this.parts = parts;
   }
 
   /** Answers {@code r} from memory, or from the journal when it asks for an older step. */
   void serve(PeerActor.ContributionRequest r, long committed) {
     LocalSums[] set = window.get(r.step());
     if (set != null && set[me] != null) {
-      r.replyTo()
-          .tell(
-              new PeerActor.Contribution(
-                  run, r.step(), me, set[me], r.step() <= committed ? set.clone() : null));
+      parts.send(
+          r.replyTo(),
+          new PeerActor.Contribution(
+              run, r.step(), me, set[me], r.step() <= committed ? set.clone() : null),
+          System.nanoTime());
     } else if (r.step() <= committed) {
       fromJournal(r.step(), r.replyTo());
     }
@@ -58,7 +64,10 @@ final class StepServer {
     if (a.set() == null) {
       ctx.getLog().warn("step {} asked for by a peer is not in this node's journal", a.step());
     } else {
-      a.replyTo().tell(new PeerActor.Contribution(run, a.step(), me, a.set()[me], a.set()));
+      parts.send(
+          a.replyTo(),
+          new PeerActor.Contribution(run, a.step(), me, a.set()[me], a.set()),
+          System.nanoTime());
     }
   }
 

@@ -101,9 +101,11 @@ public final class NodeProcess implements AutoCloseable {
     List<String> cmd = new ArrayList<>();
     cmd.add(java);
     cmd.add("-XX:+UseSerialGC");
-    // C1 only: C2 compiling for the whole of a short run halves the step rate on a 2-core machine
-    // (measured: `git show fb803e0:docs/benchmarks-cluster.md`).
-    cmd.add("-XX:TieredStopAtLevel=1");
+    if (gradientSteps(args)) {
+      // C1 only: C2 compiling for the whole of a short run halves the step rate on a 2-core
+      // machine (measured: `git show fb803e0:docs/benchmarks-cluster.md`).
+      cmd.add("-XX:TieredStopAtLevel=1");
+    }
     cmd.add("-Xss1m");
     cmd.add("-Xmx1g");
     if (!args.isEmpty() && "node".equals(args.get(0))) {
@@ -123,6 +125,24 @@ public final class NodeProcess implements AutoCloseable {
     cmd.add(Main.class.getName());
     cmd.addAll(args);
     return cmd;
+  }
+
+  /**
+   * Whether a command runs many short gradient steps (the seed run, {@code --solver gd}), where C2
+   * compiling Pekko, Slick and H2 for the first minute costs more than it gains; everything else
+   * (the exact solver's one pass and its solve, the readers) is a few long loops that C2 makes
+   * several times faster, and its SIMD lanes run only under C2 ({@code GramPass.optimizingJit}).
+   * The same rule as bin/parreg's.
+   */
+  static boolean gradientSteps(List<String> args) {
+    for (int i = 0; i + 1 < args.size(); i++) {
+      String a = args.get(i);
+      String v = args.get(i + 1);
+      if ((a.equals("--data") && v.equals("seed")) || (a.equals("--solver") && v.equals("gd"))) {
+        return true;
+      }
+    }
+    return args.contains("--data=seed") || args.contains("--solver=gd");
   }
 
   /**
