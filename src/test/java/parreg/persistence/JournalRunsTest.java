@@ -87,9 +87,9 @@ class JournalRunsTest {
   }
 
   /**
-   * A node killed after H2 made the database file but before the schema's first table was
-   * committed leaves a database with no table at all ("this database is empty" in H2's words): the
-   * same start again finds nothing journaled, as for no file.
+   * A node killed after H2 made the database file but before the schema's first table was committed
+   * leaves a database with no table at all ("this database is empty" in H2's words): the same start
+   * again finds nothing journaled, as for no file.
    */
   @Test
   void aDatabaseWithoutTablesHoldsNoRun() throws Exception {
@@ -98,7 +98,8 @@ class JournalRunsTest {
     try (Connection c = location.openExistingConnection()) {
       JournalRuns runs = new JournalRuns(c, CODEC, false, "journal j");
       assertInstanceOf(
-          JournalRuns.Fresh.class, admit(runs, contract("parreg-run", "1/4", 0.0), 0, DATA_0, false));
+          JournalRuns.Fresh.class,
+          admit(runs, contract("parreg-run", "1/4", 0.0), 0, DATA_0, false));
     }
   }
 

@@ -89,7 +89,7 @@ public final class FitCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    if (!Files.isRegularFile(data)) {
+    if (!Files.exists(data)) {
       throw new UserError("--data " + data + ": no such file");
     }
     int n = participants != null ? participants : defaultParticipants();

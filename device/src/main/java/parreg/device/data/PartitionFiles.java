@@ -13,10 +13,12 @@ import parreg.device.PartitionSource;
 import parreg.device.Workers;
 
 /**
- * Reads and writes partition files, choosing the format: a file that starts with the {@code .prb}
- * magic is binary whatever its name; a {@code .prb} file without it is an error (bad magic); any
- * other file is read as CSV. Writing picks the format from the extension ({@code .prb}, else CSV
- * for {@code .csv}).
+ * Reads and writes partition files, choosing the format: a directory, a {@code *.parquet} file or a
+ * file that starts with Parquet's magic is Parquet ({@link ParquetPartitionFormat}: columns chosen
+ * by name, by default the label {@code y} and every other column); a file that starts with the
+ * {@code .prb} magic is binary whatever its name; a {@code .prb} file without it is an error (bad
+ * magic); any other file is read as CSV. Writing picks the format from the extension ({@code .prb},
+ * else CSV for {@code .csv}).
  */
 public final class PartitionFiles {
   /** The two formats. */
@@ -55,6 +57,9 @@ public final class PartitionFiles {
    */
   public static Partition read(Path file, int expectedFeatures)
       throws IOException, DataFormatException {
+    if (ParquetPartitionFormat.isParquet(file)) {
+      return read(file, expectedFeatures, CsvColumns.DEFAULT, RowSlice.ALL);
+    }
     if (isBinary(file)) {
       return readBinary(file, expectedFeatures, Workers.defaultThreads());
     }
@@ -70,6 +75,10 @@ public final class PartitionFiles {
    */
   public static Partition read(Path file, int expectedFeatures, CsvColumns columns, RowSlice slice)
       throws IOException, DataFormatException {
+    if (ParquetPartitionFormat.isParquet(file)) {
+      return ParquetPartitionFormat.load(file, expectedFeatures, columns, CsvDialect.DEFAULT, slice)
+          .partition();
+    }
     if (isBinary(file)) {
       requireDefault(file, columns);
       if (slice.whole()) {
@@ -88,6 +97,9 @@ public final class PartitionFiles {
   public static Loaded load(
       Path file, int expectedFeatures, CsvColumns columns, CsvDialect dialect, RowSlice slice)
       throws IOException, DataFormatException {
+    if (ParquetPartitionFormat.isParquet(file)) {
+      return ParquetPartitionFormat.load(file, expectedFeatures, columns, dialect, slice);
+    }
     if (isBinary(file)) {
       requireDefault(file, dialect);
       return new Loaded(read(file, expectedFeatures, columns, slice), 0);
@@ -108,6 +120,9 @@ public final class PartitionFiles {
   public static Streamed stream(
       Path file, int expectedFeatures, CsvColumns columns, CsvDialect dialect, RowSink sink)
       throws IOException, DataFormatException {
+    if (ParquetPartitionFormat.isParquet(file)) {
+      return ParquetPartitionFormat.stream(file, expectedFeatures, columns, dialect, sink);
+    }
     if (isBinary(file)) {
       requireDefault(file, columns);
       requireDefault(file, dialect);
@@ -145,6 +160,9 @@ public final class PartitionFiles {
    */
   public static long stream(Path file, int expectedFeatures, RowSink sink)
       throws IOException, DataFormatException {
+    if (ParquetPartitionFormat.isParquet(file)) {
+      return stream(file, expectedFeatures, CsvColumns.DEFAULT, sink);
+    }
     if (isBinary(file)) {
       return BinaryPartitionFormat.stream(file, expectedFeatures, sink);
     }
@@ -193,6 +211,9 @@ public final class PartitionFiles {
    * names the file.
    */
   public static PartitionSource open(Path file) throws IOException, DataFormatException {
+    if (ParquetPartitionFormat.isParquet(file)) {
+      return PartitionSource.of(read(file, 0, CsvColumns.DEFAULT, RowSlice.ALL));
+    }
     if (!isBinary(file)) {
       return PartitionSource.of(CsvPartitionFormat.read(file, 0));
     }
