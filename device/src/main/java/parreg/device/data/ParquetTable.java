@@ -92,10 +92,67 @@ final class ParquetTable {
     this.rows = first;
   }
 
+  private static final ParquetReadOptions OPTIONS = readOptions();
+
   private static ParquetReadOptions options() {
-    return ParquetReadOptions.builder(new PlainParquetConfiguration())
-        .withCodecFactory(ParquetCodecs.INSTANCE)
-        .build();
+    return OPTIONS;
+  }
+
+  /**
+   * parquet-java's defaults with {@link ParquetCodecs}, built without its builder: every builder
+   * constructor makes Hadoop's codec factory first (a class that needs Hadoop's jars to load, even
+   * when another factory is given next), so the options' own constructor is called, by reflection
+   * (package-private in 1.18.1; ParquetWithoutHadoopTest reads a file with no Hadoop class on the
+   * class path). Arguments in the order of 1.18.1's {@code Builder.build()}: signed string min/max
+   * off; stats, dictionary, record and column-index filters on (no filter is set); page checksums
+   * verified; bloom filters on; off-heap decryption and Hadoop vectored IO off; no record or
+   * metadata filter; heap buffers; 8 MiB largest allocation; no decryption; no metrics.
+   */
+  private static ParquetReadOptions readOptions() {
+    try {
+      java.lang.reflect.Constructor<ParquetReadOptions> c =
+          ParquetReadOptions.class.getDeclaredConstructor(
+              boolean.class,
+              boolean.class,
+              boolean.class,
+              boolean.class,
+              boolean.class,
+              boolean.class,
+              boolean.class,
+              boolean.class,
+              boolean.class,
+              org.apache.parquet.filter2.compat.FilterCompat.Filter.class,
+              org.apache.parquet.format.converter.ParquetMetadataConverter.MetadataFilter.class,
+              org.apache.parquet.compression.CompressionCodecFactory.class,
+              org.apache.parquet.bytes.ByteBufferAllocator.class,
+              int.class,
+              Map.class,
+              org.apache.parquet.crypto.FileDecryptionProperties.class,
+              org.apache.parquet.hadoop.ParquetMetricsCallback.class,
+              org.apache.parquet.conf.ParquetConfiguration.class);
+      c.setAccessible(true);
+      return c.newInstance(
+          false,
+          true,
+          true,
+          true,
+          true,
+          true,
+          true,
+          false,
+          false,
+          org.apache.parquet.filter2.compat.FilterCompat.NOOP,
+          org.apache.parquet.format.converter.ParquetMetadataConverter.NO_FILTER,
+          ParquetCodecs.INSTANCE,
+          new org.apache.parquet.bytes.HeapByteBufferAllocator(),
+          8 << 20,
+          new HashMap<String, String>(),
+          null,
+          null,
+          new PlainParquetConfiguration());
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException("parquet-java's read options changed: " + e, e);
+    }
   }
 
   /**
