@@ -63,11 +63,7 @@ class ParquetWithoutHadoopTest {
   public static final class Child {
     static PartitionFiles.Loaded read(Path f) throws Exception {
       return PartitionFiles.load(
-          f,
-          0,
-          CsvColumns.DEFAULT,
-          CsvDialect.of(',', CsvDialect.Missing.DROP),
-          RowSlice.ALL);
+          f, 0, CsvColumns.DEFAULT, CsvDialect.of(',', CsvDialect.Missing.DROP), RowSlice.ALL);
     }
 
     public static void main(String[] args) throws Exception {
