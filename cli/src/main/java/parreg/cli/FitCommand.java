@@ -29,7 +29,7 @@ import picocli.CommandLine.Option;
         "Train a model on one data file on this machine (local participants, embedded journals,"
             + " resumable) and write it to a checkpoint.")
 public final class FitCommand implements Callable<Integer> {
-  @Option(names = "--data", required = true, description = "the data file (.csv or .prb)")
+  @Option(names = "--data", required = true, description = "the data file (.csv, .prb, .parquet or a directory of Parquet part files)")
   Path data;
 
   @Mixin CsvOptions csv = new CsvOptions();
