@@ -43,7 +43,8 @@ public final class ParquetFromCsv {
     for (int j = 1; j <= d; j++) {
       schema.append(" required double x").append(j).append(';');
     }
-    MessageType type = MessageTypeParser.parseMessageType(schema.append(" required double y; }").toString());
+    MessageType type =
+        MessageTypeParser.parseMessageType(schema.append(" required double y; }").toString());
     SimpleGroupFactory groups = new SimpleGroupFactory(type);
     float[] x = p.featureMajor();
     float[] y = p.targets();

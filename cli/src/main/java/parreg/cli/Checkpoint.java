@@ -84,9 +84,13 @@ record Checkpoint(
     KryoCodec codec = KryoCodec.fromConfig(ConfigFactory.load());
     Connection opened;
     try {
-      opened = location.openExistingConnection();
+      // A running node's embedded journal is read through a snapshot of its durable prefix.
+      parreg.persistence.JournalReading reading = parreg.persistence.JournalReading.open(location);
+      noteSnapshot(reading, journal);
+      location = reading.location();
+      opened = reading.connection();
     } catch (IllegalArgumentException | IllegalStateException e) {
-      // No journal there, or one held open by a running node.
+      // No journal there, or a snapshot of a running node's could not be taken.
       throw new UserError(e.getMessage());
     } catch (SQLException e) {
       throw new UserError("cannot open journal " + journal + ": " + e.getMessage());
@@ -146,6 +150,16 @@ record Checkpoint(
               + " is damaged: "
               + e.getMessage()
               + " (bin/parreg journal verify lists what it holds)");
+    }
+  }
+
+  /** One line on standard error where a running node's journal is read through a snapshot. */
+  static void noteSnapshot(parreg.persistence.JournalReading reading, String journal) {
+    if (reading.snapshot()) {
+      System.err.println(
+          "parreg: journal "
+              + journal
+              + " is in use by a running node: reading a snapshot of what it has made durable");
     }
   }
 

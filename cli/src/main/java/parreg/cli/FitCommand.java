@@ -29,7 +29,10 @@ import picocli.CommandLine.Option;
         "Train a model on one data file on this machine (local participants, embedded journals,"
             + " resumable) and write it to a checkpoint.")
 public final class FitCommand implements Callable<Integer> {
-  @Option(names = "--data", required = true, description = "the data file (.csv, .prb, .parquet or a directory of Parquet part files)")
+  @Option(
+      names = "--data",
+      required = true,
+      description = "the data file (.csv, .prb, .parquet or a directory of Parquet part files)")
   Path data;
 
   @Mixin CsvOptions csv = new CsvOptions();
