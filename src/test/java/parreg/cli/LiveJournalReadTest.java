@@ -16,9 +16,10 @@ import parreg.device.data.PartitionFiles;
  * The CLI's readers on the journal of a node that is running ({@link
  * parreg.persistence.JournalReading}): {@code predict --journal} on a node that is up and done
  * prints the model's prediction (the one it prints once the node has stopped) while the node keeps
- * answering {@code status}; during training {@code export} and {@code journal verify} read a
- * durable prefix (a committed step between the node's status before and after) and the node goes on
- * committing.
+ * answering {@code status}, and it is the model of the {@code model.json} the node wrote beside its
+ * journal when its target was durable; during training {@code export} and {@code journal verify}
+ * read a durable prefix (a committed step between the node's status before and after) and the node
+ * goes on committing.
  */
 @Tag("multiprocess")
 class LiveJournalReadTest {
@@ -70,6 +71,13 @@ class LiveJournalReadTest {
     DataCommandsTest.Run stopped = ok(predict);
     assertEquals(stopped.out(), live);
     assertTrue(stopped.err().isEmpty(), stopped.err());
+    // the model the node wrote beside its journal once step 40 was durable
+    Path model = journal.resolve("model.json");
+    assertEquals(
+        live,
+        ok("predict", "--checkpoint", model.toString(), "--x", "0.5,1,-1").out(),
+        "model.json");
+    assertEquals(40, Checkpoint.fromFile(model).committedStep());
   }
 
   @Test

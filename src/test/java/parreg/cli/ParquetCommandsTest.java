@@ -92,6 +92,10 @@ class ParquetCommandsTest {
           "--dir",
           work.toString());
       Checkpoint cp = Checkpoint.fromFile(work.resolve("model.json"));
+      // the node's own model.json, written when its step was durable, is the exported one
+      assertArrayEquals(
+          Files.readAllBytes(work.resolve("model.json")),
+          Files.readAllBytes(work.resolve("node-0/model.json")));
       models.add(Bits.hexList(cp.parameters()));
       assertEquals(N - 19L, ((Number) cp.summary().get("observations")).longValue());
     }
