@@ -106,6 +106,22 @@ class LiveJournalReadTest {
       assertTrue(
           exported >= before.get("committedStep").asLong() - 1000,
           "exported step " + exported + ", node was at " + before.get("committedStep"));
+      // one snapshot after another while the node writes (and compacts) its journal
+      long previous = exported;
+      for (int k = 0; k < 5; k++) {
+        Path again = dir.resolve("m" + k + ".json");
+        ok(
+            "export",
+            "--journal",
+            journal.toString(),
+            "--participant",
+            "0",
+            "--out",
+            again.toString());
+        long step = Checkpoint.fromFile(again).committedStep();
+        assertTrue(step >= previous, "step " + step + " after " + previous);
+        previous = step;
+      }
       DataCommandsTest.Run verify = ok("journal", "verify", "--journal", journal.toString());
       assertTrue(verify.out().contains(" good: "), verify.out());
       long later = after.get("committedStep").asLong();

@@ -37,7 +37,7 @@ import java.util.stream.Stream;
  * @param snapshot whether this is a running node's journal read through a snapshot
  */
 public record JournalReading(JournalLocation location, Connection connection, boolean snapshot) {
-  private static final int ATTEMPTS = 3;
+  private static final int ATTEMPTS = 5;
 
   /**
    * Opens {@code location} for reading.
@@ -61,10 +61,16 @@ public record JournalReading(JournalLocation location, Connection connection, bo
       for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
         Path copy = copy(location, database, stepLog);
         JournalLocation snapshot = JournalLocation.parse(copy.toString());
+        Connection c = null;
         try {
-          return new JournalReading(snapshot, snapshot.openExistingConnection(), true);
-        } catch (SQLException | IllegalStateException e) {
+          c = snapshot.openExistingConnection();
+          readEveryPage(c);
+          return new JournalReading(snapshot, c, true);
+        } catch (SQLException | IllegalStateException | IllegalArgumentException e) {
           last = e instanceof SQLException s ? s : new SQLException(e.getMessage(), e);
+          if (c != null) {
+            c.close();
+          }
         }
       }
       throw new IllegalStateException(
@@ -74,6 +80,35 @@ public record JournalReading(JournalLocation location, Connection connection, bo
               + last.getMessage()
               + ")",
           last);
+    }
+  }
+
+  /**
+   * Reads every row of every table of a snapshot, so that a page the copy caught half-written (H2
+   * checks each page it loads) fails here, where the copy is taken again, rather than in the
+   * command reading it.
+   */
+  private static void readEveryPage(Connection c) throws SQLException {
+    List<String> tables = new java.util.ArrayList<>();
+    try (java.sql.Statement st = c.createStatement();
+        java.sql.ResultSet rs =
+            st.executeQuery(
+                "SELECT TABLE_NAME FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = 'PUBLIC'")) {
+      while (rs.next()) {
+        tables.add(rs.getString(1));
+      }
+    }
+    for (String t : tables) {
+      try (java.sql.Statement st = c.createStatement();
+          java.sql.ResultSet rs =
+              st.executeQuery("SELECT * FROM \"" + t.replace("\"", "\"\"") + "\"")) {
+        int columns = rs.getMetaData().getColumnCount();
+        while (rs.next()) {
+          for (int k = 1; k <= columns; k++) {
+            rs.getObject(k);
+          }
+        }
+      }
     }
   }
 
