@@ -34,6 +34,12 @@ final class PredictInput {
     int d = cp.contract().features();
     try {
       if (parreg.device.data.ParquetPartitionFormat.isParquet(file)) {
+        if (!dialect.defaultSyntax()) {
+          throw new UserError(
+              "--input "
+                  + file
+                  + ": a Parquet file has no delimiter; --delimiter applies to CSV files only");
+        }
         parreg.device.data.ParquetPartitionFormat.features(
             file,
             d,
