@@ -4,8 +4,10 @@ import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import parreg.device.Bits;
+import parreg.device.data.AtomicFiles;
 import parreg.gpu.GpuActor;
 import parreg.metrics.StepTrace;
+import parreg.protocol.ModelJson;
 import parreg.protocol.TrainingState;
 import parreg.settings.NodeLifecycle;
 import parreg.settings.NodeSettings;
@@ -46,13 +48,19 @@ final class RunEnd {
     this.journal = journal;
   }
 
-  /** The run is done when the target step is durable here (then the evidence is written). */
-  void maybeDone(TrainingState state) {
+  /**
+   * The run is done when the target step is durable here: then the model file is written beside an
+   * embedded journal ({@link #writeModel}) and the evidence, when asked for.
+   *
+   * @param summary an exact run's training summary, or null
+   */
+  void maybeDone(TrainingState state, java.util.Map<String, Object> summary) {
     if (doneReported || journal.durable() < settings.targetSteps()) {
       return;
     }
     doneReported = true;
     StepTrace.write(settings.participant());
+    writeModel(state, summary);
     ctx.getLog()
         .info(
             "target step {} durable: w={} loss={}",
@@ -70,6 +78,41 @@ final class RunEnd {
       lifecycle.markTrainingDone();
     }
   }
+
+  /**
+   * {@code model.json} (the export format, {@link ModelJson}) beside the embedded journal of a node
+   * whose target step is durable, written atomically and never over an existing file (a restarted
+   * node that was done finds the one it wrote). Where the journal is PostgreSQL, or H2 without its
+   * step log, there is no file beside it: {@code export} reads the journal, also while the node
+   * runs. A failure to write is logged and does not end the node: the journal holds the model.
+   */
+  private void writeModel(TrainingState state, java.util.Map<String, Object> summary) {
+    NodeSettings.StepLogSettings log = settings.stepLog();
+    if (log == null || log.directory().getParent() == null) {
+      return;
+    }
+    java.nio.file.Path file = log.directory().getParent().resolve(MODEL_FILE);
+    if (java.nio.file.Files.exists(file)) {
+      return;
+    }
+    try {
+      byte[] json =
+          ModelJson.of(
+              state.contract(),
+              settings.participant(),
+              state.committed(),
+              state.parameters(),
+              state.loss(),
+              summary);
+      AtomicFiles.writeNew(file, ch -> ch.write(java.nio.ByteBuffer.wrap(json)));
+      ctx.getLog().info("model written to {}", file);
+    } catch (java.io.IOException e) {
+      ctx.getLog().warn("cannot write the model to {}: {}", file, e.toString());
+    }
+  }
+
+  /** The model file's name, beside the journal's database. */
+  static final String MODEL_FILE = "model.json";
 
   void evidenceDone(String error) {
     if (error != null) {

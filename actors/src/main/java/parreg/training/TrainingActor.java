@@ -335,7 +335,7 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
     }
     if (state.committed() >= settings.targetSteps()) {
       journal.write(); // nothing more to group with
-      end.maybeDone(state);
+      end.maybeDone(state, status.summary());
       return this;
     }
     if (journal.lagsTooFar()) {

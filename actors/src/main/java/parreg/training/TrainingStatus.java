@@ -106,6 +106,11 @@ final class TrainingStatus {
     }
   }
 
+  /** The training summary of an exact run whose step is committed, else null. */
+  java.util.Map<String, Object> summary() {
+    return summary;
+  }
+
   TrainingActor.View view(TrainingState state, TrainingActor.Phase phase) {
     double[] params = state.started() ? state.parameters() : settings.contract().initialWeights();
     return new TrainingActor.View(

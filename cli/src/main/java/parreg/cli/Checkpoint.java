@@ -3,8 +3,6 @@ package parreg.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.typesafe.config.ConfigFactory;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
@@ -46,7 +44,7 @@ record Checkpoint(
     double[] parameters,
     double loss,
     Map<String, Object> summary) {
-  static final String FORMAT = "parreg-checkpoint/v1";
+  static final String FORMAT = parreg.protocol.ModelJson.FORMAT;
 
   /** A model without a training summary (gradient descent). */
   Checkpoint(
@@ -84,9 +82,13 @@ record Checkpoint(
     KryoCodec codec = KryoCodec.fromConfig(ConfigFactory.load());
     Connection opened;
     try {
-      opened = location.openExistingConnection();
+      // A running node's embedded journal is read through a snapshot of its durable prefix.
+      parreg.persistence.JournalReading reading = parreg.persistence.JournalReading.open(location);
+      noteSnapshot(reading, journal);
+      location = reading.location();
+      opened = reading.connection();
     } catch (IllegalArgumentException | IllegalStateException e) {
-      // No journal there, or one held open by a running node.
+      // No journal there, or a snapshot of a running node's could not be taken.
       throw new UserError(e.getMessage());
     } catch (SQLException e) {
       throw new UserError("cannot open journal " + journal + ": " + e.getMessage());
@@ -148,6 +150,16 @@ record Checkpoint(
               + " is damaged: "
               + e.getMessage()
               + " (bin/parreg journal verify lists what it holds)");
+    }
+  }
+
+  /** One line on standard error where a running node's journal is read through a snapshot. */
+  static void noteSnapshot(parreg.persistence.JournalReading reading, String journal) {
+    if (reading.snapshot()) {
+      System.err.println(
+          "parreg: journal "
+              + journal
+              + " is in use by a running node: reading a snapshot of what it has made durable");
     }
   }
 
@@ -271,29 +283,8 @@ record Checkpoint(
   }
 
   byte[] toJson() throws IOException {
-    ObjectNode root = JSON.createObjectNode();
-    root.put("format", FORMAT);
-    ObjectNode c = root.putObject("contract");
-    contract.fields().forEach(c::put);
-    root.put("contractDigest", contract.digest());
-    root.put("participant", participant);
-    root.put("committedStep", committedStep);
-    ArrayNode w = root.putArray("parameters");
-    for (double v : parameters) {
-      w.add(v);
-    }
-    ArrayNode b = root.putArray("parameterBits");
-    for (double v : parameters) {
-      b.add(Bits.hex(v));
-    }
-    if (!Double.isNaN(loss)) {
-      root.put("loss", loss);
-      root.put("lossBits", Bits.hex(loss));
-    }
-    if (summary != null) {
-      root.set("summary", JSON.valueToTree(summary));
-    }
-    return JSON.writeValueAsBytes(root);
+    return parreg.protocol.ModelJson.of(
+        contract, participant, committedStep, parameters, loss, summary);
   }
 
   /**

@@ -31,7 +31,10 @@ import picocli.CommandLine.Spec;
 public final class ConvertCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(names = "--in", required = true, description = "input partition (.csv or .prb)")
+  @Option(
+      names = "--in",
+      required = true,
+      description = "input partition (.csv, .prb, .parquet or a directory of Parquet part files)")
   Path in;
 
   @Option(

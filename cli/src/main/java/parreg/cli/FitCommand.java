@@ -29,7 +29,10 @@ import picocli.CommandLine.Option;
         "Train a model on one data file on this machine (local participants, embedded journals,"
             + " resumable) and write it to a checkpoint.")
 public final class FitCommand implements Callable<Integer> {
-  @Option(names = "--data", required = true, description = "the data file (.csv or .prb)")
+  @Option(
+      names = "--data",
+      required = true,
+      description = "the data file (.csv, .prb, .parquet or a directory of Parquet part files)")
   Path data;
 
   @Mixin CsvOptions csv = new CsvOptions();
@@ -92,7 +95,7 @@ public final class FitCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    if (!Files.isRegularFile(data)) {
+    if (!Files.exists(data)) {
       throw new UserError("--data " + data + ": no such file");
     }
     int n = participants != null ? participants : defaultParticipants();

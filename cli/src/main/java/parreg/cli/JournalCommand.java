@@ -57,7 +57,11 @@ public final class JournalCommand implements Runnable {
       KryoCodec codec = KryoCodec.fromConfig(ConfigFactory.load());
       Connection opened;
       try {
-        opened = location.openExistingConnection();
+        parreg.persistence.JournalReading reading =
+            parreg.persistence.JournalReading.open(location);
+        Checkpoint.noteSnapshot(reading, shown);
+        location = reading.location();
+        opened = reading.connection();
       } catch (IllegalArgumentException | IllegalStateException e) {
         throw new UserError(e.getMessage());
       } catch (SQLException e) {

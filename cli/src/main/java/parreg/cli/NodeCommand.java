@@ -83,7 +83,8 @@ public final class NodeCommand implements Callable<Integer> {
   @Option(
       names = "--data",
       defaultValue = "seed",
-      description = "seed, or this participant's partition file (.csv or .prb)")
+      description =
+          "seed, or this participant's partition file (.csv, .prb, .parquet or a directory of Parquet part files)")
   String data;
 
   @Option(

@@ -22,6 +22,9 @@ import parreg.device.data.DataFormatException;
  * starts with {@code x1} is a header; with {@code --label}/{@code --features}/{@code --no-header}
  * the features are the columns chosen (a label column, where there is one, is skipped). A bad row
  * ends the output there (the rows before it stay printed) with exit 2 naming file and line.
+ *
+ * <p>A Parquet file or directory ({@link parreg.device.data.ParquetPartitionFormat#features}) gives
+ * its feature columns chosen by name (default: every column but {@code y}) as binary64.
  */
 final class PredictInput {
   private PredictInput() {}
@@ -29,6 +32,29 @@ final class PredictInput {
   static void run(
       Checkpoint cp, Path file, CsvColumns columns, CsvDialect dialect, PrintWriter out) {
     int d = cp.contract().features();
+    try {
+      if (parreg.device.data.ParquetPartitionFormat.isParquet(file)) {
+        if (!dialect.defaultSyntax()) {
+          throw new UserError(
+              "--input "
+                  + file
+                  + ": a Parquet file has no delimiter; --delimiter applies to CSV files only");
+        }
+        parreg.device.data.ParquetPartitionFormat.features(
+            file,
+            d,
+            columns,
+            (x, where) -> {
+              String at = where.describe();
+              out.println(Double.toString(PredictCommand.predict(cp, x.clone(), at)));
+            });
+        return;
+      }
+    } catch (DataFormatException e) {
+      throw new UserError("--input " + e.getMessage());
+    } catch (IOException e) {
+      throw new UserError("--input " + file + ": " + e.getMessage());
+    }
     try (CsvRecords in = CsvRecords.open(file, dialect)) {
       CsvLayout layout = null;
       boolean first = true;

@@ -64,8 +64,8 @@ import java.util.regex.Pattern;
  * <p>{@link #parse} has no side effect; {@link #openConnection} creates the H2 directory when
  * missing; {@link #openExistingConnection} (for the CLI's readers) refuses to create anything.
  *
- * <p>An embedded H2 database is locked by the process that has it open: a second process (the CLI)
- * cannot open a running node's journal.
+ * <p>An embedded H2 database is locked by the process that has it open: a second process cannot
+ * open a running node's journal; the CLI's readers read a snapshot of it ({@link JournalReading}).
  */
 public final class JournalLocation {
 

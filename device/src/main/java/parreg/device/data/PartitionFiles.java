@@ -13,13 +13,16 @@ import parreg.device.PartitionSource;
 import parreg.device.Workers;
 
 /**
- * Reads and writes partition files, choosing the format: a file that starts with the {@code .prb}
- * magic is binary whatever its name; a {@code .prb} file without it is an error (bad magic); any
- * other file is read as CSV. Writing picks the format from the extension ({@code .prb}, else CSV
- * for {@code .csv}). A {@code .prb} file holds binary32 or binary64 values (its header's version,
- * {@link BinaryPartitionFormat}); it is read at its own precision, unless a precision is asked for:
- * then a binary32 file is widened to binary64 (exactly), and a binary64 file asked for in binary32
- * is refused (it is not rounded: a binary32 run's data are rounded once, from the decimal source).
+ * Reads and writes partition files, choosing the format: a directory, a {@code *.parquet} file or a
+ * file that starts with Parquet's magic is Parquet ({@link ParquetPartitionFormat}: columns chosen
+ * by name, by default the label {@code y} and every other column); a file that starts with the
+ * {@code .prb} magic is binary whatever its name; a {@code .prb} file without it is an error (bad
+ * magic); any other file is read as CSV. Writing picks the format from the extension ({@code .prb},
+ * else CSV for {@code .csv}). A {@code .prb} file holds binary32 or binary64 values (its header's
+ * version, {@link BinaryPartitionFormat}); it is read at its own precision, unless a precision is
+ * asked for: then a binary32 file is widened to binary64 (exactly), and a binary64 file asked for
+ * in binary32 is refused (it is not rounded: a binary32 run's data are rounded once, from the
+ * decimal source).
  */
 public final class PartitionFiles {
   /** The two formats. */
@@ -58,6 +61,9 @@ public final class PartitionFiles {
    */
   public static Partition read(Path file, int expectedFeatures)
       throws IOException, DataFormatException {
+    if (ParquetPartitionFormat.isParquet(file)) {
+      return read(file, expectedFeatures, CsvColumns.DEFAULT, RowSlice.ALL);
+    }
     if (isBinary(file)) {
       return readBinary(file, expectedFeatures, Workers.defaultThreads());
     }
@@ -73,6 +79,10 @@ public final class PartitionFiles {
    */
   public static Partition read(Path file, int expectedFeatures, CsvColumns columns, RowSlice slice)
       throws IOException, DataFormatException {
+    if (ParquetPartitionFormat.isParquet(file)) {
+      return ParquetPartitionFormat.load(file, expectedFeatures, columns, CsvDialect.DEFAULT, slice)
+          .partition();
+    }
     if (isBinary(file)) {
       requireDefault(file, columns);
       if (slice.whole()) {
@@ -91,6 +101,9 @@ public final class PartitionFiles {
   public static Loaded load(
       Path file, int expectedFeatures, CsvColumns columns, CsvDialect dialect, RowSlice slice)
       throws IOException, DataFormatException {
+    if (ParquetPartitionFormat.isParquet(file)) {
+      return ParquetPartitionFormat.load(file, expectedFeatures, columns, dialect, slice);
+    }
     if (isBinary(file)) {
       requireDefault(file, dialect);
       return new Loaded(read(file, expectedFeatures, columns, slice), 0);
@@ -117,6 +130,9 @@ public final class PartitionFiles {
         throw BinaryPartitionFormat.binary64Refused(file);
       }
       return load(file, expectedFeatures, columns, dialect, slice);
+    }
+    if (ParquetPartitionFormat.isParquet(file)) {
+      return ParquetPartitionFormat.load64(file, expectedFeatures, columns, dialect, slice);
     }
     if (isBinary(file)) {
       Loaded l = load(file, expectedFeatures, columns, dialect, slice);
@@ -152,6 +168,9 @@ public final class PartitionFiles {
   public static Streamed stream64(
       Path file, int expectedFeatures, CsvColumns columns, CsvDialect dialect, RowSink64 sink)
       throws IOException, DataFormatException {
+    if (ParquetPartitionFormat.isParquet(file)) {
+      return ParquetPartitionFormat.stream64(file, expectedFeatures, columns, dialect, sink);
+    }
     if (isBinary(file)) {
       requireDefault(file, columns);
       requireDefault(file, dialect);
@@ -173,6 +192,9 @@ public final class PartitionFiles {
   public static Streamed stream(
       Path file, int expectedFeatures, CsvColumns columns, CsvDialect dialect, RowSink sink)
       throws IOException, DataFormatException {
+    if (ParquetPartitionFormat.isParquet(file)) {
+      return ParquetPartitionFormat.stream(file, expectedFeatures, columns, dialect, sink);
+    }
     if (isBinary(file)) {
       requireDefault(file, columns);
       requireDefault(file, dialect);
@@ -210,6 +232,9 @@ public final class PartitionFiles {
    */
   public static long stream(Path file, int expectedFeatures, RowSink sink)
       throws IOException, DataFormatException {
+    if (ParquetPartitionFormat.isParquet(file)) {
+      return stream(file, expectedFeatures, CsvColumns.DEFAULT, sink);
+    }
     if (isBinary(file)) {
       return BinaryPartitionFormat.stream(file, expectedFeatures, sink);
     }
@@ -258,6 +283,9 @@ public final class PartitionFiles {
    * names the file.
    */
   public static PartitionSource open(Path file) throws IOException, DataFormatException {
+    if (ParquetPartitionFormat.isParquet(file)) {
+      return PartitionSource.of(read(file, 0, CsvColumns.DEFAULT, RowSlice.ALL));
+    }
     if (!isBinary(file)) {
       return PartitionSource.of(CsvPartitionFormat.read(file, 0));
     }
