@@ -28,6 +28,9 @@ final class RunEnd {
   private final WriteBehind journal;
   private boolean doneReported;
 
+  /** The step a standardized descent converged at, or -1: the run then ends there. */
+  private long convergedAt = -1;
+
   /** Why training stopped at a non-finite step (null: it did not). */
   private String diverged;
 
@@ -46,9 +49,21 @@ final class RunEnd {
     this.journal = journal;
   }
 
+  /** The step the run ends at: the converged step, else the step limit. */
+  long target() {
+    return convergedAt >= 0 ? convergedAt : settings.targetSteps();
+  }
+
+  /** The run converged at {@code step}: it ends there. */
+  void converged(long step) {
+    if (convergedAt < 0) {
+      convergedAt = step;
+    }
+  }
+
   /** The run is done when the target step is durable here (then the evidence is written). */
   void maybeDone(TrainingState state) {
-    if (doneReported || journal.durable() < settings.targetSteps()) {
+    if (doneReported || journal.durable() < target()) {
       return;
     }
     doneReported = true;
