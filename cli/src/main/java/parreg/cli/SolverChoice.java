@@ -14,7 +14,8 @@ final class SolverChoice {
   static final int MAX_EXACT_FEATURES = 4096;
 
   static final String HELP =
-      "exact (least squares in one pass over the data), gd (fixed-rate gradient descent) or auto"
+      "exact (least squares in one pass over the data), gd (gradient descent: standardized, --tol,"
+          + " unless --learning-rate is given) or auto"
           + " (exact where d <= 4,096 and no --batch-size; the default for file data)";
 
   static final String L2_HELP =
