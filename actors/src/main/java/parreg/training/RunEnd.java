@@ -82,7 +82,7 @@ final class RunEnd {
           new GpuActor.WriteEvidence(
               settings.evidence(), settings.contract().digest(), settings.participant(), adapter));
     } else {
-      lifecycle.markTrainingDone();
+      lifecycle.markTrainingDone(target());
     }
   }
 
@@ -92,7 +92,7 @@ final class RunEnd {
       lifecycle.fail(error);
     } else {
       ctx.getLog().info("device evidence written to {}", settings.evidence());
-      lifecycle.markTrainingDone();
+      lifecycle.markTrainingDone(target());
     }
   }
 

@@ -435,6 +435,7 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
         && parreg.device.StandardizedDescent.converged(settings.contract(), contributions)) {
       end.converged(step);
       status.converged(step);
+      peer.tell(new PeerActor.EndsAt(step));
       getContext()
           .getLog()
           .info("converged at step {} (tol {})", step, settings.contract().solverSpec().tol());
