@@ -128,6 +128,12 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
   /** From the training actor: the journal holds every step up to this one. */
   public record Durable(long step) implements Command {}
 
+  /**
+   * The run ends at {@code step}, before its step limit (a standardized descent converged there):
+   * the target the peers are told about at once. Local to the node.
+   */
+  public record EndsAt(long step) implements Command {}
+
   public record GetView(ActorRef<View> replyTo) implements Command {}
 
   /**
@@ -261,6 +267,7 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
         .onMessage(JournalAnswer.class, this::onJournalAnswer)
         .onMessage(Committed.class, this::onCommitted)
         .onMessage(Durable.class, this::onDurable)
+        .onMessage(EndsAt.class, this::onEndsAt)
         .onMessage(Progress.class, this::onProgress)
         .onMessage(GetView.class, this::onGetView)
         .onMessage(Tick.class, t -> onTick())
@@ -408,8 +415,21 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
     return this;
   }
 
+  /** The step the run ends at: the step limit, or an earlier one ({@link EndsAt}). */
+  private long endStep = Long.MAX_VALUE;
+
+  private Behavior<Command> onEndsAt(EndsAt e) {
+    long target = Math.min(settings.targetSteps(), endStep);
+    endStep = e.step();
+    if (durable < target && durable >= e.step()) {
+      sendProgress();
+    }
+    return this;
+  }
+
   private Behavior<Command> onDurable(Durable d) {
-    boolean reachesTarget = durable < settings.targetSteps() && d.step() >= settings.targetSteps();
+    long target = Math.min(settings.targetSteps(), endStep);
+    boolean reachesTarget = durable < target && d.step() >= target;
     durable = d.step();
     if (reachesTarget) {
       // Tell the peers at once that the target is durable here: a peer run with --exit-when-done

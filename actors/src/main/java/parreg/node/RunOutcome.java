@@ -47,7 +47,9 @@ final class RunOutcome {
       if (node.system().whenTerminated().isCompleted()) {
         return new NodeLifecycle.Outcome(1, "actor system terminated");
       }
-      if (d.exitWhenDone() && lc.trainingDone().isDone() && everyoneDone(d, peerView(node, refs))) {
+      if (d.exitWhenDone()
+          && lc.trainingDone().isDone()
+          && everyoneDone(d, lc.doneStep(), peerView(node, refs))) {
         return new NodeLifecycle.Outcome(0, "");
       }
       if (polls % 5 == 0) {
@@ -76,10 +78,12 @@ final class RunOutcome {
     }
   }
 
-  private static boolean everyoneDone(Deployment d, PeerActor.View v) {
+  /** Every peer has made durable the step this node ended at (all end at the same one). */
+  private static boolean everyoneDone(Deployment d, long doneStep, PeerActor.View v) {
+    long end = Math.min(d.steps(), doneStep);
     return v != null
         && v.peers().size() == d.participants() - 1
-        && v.peers().stream().allMatch(p -> p.lastKnownDurable() >= d.steps());
+        && v.peers().stream().allMatch(p -> p.lastKnownDurable() >= end);
   }
 
   /**

@@ -6,6 +6,7 @@ import parreg.device.ExactStep;
 import parreg.device.LocalSums;
 import parreg.device.PartitionInfo;
 import parreg.device.RunContract;
+import parreg.device.StandardizedDescent;
 import parreg.device.UpdateRule;
 import parreg.persistence.KryoSerializable;
 
@@ -68,7 +69,9 @@ public record TrainingState(
     UpdateRule.Outcome o =
         contract.solverSpec().exact()
             ? exactStep(step, contributions)
-            : UpdateRule.apply(parameters, contributions, contract.rate().value());
+            : contract.solverSpec().standardized()
+                ? StandardizedDescent.apply(contract, parameters, contributions).outcome()
+                : UpdateRule.apply(parameters, contributions, contract.rate().value());
     double[] w = o.parameters();
     for (int j = 0; j < w.length; j++) {
       if (!Double.isFinite(w[j])) {

@@ -56,4 +56,18 @@ public final class NodeLifecycle {
   public void markTrainingDone() {
     trainingDone.complete(null);
   }
+
+  /** The step the run ended at, before {@link #markTrainingDone()}: every participant's too. */
+  private volatile long doneStep = Long.MAX_VALUE;
+
+  /** Training ended at {@code step} (a converged run ends before its step limit). */
+  public void markTrainingDone(long step) {
+    doneStep = step;
+    markTrainingDone();
+  }
+
+  /** The step the run ended at, or {@link Long#MAX_VALUE} when it did not end yet. */
+  public long doneStep() {
+    return doneStep;
+  }
 }

@@ -30,6 +30,14 @@ final class OwnContribution {
   private long ownStep = -1;
   private LocalSums ownSums;
 
+  /**
+   * The partition's column moments, appended to every contribution of a standardized descent
+   * ({@link parreg.device.StandardizedDescent}); null for every other solver.
+   */
+  private java.util.function.Supplier<double[]> moments;
+
+  private double[] momentsValue;
+
   OwnContribution(
       ActorRef<GpuActor.Command> gpu,
       ActorRef<PeerActor.Command> peer,
@@ -104,13 +112,26 @@ final class OwnContribution {
    * The GPU actor's answer for {@code step}, the next step; published at once when that step is in
    * flight.
    */
-  void computed(long step, LocalSums sums, boolean inFlight) {
+  void computed(long step, LocalSums kernelSums, boolean inFlight) {
     StepTrace.stamp(3, step);
+    LocalSums sums = kernelSums;
+    if (moments != null) {
+      if (momentsValue == null) {
+        momentsValue = moments.get(); // one pass over the partition, on the first step only
+      }
+      sums = parreg.device.StandardizedDescent.contribution(kernelSums, momentsValue);
+    }
     ownStep = step;
     ownSums = sums;
     if (inFlight) {
       peer.tell(new PeerActor.Publish(step, sums));
     } // else computed ahead: published once the step starts
+  }
+
+  /** Appends the partition's moments ({@code supplier}, asked once) to every contribution. */
+  OwnContribution withMoments(java.util.function.Supplier<double[]> supplier) {
+    this.moments = supplier;
+    return this;
   }
 
   /** Whether this node's contribution to {@code step} is here. */

@@ -30,6 +30,9 @@ final class RunEnd {
   private final WriteBehind journal;
   private boolean doneReported;
 
+  /** The step a standardized descent converged at, or -1: the run then ends there. */
+  private long convergedAt = -1;
+
   /** Why training stopped at a non-finite step (null: it did not). */
   private String diverged;
 
@@ -48,6 +51,18 @@ final class RunEnd {
     this.journal = journal;
   }
 
+  /** The step the run ends at: the converged step, else the step limit. */
+  long target() {
+    return convergedAt >= 0 ? convergedAt : settings.targetSteps();
+  }
+
+  /** The run converged at {@code step}: it ends there. */
+  void converged(long step) {
+    if (convergedAt < 0) {
+      convergedAt = step;
+    }
+  }
+
   /**
    * The run is done when the target step is durable here: then the model file is written beside an
    * embedded journal ({@link #writeModel}) and the evidence, when asked for.
@@ -55,7 +70,7 @@ final class RunEnd {
    * @param summary an exact run's training summary, or null
    */
   void maybeDone(TrainingState state, java.util.Map<String, Object> summary) {
-    if (doneReported || journal.durable() < settings.targetSteps()) {
+    if (doneReported || journal.durable() < target()) {
       return;
     }
     doneReported = true;
@@ -75,7 +90,7 @@ final class RunEnd {
           new GpuActor.WriteEvidence(
               settings.evidence(), settings.contract().digest(), settings.participant(), adapter));
     } else {
-      lifecycle.markTrainingDone();
+      lifecycle.markTrainingDone(target());
     }
   }
 
@@ -120,7 +135,7 @@ final class RunEnd {
       lifecycle.fail(error);
     } else {
       ctx.getLog().info("device evidence written to {}", settings.evidence());
-      lifecycle.markTrainingDone();
+      lifecycle.markTrainingDone(target());
     }
   }
 

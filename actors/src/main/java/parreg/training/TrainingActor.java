@@ -207,11 +207,18 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
             batching,
             settings.participant(),
             settings.contract().solverSpec().exact());
+    if (settings.contract().solverSpec().standardized()) {
+      own.withMoments(
+          () -> parreg.device.StandardizedDescent.moments(settings.partition().rows().join()));
+    }
     this.end = new RunEnd(ctx, timers, settings, lifecycle, gpu, this.journal);
     this.status =
         new TrainingStatus(settings, batching, this.journal, recoveredStep, System.nanoTime());
     if (recovered.lastReplayed() != null) {
       status.committed(recovered.lastReplayed().step(), recovered.lastReplayed().contributions());
+      if (recovered.lastReplayed().step() == state.committed()) {
+        convergedCheck(state.committed(), recovered.lastReplayed().contributions());
+      }
     }
     this.metrics = NodeMetrics.get(ctx.getSystem());
     metrics.recovered(state.committed(), settings.targetSteps(), state.loss());
@@ -333,7 +340,7 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
     if (stopped || journal.flushing() || !rosterComplete || !state.started() || inFlight >= 0) {
       return this;
     }
-    if (state.committed() >= settings.targetSteps()) {
+    if (state.committed() >= end.target()) {
       journal.write(); // nothing more to group with
       end.maybeDone(state, status.summary());
       return this;
@@ -401,8 +408,9 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
     }
     state = next;
     status.committed(step, r.contributions());
+    convergedCheck(step, r.contributions());
     metrics.stepCommitted(step, state.loss(), System.nanoTime() - lastStepStartNanos);
-    if (watcher != null && (step % watcher.every() == 0 || step == settings.targetSteps())) {
+    if (watcher != null && (step % watcher.every() == 0 || step == end.target())) {
       watcher.replyTo().tell(new CommittedParameters(step, state.parameters()));
     }
     if (step == recoveredStep + 1) {
@@ -415,6 +423,23 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
     own.committed();
     peer.tell(new PeerActor.Committed(step, r.contributions()));
     return startNextStep();
+  }
+
+  /**
+   * A standardized descent with a tolerance ends after the first step whose committed set meets it:
+   * every node decides from the same set, and a restarted node from the same set replayed.
+   */
+  private void convergedCheck(long step, LocalSums[] contributions) {
+    if (settings.contract().solverSpec().standardized()
+        && step < settings.targetSteps()
+        && parreg.device.StandardizedDescent.converged(settings.contract(), contributions)) {
+      end.converged(step);
+      status.converged(step);
+      peer.tell(new PeerActor.EndsAt(step));
+      getContext()
+          .getLog()
+          .info("converged at step {} (tol {})", step, settings.contract().solverSpec().tol());
+    }
   }
 
   private Behavior<Command> onGroupDue(GroupDue g) {
@@ -510,8 +535,7 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
   private Phase phase() {
     boolean stepWaits =
         inFlight >= 0 && System.nanoTime() - lastStepStartNanos > settings.waitingAfter().toNanos();
-    return TrainingStatus.phase(
-        state, rosterComplete, journal.durable(), settings.targetSteps(), stepWaits);
+    return TrainingStatus.phase(state, rosterComplete, journal.durable(), end.target(), stepWaits);
   }
 
   private Behavior<Command> onGetState(GetState g) {

@@ -48,7 +48,7 @@ final class TrainingRecovery {
                           ActorRef<StepJournal.Command> journal =
                               ctx.spawn(
                                   StepJournal.create(
-                                      settings.persistenceId(), settings.snapshotEvery(), replies),
+                                      settings.persistenceId(), snapshotEvery(settings), replies),
                                   "journal");
                           return awaitJournal(
                               ctx,
@@ -139,5 +139,16 @@ final class TrainingRecovery {
           + given.describe();
     }
     return null;
+  }
+
+  /**
+   * Snapshots every {@code snapshot-every} events; never for a standardized descent with a
+   * tolerance, whose stop is decided from its last committed set: recovery replays every step
+   * (bounded by {@code --steps}), so the last set is always at hand.
+   */
+  static int snapshotEvery(NodeSettings settings) {
+    return settings.contract().solverSpec().tolValue() > 0
+        ? Integer.MAX_VALUE
+        : settings.snapshotEvery();
   }
 }

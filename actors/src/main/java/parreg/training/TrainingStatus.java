@@ -26,6 +26,9 @@ final class TrainingStatus {
   /** An exact run's training summary once its step is committed ({@link FitSummary}). */
   private java.util.Map<String, Object> summary;
 
+  /** The step the run ends at: the step limit, or the step a standardized descent converged at. */
+  private long target;
+
   private final NodeSettings settings;
   private final Batching batching;
   private final WriteBehind journal;
@@ -47,6 +50,22 @@ final class TrainingStatus {
     this.journal = journal;
     this.recoveredStep = recoveredStep;
     this.progress = new ProgressMeter(recoveredStep, nowNanos);
+    this.target = settings.targetSteps();
+  }
+
+  /** A standardized descent converged at {@code step}: the run ends there, and says why. */
+  void converged(long step) {
+    target = step;
+    summary = stop("converged", step);
+  }
+
+  private java.util.Map<String, Object> stop(String why, long step) {
+    java.util.Map<String, Object> m = new java.util.LinkedHashMap<>();
+    m.put("solver", parreg.device.StandardizedDescent.VERSION);
+    m.put("stop", why);
+    m.put("stopStep", step);
+    m.put("tol", settings.contract().solverSpec().tol());
+    return m;
   }
 
   /**
@@ -88,7 +107,7 @@ final class TrainingStatus {
     }
     return progress.line(
         state.committed(),
-        settings.targetSteps(),
+        target,
         state.loss(),
         journal.durable(),
         phase == TrainingActor.Phase.WAITING);
@@ -103,6 +122,10 @@ final class TrainingStatus {
     if (settings.contract().solverSpec().exact() && step == ExactStep.STEP) {
       summary =
           FitSummary.json(settings.contract(), FitSummary.of(settings.contract(), contributions));
+    } else if (settings.contract().solverSpec().standardized()
+        && step >= settings.targetSteps()
+        && summary == null) {
+      summary = stop("step limit", step);
     }
   }
 
@@ -118,7 +141,7 @@ final class TrainingStatus {
         state.committed(),
         journal.durable(),
         recoveredStep,
-        settings.targetSteps(),
+        target,
         batching.epoch(state.committed()),
         state.committed(),
         batching.batchesPerEpoch(),
@@ -134,7 +157,7 @@ final class TrainingStatus {
         settings.journalDescription(),
         startedAtMillis,
         progress.stepsPerSecond(),
-        progress.etaSeconds(state.committed(), settings.targetSteps()),
+        progress.etaSeconds(state.committed(), target),
         summary);
   }
 }

@@ -55,6 +55,12 @@ public final class FitCommand implements Callable<Integer> {
   @Option(names = "--precision", description = SolverChoice.PRECISION_HELP)
   String precision;
 
+  @Option(names = "--standardize", negatable = true, description = SolverChoice.STANDARDIZE_HELP)
+  Boolean standardize;
+
+  @Option(names = "--tol", description = SolverChoice.TOL_HELP)
+  String tol;
+
   @Option(names = "--no-bias", description = "fit no intercept (regression through the origin)")
   boolean noBias;
 
@@ -222,6 +228,12 @@ public final class FitCommand implements Callable<Integer> {
     }
     if (learningRate != null) {
       a.addAll(List.of("--learning-rate", learningRate));
+    }
+    if (standardize != null) {
+      a.add(standardize ? "--standardize" : "--no-standardize");
+    }
+    if (tol != null) {
+      a.addAll(List.of("--tol", tol));
     }
     a.addAll(csv.asArguments());
     if (na.na != null) {

@@ -188,6 +188,12 @@ public final class NodeCommand implements Callable<Integer> {
   @Option(names = "--l2", description = SolverChoice.L2_HELP)
   String l2;
 
+  @Option(names = "--standardize", negatable = true, description = SolverChoice.STANDARDIZE_HELP)
+  Boolean standardize;
+
+  @Option(names = "--tol", description = SolverChoice.TOL_HELP)
+  String tol;
+
   @Option(names = "--precision", description = SolverChoice.PRECISION_HELP)
   String precision;
 
@@ -336,6 +342,10 @@ public final class NodeCommand implements Callable<Integer> {
                   + c.solver
                   + (c.l2 != null ? " and --l2" : ""));
         }
+        if (c.standardize != null || c.tol != null) {
+          throw new UserError(
+              "--data seed is the seed's fixed-rate run; drop --standardize and --tol");
+        }
         if (c.precision != null && !"f32".equals(c.precision)) {
           throw new UserError(
               "--data seed is the seed's binary32 run; drop --precision " + c.precision);
@@ -364,7 +374,15 @@ public final class NodeCommand implements Callable<Integer> {
               "--data", file, c.csv.columns(), c.csv.dialect(c.na.missing()), slice, precision);
       int d = p.features();
       parreg.device.SolverSpec solverSpec =
-          SolverChoice.resolve(c.solver, c.l2, d, c.batchSize, gdFlags);
+          SolverChoice.resolve(
+              c.solver,
+              c.l2,
+              d,
+              c.batchSize,
+              gdFlags,
+              c.learningRate != null,
+              c.standardize,
+              c.tol);
       if (!solverSpec.exact() && precision == parreg.device.Precision.F64) {
         if (c.precision != null) {
           throw SolverChoice.gdBinary64();
@@ -407,7 +425,9 @@ public final class NodeCommand implements Callable<Integer> {
           init[i] = finite("--initial-weights", i, c.initialWeights.get(i));
         }
       }
-      String rate = c.learningRate != null ? c.learningRate : "1/4";
+      // A standardized descent's rate is in units of 1/L (StandardizedDescent): 1 by default.
+      String rate =
+          c.learningRate != null ? c.learningRate : solverSpec.standardized() ? "1" : "1/4";
       try {
         parreg.device.LearningRate.parse(rate);
       } catch (IllegalArgumentException e) {

@@ -14,7 +14,8 @@ final class SolverChoice {
   static final int MAX_EXACT_FEATURES = 4096;
 
   static final String HELP =
-      "exact (least squares in one pass over the data), gd (fixed-rate gradient descent) or auto"
+      "exact (least squares in one pass over the data), gd (gradient descent: standardized, --tol,"
+          + " unless --learning-rate is given) or auto"
           + " (exact where d <= 4,096 and no --batch-size; the default for file data)";
 
   static final String L2_HELP =
@@ -25,6 +26,21 @@ final class SolverChoice {
       "f32 or f64: the precision the data are held in. f64 (binary64 end to end) is the exact"
           + " solver's only; default f64 for CSV (decimal text) with the exact solver, f32"
           + " otherwise";
+
+  static final String STANDARDIZE_HELP =
+      "gradient descent in standardized coordinates (column means and standard deviations from"
+          + " one pass), step 1/L with L a bound of the standardized Gram's largest eigenvalue"
+          + " (--learning-rate then multiplies it); coefficients in original units. Default on"
+          + " for gd unless --learning-rate is given";
+
+  static final String TOL_HELP =
+      "standardized gd: stop after the first step where max_j |g_j| / rms(residual) <= TOL"
+          + " (standardized gradient g); 0 runs to --steps (default "
+          + "1e-7"
+          + ")";
+
+  /** The standardized descent's default tolerance. */
+  static final String DEFAULT_TOL = "1e-7";
 
   private SolverChoice() {}
 
@@ -71,6 +87,52 @@ final class SolverChoice {
    * @throws UserError naming the flag that does not fit
    */
   static SolverSpec resolve(
+      String solver, String l2, int features, int batchSize, boolean gdFlagsGiven) {
+    return resolve(solver, l2, features, batchSize, gdFlagsGiven, false, null, null);
+  }
+
+  /**
+   * The solver a file run trains with, gradient descent standardized or not.
+   *
+   * @param rateGiven whether {@code --learning-rate} was given (gradient descent then stays on raw
+   *     features unless {@code --standardize} is given too)
+   * @param standardize {@code --standardize} / {@code --no-standardize}, or null
+   * @param tol {@code --tol}, or null
+   */
+  static SolverSpec resolve(
+      String solver,
+      String l2,
+      int features,
+      int batchSize,
+      boolean gdFlagsGiven,
+      boolean rateGiven,
+      Boolean standardize,
+      String tol) {
+    SolverSpec spec = resolveSolver(solver, l2, features, batchSize, gdFlagsGiven);
+    if (spec.exact()) {
+      if (standardize != null || tol != null) {
+        throw new UserError(
+            "--standardize and --tol apply to gradient descent (--solver gd), not to the exact"
+                + " solver");
+      }
+      return spec;
+    }
+    boolean standardized = standardize != null ? standardize : !rateGiven;
+    if (!standardized) {
+      if (tol != null) {
+        throw new UserError(
+            "--tol applies to gradient descent in standardized coordinates: give --standardize");
+      }
+      return spec;
+    }
+    try {
+      return SolverSpec.standardized(tol == null ? DEFAULT_TOL : tol.strip());
+    } catch (IllegalArgumentException e) {
+      throw new UserError("--tol: " + e.getMessage());
+    }
+  }
+
+  private static SolverSpec resolveSolver(
       String solver, String l2, int features, int batchSize, boolean gdFlagsGiven) {
     boolean exact;
     switch (solver) {

@@ -14,18 +14,37 @@ import java.math.BigDecimal;
  *       statistics in the versioned order {@code ORDER}; every node solves the merged statistics
  *       with the versioned code {@code SOLVE}; {@code L} is the ridge penalty as given (a decimal,
  *       applied as the binary64 nearest to it).
+ *   <li>{@code gd-standardized/v1;tol=T}: gradient descent in standardized coordinates with the
+ *       step length of {@link StandardizedDescent} (the contract's learning rate times 1/L, L a
+ *       bound of the standardized Gram's largest eigenvalue), stopping at the first step whose
+ *       convergence measure is at most {@code T} ({@code 0}: never, the run goes to its step
+ *       limit); {@code T} is a decimal as given.
  * </ul>
  *
  * @param exact whether the solver is the exact one (else fixed-rate gradient descent)
  * @param order the statistics' order version (exact only, else empty)
  * @param solve the solve's version (exact only, else empty)
  * @param l2 the ridge penalty as given, {@code "0"} for none
+ * @param tol gradient descent in standardized coordinates with this stopping tolerance (a decimal
+ *     as given), or empty for fixed-rate descent on raw features (and for the exact solver)
  */
-public record SolverSpec(boolean exact, String order, String solve, String l2) {
+public record SolverSpec(boolean exact, String order, String solve, String l2, String tol) {
   /** The seed's learner. */
   public static final SolverSpec GD = new SolverSpec(false, "", "", "0");
 
+  /** A solver without the standardized descent's tolerance. */
+  public SolverSpec(boolean exact, String order, String solve, String l2) {
+    this(exact, order, solve, l2, "");
+  }
+
   public SolverSpec {
+    java.util.Objects.requireNonNull(tol, "tol");
+    if (exact && !tol.isEmpty()) {
+      throw new IllegalArgumentException("the exact solver takes no tolerance");
+    }
+    if (!tol.isEmpty()) {
+      tolValue(tol);
+    }
     java.util.Objects.requireNonNull(order, "order");
     java.util.Objects.requireNonNull(solve, "solve");
     java.util.Objects.requireNonNull(l2, "l2");
@@ -41,6 +60,34 @@ public record SolverSpec(boolean exact, String order, String solve, String l2) {
   /** The exact solver with these versions and ridge penalty. */
   public static SolverSpec exact(String order, String solve, String l2) {
     return new SolverSpec(true, order, solve, l2);
+  }
+
+  /** Gradient descent in standardized coordinates ({@link StandardizedDescent}) with tolerance. */
+  public static SolverSpec standardized(String tol) {
+    return new SolverSpec(false, "", "", "0", tol);
+  }
+
+  /** Whether this is gradient descent in standardized coordinates. */
+  public boolean standardized() {
+    return !tol.isEmpty();
+  }
+
+  /** The stopping tolerance as binary64 (0: none); 0 for every solver but the standardized. */
+  public double tolValue() {
+    return tol.isEmpty() ? 0.0 : tolValue(tol);
+  }
+
+  private static double tolValue(String tol) {
+    BigDecimal v;
+    try {
+      v = new BigDecimal(tol);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("tol '" + tol + "' is not a decimal number");
+    }
+    if (v.signum() < 0 || v.compareTo(BigDecimal.ONE) >= 0) {
+      throw new IllegalArgumentException("tol must be >= 0 and < 1, got " + tol);
+    }
+    return v.doubleValue();
   }
 
   /** The ridge penalty as binary64. */
@@ -67,7 +114,10 @@ public record SolverSpec(boolean exact, String order, String solve, String l2) {
 
   /** The canonical text stored in the contract. */
   public String text() {
-    return exact ? "exact;order=" + order + ";solve=" + solve + ";l2=" + l2 : "";
+    if (exact) {
+      return "exact;order=" + order + ";solve=" + solve + ";l2=" + l2;
+    }
+    return tol.isEmpty() ? "" : StandardizedDescent.VERSION + ";tol=" + tol;
   }
 
   /**
@@ -80,6 +130,9 @@ public record SolverSpec(boolean exact, String order, String solve, String l2) {
       return GD;
     }
     String[] parts = text.split(";", -1);
+    if (StandardizedDescent.VERSION.equals(parts[0]) && parts.length == 2) {
+      return standardized(value(parts[1], "tol", text));
+    }
     if (!"exact".equals(parts[0]) || parts.length != 4) {
       throw new IllegalArgumentException("unknown solver term '" + text + "'");
     }
