@@ -78,7 +78,8 @@ public final class CudaBackend implements KernelBackend {
    * ("GPU-xxxxxxxx-xxxx-..."), or the same 32 hex digits bare (dashes optional).
    */
   public static KernelBackend open(String device) throws BackendUnavailableException {
-    return new CudaBackend(device, List.of(CudaCard.PTX_RESOURCE), true, null);
+    return new CudaBackend(
+        device, List.of(CudaCard.PTX_RESOURCE, CudaGramPass.PTX_RESOURCE), true, null);
   }
 
   /**
@@ -90,7 +91,7 @@ public final class CudaBackend implements KernelBackend {
   public static CudaBackend openForBenchmark(
       String device, String comparisonPtx, boolean ordered, String plan)
       throws BackendUnavailableException {
-    List<String> ptx = new ArrayList<>(List.of(CudaCard.PTX_RESOURCE));
+    List<String> ptx = new ArrayList<>(List.of(CudaCard.PTX_RESOURCE, CudaGramPass.PTX_RESOURCE));
     if (comparisonPtx != null) {
       ptx.add(comparisonPtx);
     }
@@ -153,6 +154,10 @@ public final class CudaBackend implements KernelBackend {
   private FloatBuffer hParamsView;
   private DoubleBuffer hResultView;
   private boolean pending;
+
+  /** The statistics pass over the resident partition, made at its first launch. */
+  private CudaGramPass gram;
+
   private long launches;
   private double loadSeconds = Double.NaN;
 
@@ -631,9 +636,8 @@ public final class CudaBackend implements KernelBackend {
   }
 
   /**
-   * The exact solver's pass. It runs on the host, over the partition this backend keeps, with the
-   * CPU backend's code (the same bits by construction); the statistics kernel for the card is not
-   * built yet.
+   * The exact solver's pass on the card ({@link CudaGramPass}: the statistics kernels over the
+   * resident partition, the bits of the CPU backend's pass).
    */
   @Override
   public Launch launchStatistics() {
@@ -644,19 +648,23 @@ public final class CudaBackend implements KernelBackend {
     if (pending) {
       throw new IllegalStateException("a launch is already in flight: await its fence first");
     }
-    LocalSums s =
-        parreg.device.CpuBackend.statistics(partition, parreg.device.Workers.defaultThreads());
-    return new Launch() {
-      @Override
-      public boolean isRetired() {
-        return true;
-      }
+    card.makeCurrent();
+    if (gram == null) {
+      gram =
+          new CudaGramPass(
+              card, stream, dX, dY, partition.samples(), d, ResidentLayout.of(plan, d));
+    }
+    Launch l = gram.launch(() -> pending = false);
+    pending = true;
+    launches++;
+    return l;
+  }
 
-      @Override
-      public LocalSums await() {
-        return s;
-      }
-    };
+  /** The statistics pass's shape ("blocks of 2^L tiles, P patches"), for the benchmark. */
+  public String statisticsShape() {
+    return gram == null
+        ? "not launched"
+        : "blocks of 2^" + gram.blockLog() + " tiles, " + gram.patchCount() + " patches";
   }
 
   /** The fence of one CUDA launch: the event recorded after the result copy. */
@@ -734,7 +742,10 @@ public final class CudaBackend implements KernelBackend {
     closed = true;
     card.makeCurrentForClose();
     if (pending) {
-      cuEventSynchronize(evEnd);
+      cuStreamSynchronize(stream);
+    }
+    if (gram != null) {
+      gram.close();
     }
     for (CUdeviceptr p : new CUdeviceptr[] {dX, dY, dParams, dWeights, dPartA, dPartB, dR}) {
       if (p != null) {
