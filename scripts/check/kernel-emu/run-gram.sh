@@ -20,3 +20,5 @@ fi
 "$dir/gram" 61 700 octet 1
 "$dir/gram" 87 300 quad 0
 "$dir/gram" 90 513 plain 1
+"$dir/gram" 130 600 octet 0
+"$dir/gram" 40 70001 quad 9

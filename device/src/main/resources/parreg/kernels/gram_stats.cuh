@@ -46,7 +46,7 @@ typedef int4 gs_int4;
 #endif
 
 // Levels of a counter: blocks of up to 2^(GS_LEVELS - 1) tiles (or values).
-#define GS_LEVELS 9
+#define GS_LEVELS 13
 // Samples a slice, slices a tile (GramOrder.TILE = 256).
 #define GS_SLICE 32
 #define GS_TILE_SLICES 8

@@ -53,6 +53,7 @@ class CudaGramParityTest {
   @ParameterizedTest(name = "d={0} N={1} plan={2}")
   @MethodSource("shapes")
   void matchesTheCpuPass(int d, int n, String plan) {
+    CudaTestSupport.devicesOrSkip();
     Partition p = CudaTestSupport.partition(17L * d + n, n, d);
     GramStats want =
         GramPass.compute(
@@ -72,6 +73,7 @@ class CudaGramParityTest {
   /** A gradient step after the pass, and the pass after a step: they share the card's stream. */
   @Test
   void interleavesWithGradientSteps() {
+    CudaTestSupport.devicesOrSkip();
     int d = 37;
     int n = 12_345;
     Partition p = CudaTestSupport.partition(99, n, d);

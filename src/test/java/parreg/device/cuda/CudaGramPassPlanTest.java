@@ -60,7 +60,7 @@ class CudaGramPassPlanTest {
 
   @Test
   void gridFitsTheLimits() {
-    for (int tiles : new int[] {0, 1, 7, 256, 78_125, 8_388_608}) {
+    for (int tiles : new int[] {0, 1, 7, 256, 78_125, 8_388_608}) { // up to 2^31 samples
       for (int patches : new int[] {1, 6, 2145}) {
         int log = CudaGramPass.blockLog(patches, tiles, 132);
         assertTrue(log >= 0 && log <= CudaGramPass.MAX_BLOCK_LOG);
@@ -68,7 +68,22 @@ class CudaGramPassPlanTest {
         assertTrue(blocks <= 65_535, blocks + " blocks of tiles");
       }
     }
-    assertEquals(5, CudaGramPass.blockLog(1, 78_125, 132), "20 M samples at d = 64");
+    assertEquals(4, CudaGramPass.blockLog(1, 78_125, 132), "20 M samples at d = 64: 4,883 blocks");
+  }
+
+  /** The blocks' values stay a small share of the card beside the data (here at most 2 GB). */
+  @Test
+  void blockValuesStaySmall() {
+    int[][] shapes = {{20_000_000, 64}, {400_000, 1024}, {100_000, 4096}, {8_000_000, 4096}};
+    for (int[] s : shapes) {
+      int m = GramOrder.columns(s[1]);
+      int patches = CudaGramPass.patches(m).size();
+      int tiles = GramOrder.tiles(s[0]);
+      int log = CudaGramPass.blockLog(patches, tiles, 132);
+      long blocks = ((tiles - 1L) >> log) + 1;
+      long bytes = 16L * GramOrder.entries(m) * blocks;
+      assertTrue(bytes <= 2L << 30, bytes + " bytes of block values at " + s[0] + " x " + s[1]);
+    }
   }
 
   @Test

@@ -44,8 +44,9 @@ import parreg.solver.GramStats;
  * <p>Patches: where the triangle has at most {@value #ONE_PATCH_CELLS} cell rows ({@code d <= 86})
  * one patch holds all its cells (one block column, the partition's columns read once a block);
  * otherwise strips of 16 cell rows, a triangular patch on the diagonal and 16 x 16 cells off it.
- * The block size of tiles only spreads the work (at least {@value #BLOCKS_PER_SM} blocks an SM
- * where the partition allows); no bit depends on it, on the patches or on the card.
+ * The block size of tiles only spreads the work (as few tiles a block as keep the grid within
+ * {@value #BLOCKS_PER_SM} blocks an SM: many waves, a short last one, few block values to reduce);
+ * no bit depends on it, on the patches or on the card.
  */
 final class CudaGramPass implements AutoCloseable {
   /** The module of the statistics kernels, loaded beside the local sums'. */
@@ -63,10 +64,10 @@ final class CudaGramPass implements AutoCloseable {
   private static final int GROUP_LOG = 5;
 
   /** The most tiles a block of gram_tiles_o reduces (its counter's levels, GS_LEVELS - 1). */
-  static final int MAX_BLOCK_LOG = 8;
+  static final int MAX_BLOCK_LOG = 12;
 
-  /** Blocks an SM the choice of blockLog aims at, at least. */
-  static final int BLOCKS_PER_SM = 16;
+  /** Blocks an SM the choice of blockLog allows at most (many waves: a short last one). */
+  static final int BLOCKS_PER_SM = 64;
 
   private final CudaCard card;
   private final CUstream stream;
@@ -133,10 +134,14 @@ final class CudaGramPass implements AutoCloseable {
       }
       dPatches = alloc(4L * packed.length);
       run(cuMemcpyHtoD(dPatches, Pointer.to(packed), 4L * packed.length), "cuMemcpyHtoD(patches)");
-      long values = 8L * entries * Math.max(1, blocks);
+      // the blocks' values, then the tree's levels alternately in the second buffer (a group's
+      // values each) and the first
+      long[] values = {
+        8L * entries * Math.max(1, blocks), 8L * entries * ((blocks + GROUP - 1) / GROUP)
+      };
       for (int b = 0; b < 2; b++) {
-        dHi[b] = alloc(values);
-        dLo[b] = alloc(values);
+        dHi[b] = alloc(values[b]);
+        dLo[b] = alloc(values[b]);
       }
       run(cuMemAllocHost(hResult, 16L * entries), "cuMemAllocHost(statistics)");
       hostAllocated = true;
