@@ -58,6 +58,47 @@ class CudaGramPassPlanTest {
     }
   }
 
+  /**
+   * gram_stats.cuh's address of feature c of sample l in slice sl (gs_value, gs_stage) is where
+   * ResidentLayout puts it, in the plain, quad and octet layouts.
+   */
+  @Test
+  void kernelAddressesMatchTheResidentLayouts() {
+    int n = 100;
+    int d = 7;
+    float[] x = new float[n * d];
+    for (int i = 0; i < x.length; i++) {
+      x[i] = i + 1;
+    }
+    parreg.device.Partition p = new parreg.device.Partition(n, d, x, new float[n]);
+    ResidentLayout[] layouts = {
+      new ResidentLayout(d, 9, false),
+      new ResidentLayout(d, 12, true),
+      new ResidentLayout(d, 8, true, 8)
+    };
+    for (ResidentLayout layout : layouts) {
+      int slices = (int) ResidentLayout.slices(n);
+      float[] buf = new float[slices * layout.sliceFloats()];
+      layout.build(p, 0, slices, buf);
+      int sf = layout.sliceFeatures();
+      int q = 1 << layout.quadLog();
+      int g = 1 << layout.groupLog();
+      for (int i = 0; i < n; i++) {
+        for (int c = 0; c < d; c++) {
+          int sl = i / 32;
+          int l = i % 32;
+          int off =
+              sl * 32 * sf
+                  + (l >> layout.groupLog()) * sf * g
+                  + (c >> layout.quadLog()) * q * g
+                  + (l & (g - 1)) * q
+                  + (c & (q - 1));
+          assertEquals(x[c * n + i], buf[off], "feature " + c + " of sample " + i);
+        }
+      }
+    }
+  }
+
   @Test
   void gridFitsTheLimits() {
     for (int tiles : new int[] {0, 1, 7, 256, 78_125, 8_388_608}) { // up to 2^31 samples

@@ -79,7 +79,7 @@ public final class ResidentLayout {
 
   /** log2 of the samples of a lane group: 5 (a whole slice) or 3 (the octet layout). */
   int groupLog() {
-    return groupLanes == 8 ? 3 : 5;
+    return Integer.numberOfTrailingZeros(groupLanes);
   }
 
   /** Floats of one slice. */
