@@ -31,7 +31,8 @@ class CudaGramPassPlanTest {
       int cr = (m + 3) / 4;
       int threads = CudaGramPass.blockThreads(cr);
       assertTrue(threads % 32 == 0 && threads <= 256, "block of " + threads);
-      assertTrue(CudaGramPass.sharedBytes(cr) <= 227 * 1024, "shared memory at d=" + d);
+      assertTrue(CudaGramPass.fits(d, 227 * 1024), "shared memory of an H100/H200 at d=" + d);
+      assertTrue(CudaGramPass.fits(d, 64 * 1024) == (d <= 86), "shared memory of 7.5 at d=" + d);
       for (int[] p : patches) {
         boolean diag = p[0] == p[1];
         int cells = diag ? p[2] * (p[2] + 1) / 2 : p[2] * p[3];

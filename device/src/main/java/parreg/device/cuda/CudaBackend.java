@@ -637,7 +637,8 @@ public final class CudaBackend implements KernelBackend {
 
   /**
    * The exact solver's pass on the card ({@link CudaGramPass}: the statistics kernels over the
-   * resident partition, the bits of the CPU backend's pass).
+   * resident partition, the bits of the CPU backend's pass); on a card whose blocks lack the
+   * kernel's shared memory, the CPU backend's pass over the partition this backend keeps.
    */
   @Override
   public Launch launchStatistics() {
@@ -649,6 +650,22 @@ public final class CudaBackend implements KernelBackend {
       throw new IllegalStateException("a launch is already in flight: await its fence first");
     }
     card.makeCurrent();
+    if (gram == null && !CudaGramPass.fits(d, card.smemOptin)) {
+      // a card whose blocks cannot hold the kernel's buffers: the CPU backend's pass, same bits
+      LocalSums s =
+          parreg.device.CpuBackend.statistics(partition, parreg.device.Workers.defaultThreads());
+      return new Launch() {
+        @Override
+        public boolean isRetired() {
+          return true;
+        }
+
+        @Override
+        public LocalSums await() {
+          return s;
+        }
+      };
+    }
     if (gram == null) {
       gram =
           new CudaGramPass(

@@ -203,6 +203,14 @@ final class CudaGramPass implements AutoCloseable {
     return Math.min(256, Math.max(round32(cells), round32(8 * cr)));
   }
 
+  /**
+   * Whether a block's shared memory fits a card that allows {@code smemOptin} bytes a block (the
+   * patches of d > 86 need 66 KB: not on compute capability 7.x, whose blocks get at most 64 KB).
+   */
+  static boolean fits(int d, int smemOptin) {
+    return sharedBytes((GramOrder.columns(d) + 3) / 4) <= smemOptin;
+  }
+
   /** Dynamic shared memory: two slice buffers of the widest patch's columns in binary64. */
   static int sharedBytes(int cr) {
     int doubles =
