@@ -55,6 +55,9 @@ import parreg.device.Workers;
  * ReductionOrder}), the {@code d + 2} result values (gradient, bias sum, loss sum) come back into
  * pinned memory, and an event recorded after that copy is the launch's fence.
  *
+ * <p>The exact solver's pass ({@link #launchStatistics}) runs {@link CudaGramPass} over the same
+ * resident x and y, on the same stream, fenced the same way.
+ *
  * <p>{@link #openForBenchmark} opens the same backend with a forced plan, or with the unordered
  * (atomic) variants of the benchmark's comparison module, whose bits depend on scheduling; those
  * are never used for training.
