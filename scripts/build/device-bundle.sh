@@ -54,6 +54,7 @@ cat > "$out/scripts/run-gpu.sh" <<'RUN'
 # Runs on the GPU machine from the repository root: .device-bundle/scripts/run-gpu.sh WHAT [ARGS]
 #   tests  [classes...]   the GPU tests (GpuTestMain; default: package parreg.device.cuda + golden)
 #   bench  [args...]      GpuGradientBench
+#   gram   [args...]      GpuGramBench (the exact solver's statistics pass on the card)
 #   load   [args...]      GpuLoadBench (start-up: read, digest, open, convert + upload)
 #   torch  [args...]      scripts/bench_torch.py (a copy of scripts/bench/bench_torch.py)
 #   parreg [args...]      the distribution's bin/parreg (e.g. parreg demo --backend cuda)
@@ -74,6 +75,7 @@ what="${1:-tests}"; shift || true
 case "$what" in
   tests) exec "$JAVA" -Xmx48g -Djava.io.tmpdir=/tmp -cp "$CP:$B/test/*" parreg.device.cuda.GpuTestMain "$@" ;;
   bench) exec "$JAVA" -Xmx48g -cp "$CP" parreg.bench.GpuGradientBench "$@" ;;
+  gram) exec "$JAVA" -Xmx48g --add-modules jdk.incubator.vector -cp "$CP" parreg.bench.GpuGramBench "$@" ;;
   load) exec "$JAVA" -Xmx48g -XX:+UseSerialGC --add-modules jdk.incubator.vector -cp "$CP" parreg.bench.GpuLoadBench "$@" ;;
   torch) exec python3 "$B/scripts/bench_torch.py" "$@" ;;
   # The launcher's JVM options (C1 only: a node reaches its steady state within a few hundred
@@ -83,7 +85,7 @@ case "$what" in
     # the folder it is written in, so it cannot travel in the tarball (bin/parreg cds-archive).
     [ -f "$H/lib/parreg.jsa" ] || "$H/bin/parreg" cds-archive >&2 || true
     exec "$H/bin/parreg" "$@" ;;
-  *) echo "usage: run-gpu.sh tests|bench|load|torch|parreg [args]" >&2; exit 2 ;;
+  *) echo "usage: run-gpu.sh tests|bench|gram|load|torch|parreg [args]" >&2; exit 2 ;;
 esac
 RUN
 chmod +x "$out/scripts/run-gpu.sh"

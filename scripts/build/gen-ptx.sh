@@ -3,12 +3,15 @@
 #   device/src/main/resources/parreg/kernels/local_sums.cu          the product's kernels
 #   bench/src/main/resources/parreg/bench/kernels/comparison_sums.cu the benchmark's comparison kernels
 # Both include device/src/main/resources/parreg/kernels/local_sums.cuh (the kernel bodies).
+#   device/src/main/resources/parreg/kernels/gram_stats.cu          the exact solver's statistics
+# (over gram_stats.cuh),
 # and, for the product's kernels, the SASS of that PTX for the cards it is used on most
 #   device/src/main/resources/parreg/kernels/local_sums.sm_90.cubin  (H100/H200: compute capability 9.0)
 # which a node loads instead of the PTX when the card's compute capability matches (CudaCard), so
 # that a first start does not wait seconds for the driver to compile the PTX. The cubin is ptxas's
 # compilation of the very PTX shipped (no other flags: the PTX spells out every rounding), so the
 # kernels are the same either way; any other card, or a driver that refuses the cubin, gets the PTX.
+# Usage: ONLY=NAME scripts/build/gen-ptx.sh [OUTDIR]   (ONLY: that module alone, e.g. ONLY=gram_stats)
 # Usage: scripts/build/gen-ptx.sh [OUTDIR]   (default: the checked-in files; with OUTDIR, the PTX and cubin
 # files are written there instead, under their own names, for PtxMatchesSourceTest)
 #
@@ -23,7 +26,11 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 kernels="$root/device/src/main/resources/parreg/kernels"
-sources=("$kernels/local_sums.cu" "$kernels/local_sums_sm90.cu" "$root/bench/src/main/resources/parreg/bench/kernels/comparison_sums.cu")
+sources=("$kernels/local_sums.cu" "$kernels/local_sums_sm90.cu" "$kernels/gram_stats.cu" "$root/bench/src/main/resources/parreg/bench/kernels/comparison_sums.cu")
+if [ -n "${ONLY:-}" ]; then
+  sources=("$(dirname "${sources[0]}")/$ONLY.cu")
+  [ "$ONLY" = comparison_sums ] && sources=("$root/bench/src/main/resources/parreg/bench/kernels/comparison_sums.cu")
+fi
 outdir="${1:-}"
 NVCC="${NVCC:-nvcc}"
 PTX_ISA="8.0"
@@ -62,7 +69,7 @@ build() {
   fi
   mv "$tmp/out.ptx" "$out"
   echo "gen-ptx: wrote $out (PTX ISA $PTX_ISA, $(wc -c < "$out") bytes)"
-  if [ "$name" = "local_sums" ] || [ "$name" = "local_sums_sm90" ]; then
+  if [ "$name" = "local_sums" ] || [ "$name" = "local_sums_sm90" ] || [ "$name" = "gram_stats" ]; then
     for arch in "${SASS_ARCHS[@]}"; do
       cubin="${out%.ptx}.$arch.cubin"
       "$PTXAS" -arch="$arch" "$out" -o "$tmp/out.cubin"

@@ -14,9 +14,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The checked-in PTX files are what scripts/build/gen-ptx.sh makes of their sources: the product's
- * local_sums.cu and the benchmark's comparison_sums.cu (both over local_sums.cuh), and the SASS
- * shipped beside the product's PTX is ptxas's compilation of that PTX. Runs where nvcc is present
- * and is the release that wrote the checked-in files; skipped with the reason otherwise.
+ * local_sums.cu and the benchmark's comparison_sums.cu (both over local_sums.cuh), the exact
+ * solver's statistics gram_stats.cu (over gram_stats.cuh), and the SASS shipped beside the
+ * product's PTX is ptxas's compilation of that PTX. Runs where nvcc is present and is the release
+ * that wrote the checked-in files; skipped with the reason otherwise.
  */
 class PtxMatchesSourceTest {
   static final Path ROOT = Path.of("").toAbsolutePath();
@@ -36,6 +37,13 @@ class PtxMatchesSourceTest {
   /** The SASS shipped beside the PTX (scripts/build/gen-ptx.sh: ptxas of the PTX above). */
   static final Path CUBIN =
       ROOT.resolve("device/src/main/resources/parreg/kernels/local_sums.sm_90.cubin");
+
+  /** The exact solver's statistics kernels and their SASS. */
+  static final Path GRAM_PTX =
+      ROOT.resolve("device/src/main/resources/parreg/kernels/gram_stats.ptx");
+
+  static final Path GRAM_CUBIN =
+      ROOT.resolve("device/src/main/resources/parreg/kernels/gram_stats.sm_90.cubin");
 
   static final Path SCRIPT = ROOT.resolve("scripts/build/gen-ptx.sh");
 
@@ -96,6 +104,15 @@ class PtxMatchesSourceTest {
             Files.readAllBytes(SM90_CUBIN),
             Files.readAllBytes(tmp.resolve(SM90_CUBIN.getFileName()))),
         "local_sums_sm90.sm_90.cubin is stale: run scripts/build/gen-ptx.sh and commit the result");
+    assertEquals(
+        Files.readString(GRAM_PTX, StandardCharsets.US_ASCII),
+        Files.readString(tmp.resolve("gram_stats.ptx"), StandardCharsets.US_ASCII),
+        "gram_stats.ptx is stale: run scripts/build/gen-ptx.sh and commit the result");
+    assertTrue(
+        java.util.Arrays.equals(
+            Files.readAllBytes(GRAM_CUBIN),
+            Files.readAllBytes(tmp.resolve(GRAM_CUBIN.getFileName()))),
+        "gram_stats.sm_90.cubin is stale: run scripts/build/gen-ptx.sh and commit the result");
   }
 
   /**
@@ -113,6 +130,9 @@ class PtxMatchesSourceTest {
     String sm90 = CudaCard.sassResource(CudaCard.SM90_PTX_RESOURCE, 9, 0);
     assertEquals("/parreg/kernels/local_sums_sm90.sm_90.cubin", sm90);
     assertTrue(CudaCard.class.getResource(sm90) != null, sm90 + " is not on the class path");
+    String gram = CudaCard.sassResource(CudaGramPass.PTX_RESOURCE, 9, 0);
+    assertEquals("/parreg/kernels/gram_stats.sm_90.cubin", gram);
+    assertTrue(CudaCard.class.getResource(gram) != null, gram + " is not on the class path");
     assertTrue(
         CudaCard.class.getResource(CudaCard.sassResource(CudaCard.PTX_RESOURCE, 8, 6)) == null,
         "no SASS is shipped for 8.6: such cards load the PTX");

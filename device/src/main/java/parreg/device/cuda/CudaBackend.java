@@ -55,6 +55,10 @@ import parreg.device.Workers;
  * ReductionOrder}), the {@code d + 2} result values (gradient, bias sum, loss sum) come back into
  * pinned memory, and an event recorded after that copy is the launch's fence.
  *
+ * <p>The exact solver's pass ({@link #launchStatistics}) runs on the host by default ({@link
+ * #STATISTICS_PROPERTY}); with {@code card} it runs {@link CudaGramPass} over the same resident x
+ * and y, on the same stream, fenced the same way.
+ *
  * <p>{@link #openForBenchmark} opens the same backend with a forced plan, or with the unordered
  * (atomic) variants of the benchmark's comparison module, whose bits depend on scheduling; those
  * are never used for training.
@@ -78,7 +82,35 @@ public final class CudaBackend implements KernelBackend {
    * ("GPU-xxxxxxxx-xxxx-..."), or the same 32 hex digits bare (dashes optional).
    */
   public static KernelBackend open(String device) throws BackendUnavailableException {
-    return new CudaBackend(device, List.of(CudaCard.PTX_RESOURCE), true, null);
+    boolean card = cardStatistics();
+    return new CudaBackend(
+        device,
+        card
+            ? List.of(CudaCard.PTX_RESOURCE, CudaGramPass.PTX_RESOURCE)
+            : List.of(CudaCard.PTX_RESOURCE),
+        true,
+        null,
+        card);
+  }
+
+  /**
+   * System property choosing where a node's exact-solver pass runs on this backend: {@code host}
+   * (the default: the CPU backend's pass over the partition this backend keeps) or {@code card}
+   * ({@link CudaGramPass}). Both give the same bits; the card's kernels are checked bit for bit by
+   * host emulation ({@code scripts/check/kernel-emu/run-gram.sh}) and by {@code CudaGramParityTest}
+   * on a card, and become the default once that test has passed on one.
+   */
+  public static final String STATISTICS_PROPERTY = "parreg.cuda.statistics";
+
+  static boolean cardStatistics() {
+    String where = System.getProperty(STATISTICS_PROPERTY, "host");
+    return switch (where) {
+      case "host" -> false;
+      case "card" -> true;
+      default ->
+          throw new IllegalArgumentException(
+              "-D" + STATISTICS_PROPERTY + " = " + where + ": host or card");
+    };
   }
 
   /**
@@ -90,15 +122,16 @@ public final class CudaBackend implements KernelBackend {
   public static CudaBackend openForBenchmark(
       String device, String comparisonPtx, boolean ordered, String plan)
       throws BackendUnavailableException {
-    List<String> ptx = new ArrayList<>(List.of(CudaCard.PTX_RESOURCE));
+    List<String> ptx = new ArrayList<>(List.of(CudaCard.PTX_RESOURCE, CudaGramPass.PTX_RESOURCE));
     if (comparisonPtx != null) {
       ptx.add(comparisonPtx);
     }
-    return new CudaBackend(device, ptx, ordered, plan);
+    return new CudaBackend(device, ptx, ordered, plan, true);
   }
 
   private final CudaCard card;
   private final boolean ordered;
+  private final boolean cardStatistics;
   private final String forcedPlan;
   private final BackendInfo info;
   private final CUstream stream = new CUstream();
@@ -153,12 +186,18 @@ public final class CudaBackend implements KernelBackend {
   private FloatBuffer hParamsView;
   private DoubleBuffer hResultView;
   private boolean pending;
+
+  /** The statistics pass over the resident partition, made at its first launch. */
+  private CudaGramPass gram;
+
   private long launches;
   private double loadSeconds = Double.NaN;
 
-  private CudaBackend(String device, List<String> ptx, boolean ordered, String forcedPlan)
+  private CudaBackend(
+      String device, List<String> ptx, boolean ordered, String forcedPlan, boolean cardStatistics)
       throws BackendUnavailableException {
     this.ordered = ordered;
+    this.cardStatistics = cardStatistics;
     this.forcedPlan = forcedPlan;
     this.card = new CudaCard(device, ptx);
     try {
@@ -631,9 +670,10 @@ public final class CudaBackend implements KernelBackend {
   }
 
   /**
-   * The exact solver's pass. It runs on the host, over the partition this backend keeps, with the
-   * CPU backend's code (the same bits by construction); the statistics kernel for the card is not
-   * built yet.
+   * The exact solver's pass: with {@link #STATISTICS_PROPERTY} {@code card} (and the benchmark's
+   * backend) on the card ({@link CudaGramPass}: the statistics kernels over the resident partition,
+   * the bits of the CPU backend's pass); by default, and on a card whose blocks lack the kernel's
+   * shared memory, the CPU backend's pass over the partition this backend keeps.
    */
   @Override
   public Launch launchStatistics() {
@@ -644,19 +684,38 @@ public final class CudaBackend implements KernelBackend {
     if (pending) {
       throw new IllegalStateException("a launch is already in flight: await its fence first");
     }
-    LocalSums s =
-        parreg.device.CpuBackend.statistics(partition, parreg.device.Workers.defaultThreads());
-    return new Launch() {
-      @Override
-      public boolean isRetired() {
-        return true;
-      }
+    card.makeCurrent();
+    if (!cardStatistics || (gram == null && !CudaGramPass.fits(d, card.smemOptin))) {
+      // a card whose blocks cannot hold the kernel's buffers: the CPU backend's pass, same bits
+      LocalSums s =
+          parreg.device.CpuBackend.statistics(partition, parreg.device.Workers.defaultThreads());
+      return new Launch() {
+        @Override
+        public boolean isRetired() {
+          return true;
+        }
 
-      @Override
-      public LocalSums await() {
-        return s;
-      }
-    };
+        @Override
+        public LocalSums await() {
+          return s;
+        }
+      };
+    }
+    if (gram == null) {
+      gram =
+          new CudaGramPass(
+              card, stream, dX, dY, partition.samples(), d, ResidentLayout.of(plan, d));
+    }
+    Launch l = gram.launch(() -> pending = false);
+    pending = true;
+    return l;
+  }
+
+  /** The statistics pass's shape ("blocks of 2^L tiles, P patches"), for the benchmark. */
+  public String statisticsShape() {
+    return gram == null
+        ? "not launched"
+        : "blocks of 2^" + gram.blockLog() + " tiles, " + gram.patchCount() + " patches";
   }
 
   /** The fence of one CUDA launch: the event recorded after the result copy. */
@@ -734,7 +793,10 @@ public final class CudaBackend implements KernelBackend {
     closed = true;
     card.makeCurrentForClose();
     if (pending) {
-      cuEventSynchronize(evEnd);
+      cuStreamSynchronize(stream);
+    }
+    if (gram != null) {
+      gram.close();
     }
     for (CUdeviceptr p : new CUdeviceptr[] {dX, dY, dParams, dWeights, dPartA, dPartB, dR}) {
       if (p != null) {

@@ -67,6 +67,21 @@ public final class ResidentLayout {
         d, plan.sliceFeatures(), plan.quads(), plan.family().startsWith("wide") ? 8 : 32);
   }
 
+  /** Features of one slice (at least d; the padding features are zeros). */
+  int sliceFeatures() {
+    return sliceFeatures;
+  }
+
+  /** log2 of the features a layout vector holds: 2 in the quad and octet layouts, else 0. */
+  int quadLog() {
+    return quads ? 2 : 0;
+  }
+
+  /** log2 of the samples of a lane group: 5 (a whole slice) or 3 (the octet layout). */
+  int groupLog() {
+    return Integer.numberOfTrailingZeros(groupLanes);
+  }
+
   /** Floats of one slice. */
   public int sliceFloats() {
     return 32 * sliceFeatures;
