@@ -92,18 +92,18 @@ record Checkpoint(
       throw new UserError("cannot open journal " + journal + ": " + e.getMessage());
     }
     try (Connection c = opened) {
+      JournalRows.readConsistently(c); // a live PostgreSQL journal: one view of it
       RunEvents events = RunEvents.of(c, codec, location);
-      JournalRows rows = events.rows();
       String pid = persistenceId(c, codec, location, participant, runName);
       TrainingState state = TrainingState.empty();
       ChainCheck chain = ChainCheck.fromStart(pid);
-      Optional<JournalRows.SnapshotRow> snap =
-          visitor == null ? rows.latestSnapshot(pid) : Optional.empty();
+      // From the latest snapshot that links to its event: the events before it are journal
+      // verify's to check, so that reading a model costs the events since the last snapshot.
+      Optional<RunEvents.SnapshotStart> snap =
+          visitor == null ? events.fromLatestSnapshot(pid) : Optional.empty();
       if (snap.isPresent()) {
-        state = (TrainingState) snap.get().snapshot();
-        // Every event up to the snapshot is checked too (checksums and links, not replayed).
-        chain = rows.checkChain(pid, snap.get().sequenceNr());
-        chain.snapshot(snap.get().sequenceNr(), snap.get().envelope());
+        state = (TrainingState) snap.get().snapshot().snapshot();
+        chain = snap.get().chain();
       }
       TrainingState[] replayed = {state};
       StepCommitted[] last = {null};

@@ -64,6 +64,7 @@ public final class JournalCommand implements Runnable {
         throw new UserError("cannot open journal " + shown + ": " + e.getMessage());
       }
       try (Connection c = opened) {
+        JournalRows.readConsistently(c); // a live PostgreSQL journal: one view of it
         RunEvents events = RunEvents.of(c, codec, location);
         List<String> lines = new ArrayList<>();
         for (String pid : persistenceIds(c, codec, location, events.rows())) {
