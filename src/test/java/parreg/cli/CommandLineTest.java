@@ -75,6 +75,32 @@ class CommandLineTest {
   }
 
   @Test
+  void theTopLevelHelpDescribesEveryCommandInWholeSentences() {
+    Printed help = printed("--help");
+    assertEquals(0, help.code(), help.err());
+    String commands = help.out().substring(help.out().indexOf("Commands:"));
+    // Each command's entry (its continuation lines joined) is one or more whole sentences.
+    String[] entries = commands.split("\n  (?=\\S)");
+    assertTrue(entries.length > 10, commands);
+    for (int i = 1; i < entries.length; i++) {
+      String entry = entries[i].replaceAll("\\s+", " ").strip();
+      assertTrue(entry.endsWith("."), "cut mid-sentence: " + entry);
+    }
+  }
+
+  @Test
+  void keysToADanglingLinkOrAnUncreatablePathIsNamedCleanly() throws Exception {
+    Path link = java.nio.file.Files.createSymbolicLink(dir.resolve("keys"), dir.resolve("gone/k"));
+    Run dangling = run("keys", "--nodes", "2", "--out", link.toString());
+    assertUserError(dangling, "is a symbolic link to " + dir.resolve("gone/k"));
+    assertEquals(1, dangling.err().strip().lines().count(), dangling.err());
+    Path file = java.nio.file.Files.writeString(dir.resolve("f"), "x");
+    Run through = run("keys", "--nodes", "2", "--out", file.resolve("keys").toString());
+    assertUserError(through, "cannot create the directory: not a directory");
+    assertFalse(through.err().contains("Exception"), through.err());
+  }
+
+  @Test
   void noCommandIsAUsageError() {
     assertUserError(run(), "command is required");
   }
