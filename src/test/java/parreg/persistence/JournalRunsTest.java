@@ -87,9 +87,9 @@ class JournalRunsTest {
   }
 
   /**
-   * A node killed after H2 made the database file but before the schema's first table was
-   * committed leaves a database with no table at all ("this database is empty" in H2's words): the
-   * same start again finds nothing journaled, as for no file.
+   * A node killed after H2 made the database file but before the schema's first table was committed
+   * leaves a database with no table at all ("this database is empty" in H2's words): the same start
+   * again finds nothing journaled, as for no file.
    */
   @Test
   void aDatabaseWithoutTablesHoldsNoRun() throws Exception {
@@ -98,8 +98,29 @@ class JournalRunsTest {
     try (Connection c = location.openExistingConnection()) {
       JournalRuns runs = new JournalRuns(c, CODEC, false, "journal j");
       assertInstanceOf(
-          JournalRuns.Fresh.class, admit(runs, contract("parreg-run", "1/4", 0.0), 0, DATA_0, false));
+          JournalRuns.Fresh.class,
+          admit(runs, contract("parreg-run", "1/4", 0.0), 0, DATA_0, false));
     }
+  }
+
+  @Test
+  void anotherFeatureCountIsNamedAsSuch() {
+    RunContract two =
+        new RunContract(
+            "parreg-run",
+            RunContract.SCHEMA,
+            RunContract.CHECKPOINT_CONTRACT,
+            RunContract.LOSS,
+            "1/4",
+            new double[] {0.0, 0.0},
+            2,
+            false,
+            2,
+            "files",
+            0,
+            parreg.device.ReductionOrder.VERSION);
+    String d = JournalRuns.difference(contract("parreg-run", "1/4", 0.0), two, false).orElseThrow();
+    assertTrue(d.startsWith("features: 1 in the journal, 2 given"), d);
   }
 
   @Test

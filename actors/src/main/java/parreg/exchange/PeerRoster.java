@@ -11,6 +11,7 @@ import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.receptionist.Receptionist;
 import parreg.cluster.ParticipantClaims;
 import parreg.device.PartitionInfo;
+import parreg.device.RunContract;
 import parreg.metrics.NodeMetrics;
 import parreg.metrics.StartupTrace;
 import parreg.settings.NodeSettings;
@@ -94,7 +95,18 @@ final class PeerRoster {
    */
   Admission admit(PeerActor.Hello h, long committed) {
     String who = h.from().path().address().toString();
-    Optional<String> diff = settings.contract().firstDifference(h.contract());
+    RunContract own = settings.contract();
+    // The feature count first: the initial weights (one a feature) differ then too, which says
+    // less.
+    Optional<String> diff =
+        own.features() != h.contract().features()
+            ? Optional.of(
+                "features (the number of feature columns): expected '"
+                    + own.features()
+                    + "' but found '"
+                    + h.contract().features()
+                    + "'")
+            : own.firstDifference(h.contract());
     if (diff.isPresent()) {
       refuseRun("peer " + who + " refused: contract differs in " + diff.get(), h, committed);
       return Admission.REFUSED;
