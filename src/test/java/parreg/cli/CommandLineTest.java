@@ -174,6 +174,14 @@ class CommandLineTest {
   }
 
   @Test
+  void anEvidencePathInAMissingDirectoryIsRefusedBeforeAnythingStarts() {
+    Path ev = dir.resolve("nodir/ev.json");
+    assertUserError(
+        run(node("--evidence", ev.toString())), "directory " + dir.resolve("nodir") + " does not");
+    assertFalse(java.nio.file.Files.exists(dir.resolve("j")), "no journal was created");
+  }
+
+  @Test
   void anUnknownBackendIsRefused() {
     assertUserError(run(node("--backend", "tpu")), "unknown backend 'tpu'");
   }
