@@ -101,6 +101,22 @@ class CommandLineTest {
   }
 
   @Test
+  void readersExitOneWhenTheDatabaseDoesNotAnswer() throws Exception {
+    int closed = NodeProcess.freePort(); // nothing listens there: as PostgreSQL down
+    String url = "jdbc:postgresql://127.0.0.1:" + closed + "/parreg";
+    for (String[] args :
+        new String[][] {
+          {"predict", "--journal", url, "--participant", "0", "--x", "1"},
+          {"journal", "verify", "--journal", url}
+        }) {
+      Run r = run(args);
+      assertEquals(1, r.code(), r.err());
+      assertTrue(r.err().contains("the database does not answer"), r.err());
+      assertFalse(r.err().contains("\tat "), r.err());
+    }
+  }
+
+  @Test
   void noCommandIsAUsageError() {
     assertUserError(run(), "command is required");
   }

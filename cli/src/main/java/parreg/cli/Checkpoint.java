@@ -89,7 +89,7 @@ record Checkpoint(
       // No journal there, or one held open by a running node.
       throw new UserError(e.getMessage());
     } catch (SQLException e) {
-      throw new UserError("cannot open journal " + journal + ": " + e.getMessage());
+      throw JournalOption.readFailure("cannot open journal " + journal, e);
     }
     try (Connection c = opened) {
       JournalRows.readConsistently(c); // a live PostgreSQL journal: one view of it
@@ -137,7 +137,7 @@ record Checkpoint(
           state.loss(),
           summary);
     } catch (SQLException e) {
-      throw new UserError("cannot read journal " + journal + ": " + e.getMessage());
+      throw JournalOption.readFailure("cannot read journal " + journal, e);
     } catch (JournalReadException e) {
       // A checksum, the chain or a replay check failed: the journal is damaged there.
       throw new UserError(

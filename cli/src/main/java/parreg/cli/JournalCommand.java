@@ -61,7 +61,7 @@ public final class JournalCommand implements Runnable {
       } catch (IllegalArgumentException | IllegalStateException e) {
         throw new UserError(e.getMessage());
       } catch (SQLException e) {
-        throw new UserError("cannot open journal " + shown + ": " + e.getMessage());
+        throw JournalOption.readFailure("cannot open journal " + shown, e);
       }
       try (Connection c = opened) {
         JournalRows.readConsistently(c); // a live PostgreSQL journal: one view of it
@@ -75,7 +75,7 @@ public final class JournalCommand implements Runnable {
       } catch (JournalReadException e) {
         throw new UserError("journal " + shown + " is damaged: " + e.getMessage());
       } catch (SQLException e) {
-        throw new UserError("cannot read journal " + shown + ": " + e.getMessage());
+        throw JournalOption.readFailure("cannot read journal " + shown, e);
       }
     }
 
