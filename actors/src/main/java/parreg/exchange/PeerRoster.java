@@ -53,6 +53,10 @@ final class PeerRoster {
   private final PartitionInfo[] recordedRoster;
   private final ParticipantClaims claims;
   private final Map<Integer, Peer> peers = new HashMap<>();
+
+  /** Progress heard from a participant not admitted yet, by participant id. */
+  private final Map<Integer, PeerActor.Progress> early = new HashMap<>();
+
   private final List<String> refused = new ArrayList<>();
   private PeerActor.Refusal refusal;
   private long firstRefusalAt;
@@ -182,6 +186,11 @@ final class PeerRoster {
     }
     peer.committed = h.committed();
     peer.heardAt = System.nanoTime();
+    PeerActor.Progress before = early.remove(p);
+    if (before != null) {
+      peer.committed = Math.max(peer.committed, before.committed());
+      peer.durable = Math.max(peer.durable, before.durable());
+    }
     if (h.wantsReply()) {
       h.from().tell(hello(false, committed));
     }
@@ -241,6 +250,12 @@ final class PeerRoster {
   /** A heartbeat from an admitted peer of this run. */
   void heard(PeerActor.Progress p) {
     Peer peer = peers.get(p.participant());
+    if (peer == null && p.participant() != me && p.participant() < participants) {
+      // From a peer that admitted this node before this node admitted it: kept for its admission.
+      // A peer whose run was already done says so once and may leave before its next heartbeat,
+      // and a node waiting for every participant's target (--exit-when-done) would wait for ever.
+      early.merge(p.participant(), p, (a, b) -> a.durable() >= b.durable() ? a : b);
+    }
     if (peer != null) {
       peer.committed = Math.max(peer.committed, p.committed());
       peer.durable = Math.max(peer.durable, p.durable());
