@@ -281,7 +281,9 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
   /** The step log could not be appended to: the node commits nothing more and fails. */
   private void stepLogFailed(java.io.IOException e) {
     stopped = true;
-    failJournal(e.getMessage(), parreg.persistence.JournalErrors.isDiskFull(e));
+    failJournal(
+        parreg.persistence.JournalErrors.describe(e),
+        parreg.persistence.JournalErrors.isDiskFull(e));
   }
 
   @Override
@@ -453,7 +455,9 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
       journal.written(w.durableStep(), w.sequenceNr());
     } catch (java.io.UncheckedIOException e) {
       stopped = true;
-      failJournal("cannot release the step log: " + e.getCause().getMessage(), false);
+      failJournal(
+          "cannot release the step log: " + parreg.persistence.JournalErrors.describe(e.getCause()),
+          false);
       return this;
     }
     metrics.durable(journal.durable());
