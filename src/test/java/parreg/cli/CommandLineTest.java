@@ -75,6 +75,48 @@ class CommandLineTest {
   }
 
   @Test
+  void theTopLevelHelpDescribesEveryCommandInWholeSentences() {
+    Printed help = printed("--help");
+    assertEquals(0, help.code(), help.err());
+    String commands = help.out().substring(help.out().indexOf("Commands:"));
+    // Each command's entry (its continuation lines joined) is one or more whole sentences.
+    String[] entries = commands.split("\n  (?=\\S)");
+    assertTrue(entries.length > 10, commands);
+    for (int i = 1; i < entries.length; i++) {
+      String entry = entries[i].replaceAll("\\s+", " ").strip();
+      assertTrue(entry.endsWith("."), "cut mid-sentence: " + entry);
+    }
+  }
+
+  @Test
+  void keysToADanglingLinkOrAnUncreatablePathIsNamedCleanly() throws Exception {
+    Path link = java.nio.file.Files.createSymbolicLink(dir.resolve("keys"), dir.resolve("gone/k"));
+    Run dangling = run("keys", "--nodes", "2", "--out", link.toString());
+    assertUserError(dangling, "is a symbolic link to " + dir.resolve("gone/k"));
+    assertEquals(1, dangling.err().strip().lines().count(), dangling.err());
+    Path file = java.nio.file.Files.writeString(dir.resolve("f"), "x");
+    Run through = run("keys", "--nodes", "2", "--out", file.resolve("keys").toString());
+    assertUserError(through, "cannot create the directory: not a directory");
+    assertFalse(through.err().contains("Exception"), through.err());
+  }
+
+  @Test
+  void readersExitOneWhenTheDatabaseDoesNotAnswer() throws Exception {
+    int closed = NodeProcess.freePort(); // nothing listens there: as PostgreSQL down
+    String url = "jdbc:postgresql://127.0.0.1:" + closed + "/parreg";
+    for (String[] args :
+        new String[][] {
+          {"predict", "--journal", url, "--participant", "0", "--x", "1"},
+          {"journal", "verify", "--journal", url}
+        }) {
+      Run r = run(args);
+      assertEquals(1, r.code(), r.err());
+      assertTrue(r.err().contains("the database does not answer"), r.err());
+      assertFalse(r.err().contains("\tat "), r.err());
+    }
+  }
+
+  @Test
   void noCommandIsAUsageError() {
     assertUserError(run(), "command is required");
   }
@@ -144,6 +186,14 @@ class CommandLineTest {
   void anExistingEvidenceFileIsRefusedBeforeAnythingStarts() throws Exception {
     Path ev = java.nio.file.Files.writeString(dir.resolve("evidence.json"), "{}");
     assertUserError(run(node("--evidence", ev.toString())), "already exists");
+    assertFalse(java.nio.file.Files.exists(dir.resolve("j")), "no journal was created");
+  }
+
+  @Test
+  void anEvidencePathInAMissingDirectoryIsRefusedBeforeAnythingStarts() {
+    Path ev = dir.resolve("nodir/ev.json");
+    assertUserError(
+        run(node("--evidence", ev.toString())), "directory " + dir.resolve("nodir") + " does not");
     assertFalse(java.nio.file.Files.exists(dir.resolve("j")), "no journal was created");
   }
 

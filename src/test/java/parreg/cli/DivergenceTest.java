@@ -60,6 +60,9 @@ class DivergenceTest {
                         + "finite\\); the step was not committed; the journal ends at step (\\d+), the last finite one")
                 .matcher(log);
         assertTrue(m.find(), "one line naming the step: " + log);
+        assertTrue(
+            log.contains("rerun with a smaller --learning-rate") && log.contains("--solver exact"),
+            "the remedy named: " + log);
         stopped[p] = Long.parseLong(m.group(1));
         assertEquals(stopped[p] - 1, Long.parseLong(m.group(2)));
         assertTrue(!log.contains("\tat "), "no stack trace");

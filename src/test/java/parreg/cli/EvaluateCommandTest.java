@@ -72,6 +72,29 @@ class EvaluateCommandTest {
   }
 
   @Test
+  void aDivergedModelIsNamedAsSuch() throws Exception {
+    // The last finite step of a diverged run: weights of 1e36 on data whose y spreads by 1.
+    Path m = model("diverged.json", -3.5e36, 1.2e35);
+    Path csv = dir.resolve("d.csv");
+    Files.writeString(csv, "x1,y\n0,0\n1,2\n2,4\n3,5\n");
+    DataCommandsTest.Run r =
+        DataCommandsTest.run("evaluate", "--checkpoint", m.toString(), "--input", csv.toString());
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.err().contains("this model looks diverged"), r.err());
+    assertTrue(r.err().contains("--learning-rate"), r.err());
+    // A poor but honest fit is not called diverged.
+    DataCommandsTest.Run poor =
+        DataCommandsTest.run(
+            "evaluate",
+            "--checkpoint",
+            model("poor.json", -1, 0).toString(),
+            "--input",
+            csv.toString());
+    assertEquals(0, poor.code(), poor.err());
+    assertTrue(poor.err().isEmpty(), poor.err());
+  }
+
+  @Test
   void generatedDataWithKnownTruthGivesTheNoiseLevel() throws Exception {
     // With the true model, the errors are the generator's noise: N(0, sigma²). So RMSE ≈ sigma,
     // MAE ≈ sigma·sqrt(2/π), and R² ≈ 1 - sigma² / (|w|² + sigma²) (x is standard normal).

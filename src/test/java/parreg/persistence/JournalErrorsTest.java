@@ -55,4 +55,21 @@ class JournalErrorsTest {
     assertFalse(JournalErrors.isDiskFull(new SQLException("Connection refused", "08001")));
     assertFalse(JournalErrors.isDiskFull(null));
   }
+
+  @Test
+  void aMissingOrForbiddenJournalFileIsDescribedWithItsReason() {
+    // The JDK's message of these is the bare path, which is all a node said before.
+    String gone =
+        JournalErrors.describe(
+            new java.nio.file.NoSuchFileException("/j/journal.steplog/1.steplog"));
+    assertTrue(
+        gone.startsWith("/j/journal.steplog/1.steplog: no such file or directory (the journal"),
+        gone);
+    String denied = JournalErrors.describe(new java.nio.file.AccessDeniedException("/j/x"));
+    assertTrue(denied.startsWith("/j/x: permission denied"), denied);
+    String readOnly =
+        JournalErrors.describe(
+            new java.nio.file.FileSystemException("/j/x", null, "Read-only file system"));
+    assertTrue(readOnly.equals("/j/x: Read-only file system"), readOnly);
+  }
 }

@@ -104,6 +104,26 @@ class JournalRunsTest {
   }
 
   @Test
+  void anotherFeatureCountIsNamedAsSuch() {
+    RunContract two =
+        new RunContract(
+            "parreg-run",
+            RunContract.SCHEMA,
+            RunContract.CHECKPOINT_CONTRACT,
+            RunContract.LOSS,
+            "1/4",
+            new double[] {0.0, 0.0},
+            2,
+            false,
+            2,
+            "files",
+            0,
+            parreg.device.ReductionOrder.VERSION);
+    String d = JournalRuns.difference(contract("parreg-run", "1/4", 0.0), two, false).orElseThrow();
+    assertTrue(d.startsWith("features: 1 in the journal, 2 given"), d);
+  }
+
+  @Test
   void aNodeJournalHoldsOneRun() throws Exception {
     RunContract run = contract("parreg-run", "1/4", 0.0);
     try (Connection c = h2()) {

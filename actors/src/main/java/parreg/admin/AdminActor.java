@@ -218,6 +218,27 @@ public final class AdminActor extends AbstractBehavior<AdminActor.Command> {
     return this;
   }
 
+  /**
+   * Whom this node waits for: the participants whose contribution to the step in flight is missing,
+   * or, before the run can start, every participant not admitted yet (a node started alone waits
+   * for all the others).
+   */
+  static List<Integer> waitingFor(
+      TrainingActor.Phase phase, PeerActor.View p, int participants, int me) {
+    if (phase != TrainingActor.Phase.STARTING) {
+      return p.waitingFor();
+    }
+    java.util.Set<Integer> admitted = new java.util.HashSet<>();
+    p.peers().forEach(s -> admitted.add(s.participant()));
+    List<Integer> missing = new ArrayList<>();
+    for (int q = 0; q < participants; q++) {
+      if (q != me && !admitted.contains(q)) {
+        missing.add(q);
+      }
+    }
+    return missing;
+  }
+
   static Status compose(
       String address,
       TrainingActor.View t,
@@ -277,8 +298,10 @@ public final class AdminActor extends AbstractBehavior<AdminActor.Command> {
         members,
         membership,
         p.peers(),
-        p.waitingFor(),
-        p.waitingMillis(),
+        waitingFor(t.phase(), p, t.contract().participants(), t.participant()),
+        t.phase() == TrainingActor.Phase.STARTING
+            ? Math.max(0, System.currentTimeMillis() - t.startedAtMillis())
+            : p.waitingMillis(),
         p.refused(),
         journal,
         t.contract().fields(),

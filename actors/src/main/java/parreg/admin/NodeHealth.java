@@ -92,7 +92,7 @@ public final class NodeHealth {
     }
     MemberStatus status = Cluster.get(system).selfMember().status();
     if (!status.equals(MemberStatus.up())) {
-      return Check.fail("cluster member status " + status);
+      return Check.fail(notUp(status));
     }
     try {
       AskPattern.<TrainingActor.Command, TrainingActor.View>ask(
@@ -136,5 +136,19 @@ public final class NodeHealth {
     out.put("members", members);
     out.put("unreachable", unreachableList);
     return out;
+  }
+
+  /**
+   * Why a node that is not Up is not ready, in words: before its first join the cluster reports
+   * this node as Removed (its placeholder state), which is not what happened.
+   */
+  static String notUp(MemberStatus status) {
+    if (status.equals(MemberStatus.removed())) {
+      return "not yet a member of the cluster: joining through its seed nodes";
+    }
+    if (status.equals(MemberStatus.joining()) || status.equals(MemberStatus.weaklyUp())) {
+      return "joining the cluster (member status " + status + ")";
+    }
+    return "cluster member status " + status;
   }
 }

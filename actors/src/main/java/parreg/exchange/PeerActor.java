@@ -295,6 +295,11 @@ public final class PeerActor extends AbstractBehavior<PeerActor.Command> {
     if (admission == PeerRoster.Admission.REFUSED) {
       return this;
     }
+    if (admission == PeerRoster.Admission.NEW) {
+      // What this node has committed and made durable, at once: a peer whose run is done exits as
+      // soon as it knows every participant's target is durable, and may not wait for a heartbeat.
+      h.from().tell(new Progress(run, me, committed, durable));
+    }
     long awaiting = window.awaitingStep();
     if (admission == PeerRoster.Admission.NEW && awaiting > 0 && window.own(awaiting) != null) {
       // A peer that (re)joined may have missed our contribution to the step we wait on.

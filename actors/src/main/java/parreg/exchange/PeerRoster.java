@@ -11,6 +11,7 @@ import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.receptionist.Receptionist;
 import parreg.cluster.ParticipantClaims;
 import parreg.device.PartitionInfo;
+import parreg.device.RunContract;
 import parreg.metrics.NodeMetrics;
 import parreg.metrics.StartupTrace;
 import parreg.settings.NodeSettings;
@@ -52,6 +53,10 @@ final class PeerRoster {
   private final PartitionInfo[] recordedRoster;
   private final ParticipantClaims claims;
   private final Map<Integer, Peer> peers = new HashMap<>();
+
+  /** Progress heard from a participant not admitted yet, by participant id. */
+  private final Map<Integer, PeerActor.Progress> early = new HashMap<>();
+
   private final List<String> refused = new ArrayList<>();
   private PeerActor.Refusal refusal;
   private long firstRefusalAt;
@@ -94,7 +99,18 @@ final class PeerRoster {
    */
   Admission admit(PeerActor.Hello h, long committed) {
     String who = h.from().path().address().toString();
-    Optional<String> diff = settings.contract().firstDifference(h.contract());
+    RunContract own = settings.contract();
+    // The feature count first: the initial weights (one a feature) differ then too, which says
+    // less.
+    Optional<String> diff =
+        own.features() != h.contract().features()
+            ? Optional.of(
+                "features (the number of feature columns): expected '"
+                    + own.features()
+                    + "' but found '"
+                    + h.contract().features()
+                    + "'")
+            : own.firstDifference(h.contract());
     if (diff.isPresent()) {
       refuseRun("peer " + who + " refused: contract differs in " + diff.get(), h, committed);
       return Admission.REFUSED;
@@ -170,6 +186,11 @@ final class PeerRoster {
     }
     peer.committed = h.committed();
     peer.heardAt = System.nanoTime();
+    PeerActor.Progress before = early.remove(p);
+    if (before != null) {
+      peer.committed = Math.max(peer.committed, before.committed());
+      peer.durable = Math.max(peer.durable, before.durable());
+    }
     if (h.wantsReply()) {
       h.from().tell(hello(false, committed));
     }
@@ -238,6 +259,12 @@ final class PeerRoster {
   /** A heartbeat from an admitted peer of this run. */
   void heard(PeerActor.Progress p) {
     Peer peer = peers.get(p.participant());
+    if (peer == null && p.participant() != me && p.participant() < participants) {
+      // From a peer that admitted this node before this node admitted it: kept for its admission.
+      // A peer whose run was already done says so once and may leave before its next heartbeat,
+      // and a node waiting for every participant's target (--exit-when-done) would wait for ever.
+      early.merge(p.participant(), p, (a, b) -> a.durable() >= b.durable() ? a : b);
+    }
     if (peer != null) {
       peer.committed = Math.max(peer.committed, p.committed());
       peer.durable = Math.max(peer.durable, p.durable());

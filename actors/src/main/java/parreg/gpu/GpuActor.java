@@ -153,18 +153,30 @@ public final class GpuActor extends AbstractBehavior<GpuActor.Command> {
     return DeviceStart.preloaded(loaded, onReady);
   }
 
+  private static final String CPU_FALLBACK = "backend auto: picked cpu (";
+
   /** The device is open and holds the partition: the actor serves launches from here on. */
   static Behavior<Command> ready(
       ActorContext<Command> ctx,
       Backends.Selection sel,
       java.util.concurrent.CompletableFuture<BackendInfo> onReady) {
     StartupTrace.mark("backend ready (partition loaded)");
-    ctx.getLog()
-        .info(
-            "{}; device {} ({})",
-            sel.reason(),
-            sel.backend().info().deviceName(),
-            sel.backend().info().deviceUuid());
+    if (sel.reason().startsWith(CPU_FALLBACK)) {
+      // The common case on a machine without a card: one short line; why CUDA was not usable (the
+      // loader's own words, long) at DEBUG, and in the device evidence.
+      ctx.getLog()
+          .info(
+              "backend auto: picked cpu (no usable CUDA device); device {}",
+              sel.backend().info().deviceName());
+      ctx.getLog().debug(sel.reason());
+    } else {
+      ctx.getLog()
+          .info(
+              "{}; device {} ({})",
+              sel.reason(),
+              sel.backend().info().deviceName(),
+              sel.backend().info().deviceUuid());
+    }
     onReady.complete(sel.backend().info());
     return new GpuActor(ctx, sel.backend(), sel.reason());
   }

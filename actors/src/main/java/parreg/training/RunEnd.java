@@ -169,6 +169,13 @@ final class RunEnd {
   /** The diverged run's last finite step is durable and its peers had time to fetch ours. */
   void divergedEnd() {
     lifecycle.diverge(
-        diverged + "; the journal ends at step " + journal.durable() + ", the last finite one");
+        diverged
+            + "; the journal ends at step "
+            + journal.durable()
+            + ", the last finite one. The learning rate "
+            + settings.contract().rate().text()
+            + " is too large for this data: gradient descent converges only below 2/lambda_max"
+            + " (lambda_max the largest eigenvalue of X'X/n); rerun with a smaller --learning-rate"
+            + " and a fresh --journal, or use --solver exact");
   }
 }

@@ -2,6 +2,8 @@ package parreg.training;
 
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
@@ -123,6 +125,9 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
   enum DivergedEnd implements Command {
     INSTANCE
   }
+
+  /** Waits of pacing shorter than this are not left to Pekko's 10 ms scheduler ticks. */
+  private static final long FINE_PACING_NANOS = 50_000_000L;
 
   private enum Next implements Command {
     INSTANCE
@@ -283,7 +288,9 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
   /** The step log could not be appended to: the node commits nothing more and fails. */
   private void stepLogFailed(java.io.IOException e) {
     stopped = true;
-    failJournal(e.getMessage(), parreg.persistence.JournalErrors.isDiskFull(e));
+    failJournal(
+        parreg.persistence.JournalErrors.describe(e),
+        parreg.persistence.JournalErrors.isDiskFull(e));
   }
 
   @Override
@@ -354,7 +361,16 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
     if (interval > 0) {
       long wait = lastStepStartNanos + interval - System.nanoTime();
       if (wait > 0) {
-        timers.startSingleTimer(Next.INSTANCE, Duration.ofNanos(wait));
+        if (wait < FINE_PACING_NANOS) {
+          // Pekko's timers fire on the scheduler's 10 ms ticks, so a 1 ms pace became ~25 ms a
+          // step: a short wait goes through the JDK's delayed executor, which keeps nanoseconds.
+          // A Next that comes when nothing is to start is ignored (startNextStep's guards).
+          ActorRef<Command> self = getContext().getSelf();
+          CompletableFuture.delayedExecutor(wait, TimeUnit.NANOSECONDS)
+              .execute(() -> self.tell(Next.INSTANCE));
+        } else {
+          timers.startSingleTimer(Next.INSTANCE, Duration.ofNanos(wait));
+        }
         return this;
       }
     }
@@ -464,7 +480,9 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
       journal.written(w.durableStep(), w.sequenceNr());
     } catch (java.io.UncheckedIOException e) {
       stopped = true;
-      failJournal("cannot release the step log: " + e.getCause().getMessage(), false);
+      failJournal(
+          "cannot release the step log: " + parreg.persistence.JournalErrors.describe(e.getCause()),
+          false);
       return this;
     }
     metrics.durable(journal.durable());

@@ -91,21 +91,21 @@ record Checkpoint(
       // No journal there, or a snapshot of a running node's could not be taken.
       throw new UserError(e.getMessage());
     } catch (SQLException e) {
-      throw new UserError("cannot open journal " + journal + ": " + e.getMessage());
+      throw JournalOption.readFailure("cannot open journal " + journal, e);
     }
     try (Connection c = opened) {
+      JournalRows.readConsistently(c); // a live PostgreSQL journal: one view of it
       RunEvents events = RunEvents.of(c, codec, location);
-      JournalRows rows = events.rows();
       String pid = persistenceId(c, codec, location, participant, runName);
       TrainingState state = TrainingState.empty();
       ChainCheck chain = ChainCheck.fromStart(pid);
-      Optional<JournalRows.SnapshotRow> snap =
-          visitor == null ? rows.latestSnapshot(pid) : Optional.empty();
+      // From the latest snapshot that links to its event: the events before it are journal
+      // verify's to check, so that reading a model costs the events since the last snapshot.
+      Optional<RunEvents.SnapshotStart> snap =
+          visitor == null ? events.fromLatestSnapshot(pid) : Optional.empty();
       if (snap.isPresent()) {
-        state = (TrainingState) snap.get().snapshot();
-        // Every event up to the snapshot is checked too (checksums and links, not replayed).
-        chain = rows.checkChain(pid, snap.get().sequenceNr());
-        chain.snapshot(snap.get().sequenceNr(), snap.get().envelope());
+        state = (TrainingState) snap.get().snapshot().snapshot();
+        chain = snap.get().chain();
       }
       TrainingState[] replayed = {state};
       StepCommitted[] last = {null};
@@ -141,7 +141,7 @@ record Checkpoint(
           state.loss(),
           summary);
     } catch (SQLException e) {
-      throw new UserError("cannot read journal " + journal + ": " + e.getMessage());
+      throw JournalOption.readFailure("cannot read journal " + journal, e);
     } catch (JournalReadException e) {
       // A checksum, the chain or a replay check failed: the journal is damaged there.
       throw new UserError(

@@ -21,8 +21,9 @@ import picocli.CommandLine.Spec;
     name = "convert",
     mixinStandardHelpOptions = true,
     description = {
-      "Converts a partition between CSV and the binary columnar format (.prb), by the output's",
-      "extension. The rows, and so the partition digest, are unchanged. Never overwrites.",
+      "Convert a partition between CSV and the binary columnar format (.prb).",
+      "The output's extension says which. The rows, and so the partition digest, are unchanged.",
+      "Never overwrites.",
       "A CSV input may have any header (--label, --features) or none (--no-header); the output",
       "has the columns chosen, as x1..xd,y.",
       "--precision f64 writes binary64 values (a .prb of version 2; CSV in shortest binary64",

@@ -98,6 +98,15 @@ public final class EvaluateCommand implements Callable<Integer> {
     } catch (IOException e) {
       throw FileErrors.userError("--input " + input + ": cannot read", e);
     }
+    if (metrics.r2() < DIVERGED_R2) {
+      // Far worse than predicting the mean: not a poor fit but a run whose steps grew without
+      // bound until they stopped (exit 3) at the last finite one.
+      System.err.println(
+          "parreg: warning: R2 = "
+              + metrics.r2()
+              + ": this model looks diverged (its training's learning rate was too large for the"
+              + " data); retrain with a smaller --learning-rate or with --solver exact");
+    }
     if (json) {
       ObjectMapper mapper = new ObjectMapper();
       ObjectNode o = mapper.createObjectNode();
@@ -135,6 +144,12 @@ public final class EvaluateCommand implements Callable<Integer> {
     }
     return 0;
   }
+
+  /**
+   * An R² below this says the model is not a fit at all: its errors are a thousand times the spread
+   * of y.
+   */
+  static final double DIVERGED_R2 = -1000;
 
   /** JSON has no NaN: an undefined R² (constant targets) is null. */
   private static void putNumber(ObjectNode o, String name, double v) {

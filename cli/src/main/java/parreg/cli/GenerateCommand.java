@@ -17,8 +17,9 @@ import picocli.CommandLine.Spec;
     name = "generate",
     mixinStandardHelpOptions = true,
     description = {
-      "Writes synthetic linear-regression partitions (part-0 .. part-(P-1)) from known true weights,",
-      "reproducibly from the seed, and saves the weights in truth.json beside them. Never overwrites."
+      "Write synthetic linear-regression partitions from known true weights.",
+      "The files part-0 .. part-(P-1), reproducible from the seed, and the weights in truth.json",
+      "beside them. Never overwrites."
     })
 public final class GenerateCommand implements Callable<Integer> {
   @Spec CommandSpec spec;

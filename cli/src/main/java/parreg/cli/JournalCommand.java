@@ -65,9 +65,10 @@ public final class JournalCommand implements Runnable {
       } catch (IllegalArgumentException | IllegalStateException e) {
         throw new UserError(e.getMessage());
       } catch (SQLException e) {
-        throw new UserError("cannot open journal " + shown + ": " + e.getMessage());
+        throw JournalOption.readFailure("cannot open journal " + shown, e);
       }
       try (Connection c = opened) {
+        JournalRows.readConsistently(c); // a live PostgreSQL journal: one view of it
         RunEvents events = RunEvents.of(c, codec, location);
         List<String> lines = new ArrayList<>();
         for (String pid : persistenceIds(c, codec, location, events.rows())) {
@@ -78,7 +79,7 @@ public final class JournalCommand implements Runnable {
       } catch (JournalReadException e) {
         throw new UserError("journal " + shown + " is damaged: " + e.getMessage());
       } catch (SQLException e) {
-        throw new UserError("cannot read journal " + shown + ": " + e.getMessage());
+        throw JournalOption.readFailure("cannot read journal " + shown, e);
       }
     }
 

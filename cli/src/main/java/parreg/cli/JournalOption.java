@@ -36,4 +36,21 @@ final class JournalOption {
     String m = e.getMessage();
     return m.startsWith("--journal") ? m : "--journal: " + m;
   }
+
+  /**
+   * A reader's failure to open or read a journal database: a database that does not answer
+   * (PostgreSQL down or unreachable: SQLSTATE class 08) is a runtime failure, exit 1, that the same
+   * command overcomes once it is back; anything else it says is the user's to fix, exit 2.
+   */
+  static RuntimeException readFailure(String what, java.sql.SQLException e) {
+    if (e.getSQLState() != null && e.getSQLState().startsWith("08")) {
+      return new IllegalStateException(
+          what
+              + ": "
+              + e.getMessage()
+              + " (the database does not answer; the same command reads it once it is back)",
+          e);
+    }
+    return new UserError(what + ": " + e.getMessage());
+  }
 }

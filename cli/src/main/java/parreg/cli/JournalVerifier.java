@@ -72,7 +72,10 @@ final class JournalVerifier {
    */
   static Summary verify(RunEvents events, String pid) throws SQLException {
     JournalRows rows = events.rows();
-    List<Long> snapshotSeqs = rows.snapshotSequenceNrs(pid);
+    // The snapshots first, whole: a live node deletes older ones while this reads its events.
+    List<JournalRows.SnapshotRow> snapshots = rows.snapshots(pid);
+    java.util.Set<Long> snapshotSeqs = new java.util.HashSet<>();
+    snapshots.forEach(s -> snapshotSeqs.add(s.sequenceNr()));
     Map<Long, Long> hashes = new HashMap<>();
     Map<Long, TrainingState> states = new HashMap<>();
     TrainingState[] state = {TrainingState.empty()};
@@ -92,8 +95,8 @@ final class JournalVerifier {
             states.put(e.sequenceNr(), state[0]);
           }
         });
-    for (long seq : snapshotSeqs) {
-      JournalRows.SnapshotRow s = rows.snapshotAt(pid, seq).orElseThrow();
+    for (JournalRows.SnapshotRow s : snapshots) {
+      long seq = s.sequenceNr();
       Long hash = hashes.get(seq);
       if (s.envelope().linked() && hash != null && s.envelope().link() != hash) {
         throw new JournalReadException(

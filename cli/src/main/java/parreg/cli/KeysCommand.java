@@ -65,7 +65,19 @@ public final class KeysCommand implements Callable<Integer> {
       throw new UserError(
           "--out " + out + " exists and is not an empty directory; keys are never overwritten");
     }
-    Files.createDirectories(out);
+    if (Files.isSymbolicLink(out) && !Files.exists(out)) {
+      throw new UserError(
+          "--out "
+              + out
+              + " is a symbolic link to "
+              + Files.readSymbolicLink(out)
+              + ", which does not exist; name a new directory or the link's target");
+    }
+    try {
+      Files.createDirectories(out);
+    } catch (java.io.IOException e) {
+      throw FileErrors.userError("--out " + out + ": cannot create the directory", e);
+    }
     if (passwordFile == null) {
       Path pw = out.resolve("password");
       Files.createFile(

@@ -241,6 +241,21 @@ public final class NodeCommand implements Callable<Integer> {
       throw new UserError(
           "evidence file " + evidence + " already exists; evidence is never overwritten");
     }
+    if (evidence != null) {
+      // Checked now rather than when the run completes, after all its work.
+      Path dir = evidence.toAbsolutePath().getParent();
+      if (dir == null || !Files.isDirectory(dir)) {
+        throw new UserError(
+            "--evidence "
+                + evidence
+                + ": directory "
+                + dir
+                + (dir != null && Files.exists(dir) ? " is not a directory" : " does not exist"));
+      }
+      if (!Files.isWritable(dir)) {
+        throw new UserError("--evidence " + evidence + ": directory " + dir + " is not writable");
+      }
+    }
     Deployment deployment =
         new Deployment(
             participant,

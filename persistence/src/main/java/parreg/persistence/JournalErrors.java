@@ -60,4 +60,25 @@ public final class JournalErrors {
     }
     return false;
   }
+
+  /**
+   * A file failure in words: the file and what happened to it. The JDK's own message of a missing
+   * or forbidden file is the bare path ({@code NoSuchFileException}, {@code
+   * AccessDeniedException}), which says nothing of why.
+   */
+  public static String describe(java.io.IOException e) {
+    if (e instanceof java.nio.file.FileSystemException f) {
+      String file = f.getFile() == null ? String.valueOf(f.getMessage()) : f.getFile();
+      if (f instanceof java.nio.file.NoSuchFileException) {
+        return file + ": no such file or directory (the journal directory was deleted or moved?)";
+      }
+      if (f instanceof java.nio.file.AccessDeniedException) {
+        return file + ": permission denied (the journal directory is not writable)";
+      }
+      if (f.getReason() != null) {
+        return file + ": " + f.getReason();
+      }
+    }
+    return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+  }
 }

@@ -42,6 +42,14 @@ public final class JournalRows {
   public record SnapshotRow(
       String persistenceId, long sequenceNr, long created, Object snapshot, Chained envelope) {}
 
+  /**
+   * The order of a persistence id's events, spelled along the primary key {@code (persistence_id,
+   * sequence_number)}: H2 then reads them in the key's order (a long run's rows streamed, its first
+   * or last one found at once) where {@code ORDER BY "sequence_number"} alone makes it read and
+   * sort every row of the id.
+   */
+  private static final String BY_KEY = " ORDER BY \"persistence_id\", \"sequence_number\"";
+
   private final Connection connection;
   private final KryoCodec codec;
 
@@ -60,7 +68,7 @@ public final class JournalRows {
     String sql =
         "SELECT \"sequence_number\", \"created\", \"snapshot_ser_id\", \"snapshot_ser_manifest\","
             + " \"snapshot_payload\" FROM \"snapshot\" WHERE \"persistence_id\" = ?"
-            + " ORDER BY \"sequence_number\" DESC LIMIT 1";
+            + " ORDER BY \"persistence_id\" DESC, \"sequence_number\" DESC LIMIT 1";
     try (PreparedStatement s = connection.prepareStatement(sql)) {
       s.setString(1, persistenceId);
       try (ResultSet rs = s.executeQuery()) {
@@ -72,6 +80,52 @@ public final class JournalRows {
             decode("snapshot", persistenceId, seq, rs.getInt(3), rs.getString(4), rs.getBytes(5));
         return Optional.of(
             new SnapshotRow(persistenceId, seq, rs.getLong(2), value.value(), value));
+      }
+    }
+  }
+
+  /**
+   * Every snapshot of {@code persistenceId}, decoded, ascending, read in one query: a live node
+   * deletes its older snapshots as it takes new ones, so a list of sequence numbers read first may
+   * name a snapshot that is gone by the time it is read.
+   *
+   * @throws JournalReadException when a row was written by another serializer or does not decode
+   */
+  public List<SnapshotRow> snapshots(String persistenceId) throws SQLException {
+    String sql =
+        "SELECT \"sequence_number\", \"created\", \"snapshot_ser_id\", \"snapshot_ser_manifest\","
+            + " \"snapshot_payload\" FROM \"snapshot\" WHERE \"persistence_id\" = ?"
+            + " ORDER BY \"sequence_number\"";
+    List<SnapshotRow> found = new ArrayList<>();
+    try (PreparedStatement s = connection.prepareStatement(sql)) {
+      s.setString(1, persistenceId);
+      try (ResultSet rs = s.executeQuery()) {
+        while (rs.next()) {
+          long seq = rs.getLong(1);
+          Chained value =
+              decode("snapshot", persistenceId, seq, rs.getInt(3), rs.getString(4), rs.getBytes(5));
+          found.add(new SnapshotRow(persistenceId, seq, rs.getLong(2), value.value(), value));
+        }
+      }
+    }
+    return found;
+  }
+
+  /**
+   * Makes {@code connection}'s later reads one consistent view of the journal (a read-only
+   * transaction at repeatable read: on PostgreSQL one snapshot of the database), so that a reader
+   * of a journal a node is writing sees no row of one moment beside a row of another. The
+   * transaction ends when the connection is closed.
+   */
+  public static void readConsistently(Connection connection) throws SQLException {
+    connection.setAutoCommit(false);
+    connection.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+    connection.setReadOnly(true);
+    if (connection.getMetaData().getDatabaseProductName().equals("H2")) {
+      // Rows handed over as they are read rather than first copied into a temporary result: a
+      // third less CPU for reading every event of a long run (BENCHMARKS.md, "Reading a journal").
+      try (Statement s = connection.createStatement()) {
+        s.execute("SET LAZY_QUERY_EXECUTION TRUE");
       }
     }
   }
@@ -188,7 +242,7 @@ public final class JournalRows {
             + " \"event_ser_id\", \"event_ser_manifest\", \"event_payload\" FROM \"event_journal\""
             + " WHERE \"persistence_id\" = ? AND \"sequence_number\" > ?"
             + (includeDeleted ? "" : " AND \"deleted\" = FALSE")
-            + " ORDER BY \"sequence_number\"";
+            + BY_KEY;
     try (PreparedStatement s = connection.prepareStatement(sql)) {
       s.setString(1, persistenceId);
       s.setLong(2, afterSequenceNr);
@@ -225,7 +279,8 @@ public final class JournalRows {
     String sql =
         "SELECT \"sequence_number\", \"event_ser_id\", \"event_ser_manifest\", \"event_payload\""
             + " FROM \"event_journal\" WHERE \"persistence_id\" = ? AND \"sequence_number\" <= ?"
-            + " AND \"deleted\" = FALSE ORDER BY \"sequence_number\"";
+            + " AND \"deleted\" = FALSE"
+            + BY_KEY;
     try (PreparedStatement s = connection.prepareStatement(sql)) {
       s.setString(1, persistenceId);
       s.setLong(2, through);
@@ -263,6 +318,36 @@ public final class JournalRows {
     return chain;
   }
 
+  /**
+   * The envelope of {@code persistenceId}'s event at {@code sequenceNr}, its checksum checked but
+   * its object not decoded, or null when there is no such row (one marked deleted included).
+   *
+   * @throws JournalReadException when the row was written by another serializer or fails its
+   *     checksum
+   */
+  public Chained eventEnvelopeAt(String persistenceId, long sequenceNr) throws SQLException {
+    String sql =
+        "SELECT \"event_ser_id\", \"event_ser_manifest\", \"event_payload\" FROM \"event_journal\""
+            + " WHERE \"persistence_id\" = ? AND \"sequence_number\" = ?";
+    try (PreparedStatement s = connection.prepareStatement(sql)) {
+      s.setString(1, persistenceId);
+      s.setLong(2, sequenceNr);
+      try (ResultSet rs = s.executeQuery()) {
+        if (!rs.next()) {
+          return null;
+        }
+        return envelope(
+            "event",
+            persistenceId,
+            sequenceNr,
+            rs.getInt(1),
+            rs.getString(2),
+            rs.getBytes(3),
+            false);
+      }
+    }
+  }
+
   /** The number of event rows of {@code persistenceId}, deleted ones included. */
   public long countEvents(String persistenceId) throws SQLException {
     try (PreparedStatement s =
@@ -295,11 +380,12 @@ public final class JournalRows {
   public long highestSequenceNr(String persistenceId) throws SQLException {
     try (PreparedStatement s =
         connection.prepareStatement(
-            "SELECT MAX(\"sequence_number\") FROM \"event_journal\" WHERE \"persistence_id\" = ?")) {
+            "SELECT \"sequence_number\" FROM \"event_journal\" WHERE \"persistence_id\" = ?"
+                + " ORDER BY \"persistence_id\" DESC, \"sequence_number\" DESC LIMIT 1")) {
+      // (Not MAX(): H2 answers that by reading every row of the id, this from the key's end.)
       s.setString(1, persistenceId);
       try (ResultSet rs = s.executeQuery()) {
-        rs.next();
-        return rs.getLong(1); // SQL NULL reads as 0
+        return rs.next() ? rs.getLong(1) : 0;
       }
     }
   }
@@ -310,16 +396,34 @@ public final class JournalRows {
    * #highestSequenceNr} for the ids in question.
    */
   public List<String> persistenceIds() throws SQLException {
+    // One index lookup per id (the primary key starts with it) rather than a DISTINCT over every
+    // row: a long run's journal holds millions of rows and a handful of ids. H2 starts a search
+    // for "> id" at the id's first row and steps over all of its rows, so there the search starts
+    // at the least string after the id but one (id + U+0001; U+0000 is not allowed in PostgreSQL
+    // text, and no id holds a control character).
+    boolean h2 = connection.getMetaData().getDatabaseProductName().equals("H2");
     List<String> ids = new ArrayList<>();
-    try (Statement s = connection.createStatement();
-        ResultSet rs =
-            s.executeQuery(
-                "SELECT DISTINCT \"persistence_id\" FROM \"event_journal\" ORDER BY \"persistence_id\"")) {
-      while (rs.next()) {
-        ids.add(rs.getString(1));
+    try (PreparedStatement first =
+            connection.prepareStatement(
+                "SELECT \"persistence_id\" FROM \"event_journal\""
+                    + " ORDER BY \"persistence_id\" LIMIT 1");
+        PreparedStatement next =
+            connection.prepareStatement(
+                "SELECT \"persistence_id\" FROM \"event_journal\" WHERE \"persistence_id\" "
+                    + (h2 ? ">=" : ">")
+                    + " ? ORDER BY \"persistence_id\" LIMIT 1")) {
+      PreparedStatement s = first;
+      while (true) {
+        try (ResultSet rs = s.executeQuery()) {
+          if (!rs.next()) {
+            return ids;
+          }
+          ids.add(rs.getString(1));
+        }
+        next.setString(1, ids.get(ids.size() - 1) + (h2 ? "\u0001" : ""));
+        s = next;
       }
     }
-    return ids;
   }
 
   /**
@@ -333,7 +437,9 @@ public final class JournalRows {
     String sql =
         "SELECT \"sequence_number\", \"ordering\", \"deleted\", \"write_timestamp\","
             + " \"event_ser_id\", \"event_ser_manifest\", \"event_payload\" FROM \"event_journal\""
-            + " WHERE \"persistence_id\" = ? ORDER BY \"sequence_number\" LIMIT 1";
+            + " WHERE \"persistence_id\" = ?"
+            + BY_KEY
+            + " LIMIT 1";
     try (PreparedStatement s = connection.prepareStatement(sql)) {
       s.setString(1, persistenceId);
       try (ResultSet rs = s.executeQuery()) {

@@ -356,6 +356,15 @@ public final class JournalRuns {
    */
   static Optional<String> difference(
       RunContract recorded, RunContract given, boolean ignoreRunName) {
+    if (recorded.features() != given.features()) {
+      // Named first: the initial weights (one a feature) differ then too, which says less.
+      return Optional.of(
+          "features: "
+              + recorded.features()
+              + " in the journal, "
+              + given.features()
+              + " given (data with another number of feature columns)");
+    }
     Map<String, String> a = recorded.fields();
     Map<String, String> b = given.fields();
     java.util.Set<String> keys = new java.util.LinkedHashSet<>(a.keySet());

@@ -7,6 +7,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
@@ -23,6 +24,9 @@ import java.util.function.Consumer;
  * Does not own the connection. Not thread-safe.
  */
 public final class RunEvents {
+  /** A snapshot a reader starts from, and the chain check positioned after it. */
+  public record SnapshotStart(JournalRows.SnapshotRow snapshot, ChainCheck chain) {}
+
   private final JournalRows rows;
   private final KryoCodec codec;
   private final Path logDirectory;
@@ -92,6 +96,62 @@ public final class RunEvents {
           new JournalRows.EventRow(
               persistenceId, r.sequenceNr(), 0, false, r.writtenAtMillis(), event.value(), event));
     }
+  }
+
+  /**
+   * Where a reader of the model starts: the latest snapshot of {@code persistenceId} and the chain
+   * check positioned there, so that only the events after it are read ({@link #forEachEvent}). The
+   * snapshot proves that it belongs to the chain by its link, which must be the chain hash of the
+   * stored event at its sequence number (that event's checksum is checked too); the events before
+   * it are not read: their full check is {@code journal verify}'s, and a node's start's. A snapshot
+   * without a link (format version 1) is trusted only after the events up to it are checked ({@link
+   * #checkChain}).
+   *
+   * @return empty when the persistence id has no snapshot
+   * @throws JournalReadException when the snapshot or the event at its sequence number does not
+   *     decode, or the snapshot does not link to that event
+   */
+  public Optional<SnapshotStart> fromLatestSnapshot(String persistenceId) throws SQLException {
+    Optional<JournalRows.SnapshotRow> found = rows.latestSnapshot(persistenceId);
+    if (found.isEmpty()) {
+      return Optional.empty();
+    }
+    JournalRows.SnapshotRow snap = found.get();
+    long seq = snap.sequenceNr();
+    if (!snap.envelope().linked()) {
+      return Optional.of(new SnapshotStart(snap, checkChain(persistenceId, seq)));
+    }
+    Chained event = eventEnvelopeAt(persistenceId, seq);
+    if (event == null) {
+      throw new JournalReadException(
+          "event " + persistenceId + " #" + seq + " is missing (a snapshot was taken there)",
+          seq,
+          null);
+    }
+    if (event.hash() != snap.envelope().link()) {
+      throw new JournalReadException(
+          String.format(
+              "snapshot %s #%d links to %016x, the chain hash of event #%d is %016x",
+              persistenceId, seq, snap.envelope().link(), seq, event.hash()),
+          seq,
+          null);
+    }
+    return Optional.of(
+        new SnapshotStart(snap, ChainCheck.afterSnapshot(persistenceId, seq, snap.envelope())));
+  }
+
+  /** The checked envelope of the event at {@code seq} (the journal's, else the log's), or null. */
+  private Chained eventEnvelopeAt(String persistenceId, long seq) throws SQLException {
+    Chained stored = rows.eventEnvelopeAt(persistenceId, seq);
+    if (stored != null) {
+      return stored;
+    }
+    for (StepLogScan.Record r : stepLog().after(persistenceId, seq - 1)) {
+      if (r.sequenceNr() == seq) {
+        return envelope(persistenceId, r);
+      }
+    }
+    return null;
   }
 
   /** Every event of {@code persistenceId} after {@code afterSequenceNr} ({@link #forEachEvent}). */
