@@ -218,7 +218,7 @@ class CudaBackendWithoutGpuTest {
   void comparisonPtxHoldsTheBenchmarkOnlyKernels() throws Exception {
     String ptx;
     try (InputStream in =
-        CudaBackend.class.getResourceAsStream(parreg.bench.GpuGradientBench.COMPARISON_PTX)) {
+        CudaBackend.class.getResourceAsStream(CudaTestSupport.COMPARISON_PTX)) {
       assertTrue(in != null, "comparison PTX resource present");
       ptx = new String(in.readAllBytes(), StandardCharsets.US_ASCII);
     }
@@ -271,7 +271,7 @@ class CudaBackendWithoutGpuTest {
     }
     String bench;
     try (InputStream in =
-        CudaBackend.class.getResourceAsStream(parreg.bench.GpuGradientBench.COMPARISON_PTX)) {
+        CudaBackend.class.getResourceAsStream(CudaTestSupport.COMPARISON_PTX)) {
       bench = new String(in.readAllBytes(), StandardCharsets.US_ASCII);
     }
     assertTrue(product.contains(".entry deepxb_o("), "deepxb_o in the product's PTX");
@@ -290,7 +290,7 @@ class CudaBackendWithoutGpuTest {
     }
     String bench;
     try (InputStream in =
-        CudaBackend.class.getResourceAsStream(parreg.bench.GpuGradientBench.COMPARISON_PTX)) {
+        CudaBackend.class.getResourceAsStream(CudaTestSupport.COMPARISON_PTX)) {
       assertTrue(in != null, "comparison PTX resource present");
       bench = new String(in.readAllBytes(), StandardCharsets.US_ASCII);
     }
