@@ -2,7 +2,8 @@
 # Regenerates the PTX of the CUDA kernels from their sources, each beside its .cu:
 #   device/src/main/resources/parreg/kernels/local_sums.cu          the product's kernels
 #   bench/src/main/resources/parreg/bench/kernels/comparison_sums.cu the benchmark's comparison kernels
-# Both include device/src/main/resources/parreg/kernels/local_sums.cuh (the kernel bodies).
+# Both include device/src/main/resources/parreg/kernels/local_sums.cuh (the kernel bodies, one header
+# per family under local_sums/).
 # and, for the product's kernels, the SASS of that PTX for the cards it is used on most
 #   device/src/main/resources/parreg/kernels/local_sums.sm_90.cubin  (H100/H200: compute capability 9.0)
 # which a node loads instead of the PTX when the card's compute capability matches (CudaCard), so
