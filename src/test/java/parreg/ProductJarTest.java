@@ -58,7 +58,8 @@ class ProductJarTest {
     tar(tmp, "-xJf", tarball.toString(), "-C", tmp.toString(), "--wildcards", "*/lib/parreg.jar");
     Path jar;
     try (Stream<Path> s = Files.walk(tmp)) {
-      jar = s.filter(p -> p.getFileName().toString().equals("parreg.jar")).findFirst().orElseThrow();
+      jar =
+          s.filter(p -> p.getFileName().toString().equals("parreg.jar")).findFirst().orElseThrow();
     }
     assertProductOnly(tarball.getFileName() + "!lib/parreg.jar", entries(jar));
   }

@@ -38,8 +38,7 @@ final class CudaTestSupport {
   static CudaBackend openOrSkip(boolean ordered, String plan) {
     devicesOrSkip();
     try {
-      return CudaBackend.openForBenchmark(
-          device(), CudaTestSupport.COMPARISON_PTX, ordered, plan);
+      return CudaBackend.openForBenchmark(device(), CudaTestSupport.COMPARISON_PTX, ordered, plan);
     } catch (BackendUnavailableException e) {
       Assumptions.abort(
           "skipped: CUDA device " + device() + " cannot be opened (" + e.getMessage() + ")");

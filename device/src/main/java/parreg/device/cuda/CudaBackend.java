@@ -237,7 +237,8 @@ public final class CudaBackend implements KernelBackend {
     treeFn = card.function("tree_pass");
     // Block-per-tile kernels use more dynamic shared memory than the default 48 KB allows; the
     // fallback kernel (flow, quad, spec) runs with the same allowance.
-    for (CUfunction f : new CUfunction[] {mainFn, plan.kernelFamily().octets() ? null : fallbackFn}) {
+    for (CUfunction f :
+        new CUfunction[] {mainFn, plan.kernelFamily().octets() ? null : fallbackFn}) {
       if (f != null && plan.smem() > 0) {
         run(
             cuFuncSetAttribute(

@@ -34,9 +34,9 @@ import java.util.function.Predicate;
  * each family built from typed shapes ({@link WidePlans} for the wide family), and {@link
  * ForcedPlans}, which parses the names the benchmark and the parity tests force. {@link
  * KernelFamily} says how the backend launches each family; {@link KernelShapes} holds the shapes
- * built, the slice widths and the shared memory each needs. Chosen
- * once per partition from d, the card's opt-in shared memory per block and its free memory; a pure
- * function of those (no driver call), so the ladder is tested without a card.
+ * built, the slice widths and the shared memory each needs. Chosen once per partition from d, the
+ * card's opt-in shared memory per block and its free memory; a pure function of those (no driver
+ * call), so the ladder is tested without a card.
  *
  * <p>The ladder, first that fits: {@code small} (d &le; 16), {@code spec48_m6} (43 &le; d &le; 48,
  * ordered, where x padded to 48 fits), {@code narrowp} (16 &lt; d &le; 32, ordered; a warp per
@@ -227,7 +227,9 @@ record CudaPlan(
                 int width = specWidth(t.d());
                 if (t.ordered() && width == 64) {
                   return specShape(spec(t, 64), 'm', 4);
-                } else if (t.ordered() && width == 104 && 7 * (128 * width + 128) <= t.smemOptin()) {
+                } else if (t.ordered()
+                    && width == 104
+                    && 7 * (128 * width + 128) <= t.smemOptin()) {
                   return specShape(spec(t, 104), 'c', 7);
                 }
                 return spec(t, width);
@@ -283,8 +285,7 @@ record CudaPlan(
                       && t.d() > 1024
                       && t.ordered()
                       && WidePlans.widecLadder(wideWidth(t.d()), t.slices())
-                      && widecSmem(
-                              WidePlans.widecBlockWidth(widecShapes(wideWidth(t.d())).get(0)))
+                      && widecSmem(WidePlans.widecBlockWidth(widecShapes(wideWidth(t.d())).get(0)))
                           <= t.smemOptin()
                       && t.padded(wideWidth(t.d())),
               t -> WidePlans.widec(t)),
@@ -304,7 +305,15 @@ record CudaPlan(
     }
     int dm = pow2AtLeast(t.d());
     return new CudaPlan(
-        "small-" + dm, KernelFamily.SMALL, "small" + t.pfx() + dm, null, null, 256, 0, t.d(), false);
+        "small-" + dm,
+        KernelFamily.SMALL,
+        "small" + t.pfx() + dm,
+        null,
+        null,
+        256,
+        0,
+        t.d(),
+        false);
   }
 
   /**

@@ -23,10 +23,10 @@ import java.util.regex.Pattern;
  * GpuGradientBench --plan), never the ladder's choice: "small", "large1", "large2", "narrow",
  * "narrow64", "narrow1", "pipe1", "pipe2", "flow1", "flow2", "quad2", "spec", "specW", "specW_rD",
  * "specW_cC", "specW_fPD", "specW_gPD", "specW_mD", "narrowpDM_uU[p]_wW", "split",
- * "splitKxF_uUtT[p][fPD|gPD]", "specpDM_CxAmMB", "deep", "deepx*", "deepw*", "deepf*",
- * "deeptRxS", "deephRxS", "twopass" and the wide family's names ({@link WidePlans#named}). Many of
- * their kernels are in the benchmark's comparison module only. The plans themselves are built by
- * {@link CudaPlan}'s and {@link WidePlans}' builders, as the ladder's are.
+ * "splitKxF_uUtT[p][fPD|gPD]", "specpDM_CxAmMB", "deep", "deepx*", "deepw*", "deepf*", "deeptRxS",
+ * "deephRxS", "twopass" and the wide family's names ({@link WidePlans#named}). Many of their
+ * kernels are in the benchmark's comparison module only. The plans themselves are built by {@link
+ * CudaPlan}'s and {@link WidePlans}' builders, as the ladder's are.
  */
 final class ForcedPlans {
   private ForcedPlans() {}
@@ -266,10 +266,11 @@ final class ForcedPlans {
   }
 
   /**
-   * A plan of spec's block on the plain slice layout (local_sums.cuh, specp_body): "specpDM_CxAmMB",
-   * at most DM features, C chain warps (a slot each), A accumulating warps, MB blocks an SM; x stays
-   * in the plain slice layout (as split reads it), and batches that do not start on a slice
-   * boundary run the split kernel of d ({@link KernelShapes#splitShape}), the fallback.
+   * A plan of spec's block on the plain slice layout (local_sums.cuh, specp_body):
+   * "specpDM_CxAmMB", at most DM features, C chain warps (a slot each), A accumulating warps, MB
+   * blocks an SM; x stays in the plain slice layout (as split reads it), and batches that do not
+   * start on a slice boundary run the split kernel of d ({@link KernelShapes#splitShape}), the
+   * fallback.
    */
   static CudaPlan specpPlan(int d, String want, boolean ordered) {
     Matcher m = SPECP.matcher(want);

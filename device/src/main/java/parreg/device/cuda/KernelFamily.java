@@ -44,7 +44,11 @@ enum KernelFamily {
     void enqueue(Batch b) {
       if (b.start() % 32 == 0) {
         b.launch(
-            b.main(), Math.min(b.tiles(), b.full()), b.plan().block(), b.plan().smem(), b.byValue());
+            b.main(),
+            Math.min(b.tiles(), b.full()),
+            b.plan().block(),
+            b.plan().smem(),
+            b.byValue());
       } else {
         CudaPlan fb = b.specpFallback(); // chosen once at load, not each step
         int grid = b.balanced(b.tiles(), CudaPlan.splitTeams(fb), b.fallbackFull());
@@ -170,11 +174,7 @@ enum KernelFamily {
       if (b.start() % 32 == 0) {
         int clusters = Math.min(b.tiles(), b.widecMaxClusters());
         b.launch(
-            b.main(),
-            b.widecBlocks() * clusters,
-            b.plan().block(),
-            b.plan().smem(),
-            b.common());
+            b.main(), b.widecBlocks() * clusters, b.plan().block(), b.plan().smem(), b.common());
       } else {
         octetPasses(b);
       }

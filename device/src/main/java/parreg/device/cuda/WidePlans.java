@@ -76,7 +76,9 @@ final class WidePlans {
     }
   }
 
-  /** The ladder's widet plan at d: its shape at d's slice width ({@link KernelShapes#widetShape}). */
+  /**
+   * The ladder's widet plan at d: its shape at d's slice width ({@link KernelShapes#widetShape}).
+   */
   static CudaPlan widet(CudaPlan.Target t) {
     return widetPlan(t.d(), "widet", t.ordered(), t.hopper(), t.smemOptin());
   }
