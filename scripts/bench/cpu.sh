@@ -6,12 +6,11 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 VALUES=${1:-1e8}
 REPS=${2:-9}
-if [ ! -f target/classes/parreg/bench/CpuGradientBench.class ]; then
-  mvn -q -B -o compile
-fi
+source scripts/bench/lib.sh
+CP=$(bench_classpath)
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
-java --add-modules jdk.incubator.vector -Xmx4g -cp target/classes parreg.bench.CpuGradientBench \
+java --add-modules jdk.incubator.vector -Xmx4g -cp "$CP" parreg.bench.CpuGradientBench \
   --values "$VALUES" --reps "$REPS" --ref-reps 3 2>&1 | grep -v 'incubator modules' | tee -a "$out"
 python3 scripts/bench/bench_numpy.py --values "$VALUES" --reps "$REPS" | tee -a "$out"
 python3 - "$out" "$REPS" <<'PY'

@@ -8,11 +8,10 @@ cd "$(dirname "$0")/../.."
 ROWS=${1:-2000000}
 D=${2:-8}
 WORK=${3:-$(mktemp -d)}
-mvn -q -B -o -Dparreg.dist.skip=true -DskipTests compile
 # the candidate libraries are "provided" (the bench compares against them, the product ships
-# FastCSV only): the compile class path has them
-mvn -q -B -o dependency:build-classpath -Dmdep.includeScope=compile -Dmdep.outputFile="$WORK/cp.txt" >/dev/null
-CP="target/classes:$(cat "$WORK/cp.txt")"
+# FastCSV only): bench_classpath has them
+source scripts/bench/lib.sh
+CP=$(bench_classpath)
 FILE="$WORK/d$D/part-0.csv"
 if [ ! -f "$FILE" ]; then
   java -cp "$CP" parreg.cli.Main generate --rows "$ROWS" --features "$D" --partitions 1 \

@@ -8,10 +8,11 @@ cd "$(dirname "$0")/../.."
 N=${1:-1e6}
 T=${2:-2}
 ROUNDS=${3:-3}
-[ -f target/classes/parreg/bench/GramPassBench.class ] || mvn -q -B -o -Dparreg.dist.skip=true compile
+source scripts/bench/lib.sh
+CP=$(bench_classpath)
 for r in $(seq "$ROUNDS"); do
   echo "round $r, load average $(cut -d' ' -f1-3 /proc/loadavg)"
-  java --add-modules jdk.incubator.vector -Xmx4g -cp target/classes parreg.bench.GramPassBench \
+  java --add-modules jdk.incubator.vector -Xmx4g -cp "$CP" parreg.bench.GramPassBench \
     --n "$N" --threads "$T" --reps 9 2>&1 | grep -v 'incubator modules'
   OPENBLAS_NUM_THREADS=$T python3 scripts/bench/bench_gram_numpy.py --n "$N" --reps 9
 done

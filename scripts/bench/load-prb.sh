@@ -11,10 +11,8 @@ cd "$(dirname "$0")/../.."
 ROWS=${1:-6000000}
 D=${2:-64}
 WORK=${3:-$(mktemp -d)}
-if [ ! -f target/parreg.jar ] || [ ! -d target/lib ]; then
-  mvn -q -B -o package -DskipTests
-fi
-CP="target/classes:target/lib/*"
+source scripts/bench/lib.sh
+CP=$(bench_classpath)
 THREADS=${THREADS:-$(nproc)}
 if [ ! -f "$WORK/data/part-0.prb" ]; then
   java -XX:+UseSerialGC -cp "$CP" parreg.cli.Main generate --rows "$ROWS" --features "$D" --partitions 1 \

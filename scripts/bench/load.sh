@@ -9,10 +9,8 @@ WORK=${2:-$(mktemp -d)}
 D=16
 # a generated row at d=16 is about 190 bytes of CSV text
 ROWS=$(( SIZE_MB * 1000000 / 190 ))
-if [ ! -f target/parreg.jar ] || [ ! -d target/lib ]; then
-  mvn -q -B -o package -DskipTests
-fi
-CP="target/classes:target/lib/*"
+source scripts/bench/lib.sh
+CP=$(bench_classpath)
 JAVA=(java --add-modules jdk.incubator.vector -XX:+UseSerialGC)
 if [ ! -f "$WORK/data/part-0.csv" ]; then
   /usr/bin/time -f "generate: %e s, peak RSS %M KB" "${JAVA[@]}" -cp "$CP" parreg.cli.Main generate \

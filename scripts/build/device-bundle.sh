@@ -4,6 +4,8 @@
 # the GPU tests need, and the device command lines:
 #   OUT/parreg-VERSION-linux-x64.tar.xz   the distribution, as a user gets it
 #   OUT/test/                             the test classes as a jar and the JUnit platform jars
+#                                         (with the comparison kernels the parity tests force)
+#   OUT/bench/parreg-bench.jar            the benchmarks (mvn -Pbench; not in the distribution)
 #   OUT/scripts/                          run-gpu.sh (the device command lines) and bench_torch.py
 # About 40 MB, within the 64 MiB the device tool carries together with the source tree.
 # Usage: [SLIM=1] scripts/build/device-bundle.sh [OUT]   (default /work/main/.device-bundle, ignored by git
@@ -14,14 +16,15 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 out="${1:-/work/main/.device-bundle}"
 cd "$root"
-mvn -q -B -o package -DskipTests
+mvn -q -B -o -Pbench package -DskipTests
 mvn -q -B -o test-compile
 version=$(sed -n 's|^  <version>\(.*\)</version>|\1|p' pom.xml | head -1)
 dist="target/parreg-$version-linux-x64.tar.xz"
 [ -f "$dist" ] && [ "$dist" -nt target/parreg.jar ] || { echo "device-bundle: no fresh $dist (was -Dparreg.dist.skip set?)" >&2; exit 1; }
 rm -rf "$out"
-mkdir -p "$out/test" "$out/scripts"
+mkdir -p "$out/test" "$out/scripts" "$out/bench"
 cp "$dist" "$out/"
+cp target/parreg-bench.jar "$out/bench/"
 (cd target/test-classes && jar --create --file "$out/test/parreg-tests.jar" .)
 cp=$(mvn -q -B -o dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=/dev/stdout)
 IFS=':' read -r -a jars <<< "$cp"
@@ -53,9 +56,9 @@ cat > "$out/scripts/run-gpu.sh" <<'RUN'
 #!/usr/bin/env bash
 # Runs on the GPU machine from the repository root: .device-bundle/scripts/run-gpu.sh WHAT [ARGS]
 #   tests  [classes...]   the GPU tests (GpuTestMain; default: package parreg.device.cuda + golden)
-#   bench  [args...]      GpuGradientBench
-#   gram   [args...]      GpuGramBench (the exact solver's statistics pass on the card)
-#   load   [args...]      GpuLoadBench (start-up: read, digest, open, convert + upload)
+#   bench  [args...]      GpuGradientBench (bench/parreg-bench.jar)
+#   gram   [args...]      GpuGramBench (bench/parreg-bench.jar) (the exact solver's statistics pass on the card)
+#   load   [args...]      GpuLoadBench (bench/parreg-bench.jar) (start-up: read, digest, open, convert + upload)
 #   torch  [args...]      scripts/bench_torch.py (a copy of scripts/bench/bench_torch.py)
 #   parreg [args...]      the distribution's bin/parreg (e.g. parreg demo --backend cuda)
 # The distribution tarball is unpacked into $DIST_DIR (default /tmp/parreg-dist) on first use
@@ -74,9 +77,9 @@ CP="$H/lib/*"
 what="${1:-tests}"; shift || true
 case "$what" in
   tests) exec "$JAVA" -Xmx48g -Djava.io.tmpdir=/tmp -cp "$CP:$B/test/*" parreg.device.cuda.GpuTestMain "$@" ;;
-  bench) exec "$JAVA" -Xmx48g -cp "$CP" parreg.bench.GpuGradientBench "$@" ;;
-  gram) exec "$JAVA" -Xmx48g --add-modules jdk.incubator.vector -cp "$CP" parreg.bench.GpuGramBench "$@" ;;
-  load) exec "$JAVA" -Xmx48g -XX:+UseSerialGC --add-modules jdk.incubator.vector -cp "$CP" parreg.bench.GpuLoadBench "$@" ;;
+  bench) exec "$JAVA" -Xmx48g -cp "$CP:$B/bench/*" parreg.bench.GpuGradientBench "$@" ;;
+  gram) exec "$JAVA" -Xmx48g --add-modules jdk.incubator.vector -cp "$CP:$B/bench/*" parreg.bench.GpuGramBench "$@" ;;
+  load) exec "$JAVA" -Xmx48g -XX:+UseSerialGC --add-modules jdk.incubator.vector -cp "$CP:$B/bench/*" parreg.bench.GpuLoadBench "$@" ;;
   torch) exec python3 "$B/scripts/bench_torch.py" "$@" ;;
   # The launcher's JVM options (C1 only: a node reaches its steady state within a few hundred
   # steps), unless PARREG_JAVA_OPTS says otherwise (e.g. adding -Dparreg.step-trace=PREFIX).

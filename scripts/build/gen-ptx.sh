@@ -2,7 +2,8 @@
 # Regenerates the PTX of the CUDA kernels from their sources, each beside its .cu:
 #   device/src/main/resources/parreg/kernels/local_sums.cu          the product's kernels
 #   bench/src/main/resources/parreg/bench/kernels/comparison_sums.cu the benchmark's comparison kernels
-# Both include device/src/main/resources/parreg/kernels/local_sums.cuh (the kernel bodies).
+# Both include device/src/main/resources/parreg/kernels/local_sums.cuh (the kernel bodies, one header
+# per family under local_sums/).
 #   device/src/main/resources/parreg/kernels/gram_stats.cu          the exact solver's statistics
 # (over gram_stats.cuh),
 # and, for the product's kernels, the SASS of that PTX for the cards it is used on most

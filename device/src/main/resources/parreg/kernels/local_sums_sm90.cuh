@@ -604,18 +604,7 @@ __device__ __forceinline__ void deept_body(const float* __restrict__ x, const fl
       if (m > 0) mbar_wait(full + p, (k / S) & 1);
       const float* slot = ring + p * R * 32 + lane;
       const int j0 = R * m;
-      if (j0 + R <= d) {
-#pragma unroll
-        for (int u = 0; u < R; u += 4) {
-          const float4 wq = ws4[(j0 + u) >> 2];
-          r = __fadd_rn(r, __fmul_rn(wq.x, slot[32 * u]));
-          r = __fadd_rn(r, __fmul_rn(wq.y, slot[32 * (u + 1)]));
-          r = __fadd_rn(r, __fmul_rn(wq.z, slot[32 * (u + 2)]));
-          r = __fadd_rn(r, __fmul_rn(wq.w, slot[32 * (u + 3)]));
-        }
-      } else {
-        for (int u = 0; u < d - j0; ++u) r = __fadd_rn(r, __fmul_rn(wsf[j0 + u], slot[32 * u]));
-      }
+      CHUNK_CHAIN(R)
       __syncwarp();
       if (lane == 0) mbar_arrive(empty + p);  // slot p free for chunk k + S
     }

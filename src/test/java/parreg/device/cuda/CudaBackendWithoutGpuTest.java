@@ -217,8 +217,7 @@ class CudaBackendWithoutGpuTest {
   @Test
   void comparisonPtxHoldsTheBenchmarkOnlyKernels() throws Exception {
     String ptx;
-    try (InputStream in =
-        CudaBackend.class.getResourceAsStream(parreg.bench.GpuGradientBench.COMPARISON_PTX)) {
+    try (InputStream in = CudaBackend.class.getResourceAsStream(CudaTestSupport.COMPARISON_PTX)) {
       assertTrue(in != null, "comparison PTX resource present");
       ptx = new String(in.readAllBytes(), StandardCharsets.US_ASCII);
     }
@@ -270,8 +269,7 @@ class CudaBackendWithoutGpuTest {
       product = new String(in.readAllBytes(), StandardCharsets.US_ASCII);
     }
     String bench;
-    try (InputStream in =
-        CudaBackend.class.getResourceAsStream(parreg.bench.GpuGradientBench.COMPARISON_PTX)) {
+    try (InputStream in = CudaBackend.class.getResourceAsStream(CudaTestSupport.COMPARISON_PTX)) {
       bench = new String(in.readAllBytes(), StandardCharsets.US_ASCII);
     }
     assertTrue(product.contains(".entry deepxb_o("), "deepxb_o in the product's PTX");
@@ -289,8 +287,7 @@ class CudaBackendWithoutGpuTest {
       product = new String(in.readAllBytes(), StandardCharsets.US_ASCII);
     }
     String bench;
-    try (InputStream in =
-        CudaBackend.class.getResourceAsStream(parreg.bench.GpuGradientBench.COMPARISON_PTX)) {
+    try (InputStream in = CudaBackend.class.getResourceAsStream(CudaTestSupport.COMPARISON_PTX)) {
       assertTrue(in != null, "comparison PTX resource present");
       bench = new String(in.readAllBytes(), StandardCharsets.US_ASCII);
     }

@@ -11,6 +11,13 @@ import parreg.device.Partition;
 final class CudaTestSupport {
   private CudaTestSupport() {}
 
+  /**
+   * The benchmark's comparison kernels (bench/src/main/resources, on the test class path only: the
+   * product jar does not carry them), which the parity tests' forced plans load beside the
+   * product's.
+   */
+  static final String COMPARISON_PTX = "/parreg/bench/kernels/comparison_sums.ptx";
+
   /** The device the GPU tests use: system property parreg.test.device, else ordinal 0. */
   static String device() {
     return System.getProperty("parreg.test.device", "0");
@@ -31,8 +38,7 @@ final class CudaTestSupport {
   static CudaBackend openOrSkip(boolean ordered, String plan) {
     devicesOrSkip();
     try {
-      return CudaBackend.openForBenchmark(
-          device(), parreg.bench.GpuGradientBench.COMPARISON_PTX, ordered, plan);
+      return CudaBackend.openForBenchmark(device(), CudaTestSupport.COMPARISON_PTX, ordered, plan);
     } catch (BackendUnavailableException e) {
       Assumptions.abort(
           "skipped: CUDA device " + device() + " cannot be opened (" + e.getMessage() + ")");

@@ -277,7 +277,7 @@ public final class CudaBackend implements KernelBackend {
     // Block-per-tile kernels use more dynamic shared memory than the default 48 KB allows; the
     // fallback kernel (flow, quad, spec) runs with the same allowance.
     for (CUfunction f :
-        new CUfunction[] {mainFn, plan.family().startsWith("wide") ? null : fallbackFn}) {
+        new CUfunction[] {mainFn, plan.kernelFamily().octets() ? null : fallbackFn}) {
       if (f != null && plan.smem() > 0) {
         run(
             cuFuncSetAttribute(
@@ -289,7 +289,7 @@ public final class CudaBackend implements KernelBackend {
     }
     mainOccupancy = CudaCard.occupancy(mainFn, plan.block(), plan.smem());
     gradOccupancy = gradFn == null ? 0 : CudaCard.occupancy(gradFn, 256, 0);
-    if (plan.family().equals("specp")) {
+    if (plan.kernelFamily() == KernelFamily.SPECP) {
       specpFallback = CudaPlan.specpFallback(d);
       fallbackOccupancy =
           CudaCard.occupancy(fallbackFn, specpFallback.block(), specpFallback.smem());
@@ -299,12 +299,12 @@ public final class CudaBackend implements KernelBackend {
     dY = alloc(4L * n);
     upload(p, layout, slices);
     dParams = alloc(4L * (d + 1));
-    if (plan.main().startsWith("widel")) {
+    if (plan.kernelFamily().paddedWeights()) {
       // the widel kernels read the weights zero-padded to the slice width (uploaded per launch)
       dWeights = alloc(4L * plan.sliceFeatures());
       run(cuMemsetD32(dWeights, 0, plan.sliceFeatures()), "cuMemsetD32(weights)");
     }
-    if (plan.family().equals("widec")) {
+    if (plan.kernelFamily() == KernelFamily.WIDEC) {
       widecBlocks = WidePlans.widecCluster(plan);
       widecMaxClusters = widecClusters(widecBlocks);
     }
@@ -312,7 +312,7 @@ public final class CudaBackend implements KernelBackend {
     dPartB = alloc(8L * coords * Math.max(1, (maxTiles + TREE_GROUP - 1) / TREE_GROUP));
     if (plan.grad() != null) {
       dR = alloc(4L * n);
-    } else if (ticketed()) {
+    } else if (plan.kernelFamily().ticketed()) {
       dR = alloc(4L * n + 4L * (2 + maxTiles)); // the residuals, then deepf's counters
     }
     hParamsView =
@@ -436,7 +436,7 @@ public final class CudaBackend implements KernelBackend {
       hParamsView.put(j, (float) params[j]);
     }
     hParamsView.put(d, bias ? (float) params[d] : 0f);
-    if (weightsByValue()) {
+    if (plan.kernelFamily().weightsByValue()) {
       java.util.Arrays.fill(hWeights, 0f);
       for (int j = 0; j < d; j++) {
         hWeights[j] = hParamsView.get(j);
@@ -459,25 +459,6 @@ public final class CudaBackend implements KernelBackend {
   }
 
   /**
-   * Whether the plan's kernel takes slices and gradient tasks by ticket: its counters follow the
-   * residuals in {@code dR} and start at zero each launch.
-   */
-  private boolean ticketed() {
-    return switch (plan.family()) {
-      case "deepf", "deepw", "deept" -> true;
-      default -> false;
-    };
-  }
-
-  /** Whether the plan's main kernel takes the weights by value (WParam; flowArgs). */
-  private boolean weightsByValue() {
-    return switch (plan.family()) {
-      case "flow", "quad", "spec", "specp", "narrow" -> true;
-      default -> false;
-    };
-  }
-
-  /**
    * Blocks of {@code warpsPerBlock} warps for kernels that take one unit of work (a tile, a slice)
    * per warp, round robin: no more than fit on the card at once, and as few as give every warp the
    * same number of rounds (at 5.1 rounds a warp, a sixth round for a tenth of the warps would leave
@@ -497,108 +478,7 @@ public final class CudaBackend implements KernelBackend {
     if (!ordered) {
       run(cuMemsetD32Async(dPartA, 0, 2L * coords, stream), "cuMemsetD32Async");
     }
-    Pointer common = kernelArgs(start, length, out, tiles, Pointer.to(dR == null ? dParams : dR));
-    int full = card.smCount * mainOccupancy;
-    int gradFull = card.smCount * gradOccupancy;
-    switch (plan.family()) {
-      case "small" -> {
-        int grid = Math.min((tiles + 7) / 8, full);
-        launchKernel(mainFn, grid, 1, plan.block(), 0, common);
-      }
-      case "narrow" -> {
-        int grid = balancedGrid(tiles, plan.block() / 32, full);
-        launchKernel(mainFn, grid, 1, plan.block(), 0, weightArgs(start, length, tiles, out));
-      }
-      case "split" -> {
-        // a team of warps a tile, round robin
-        int grid = balancedGrid(tiles, CudaPlan.splitTeams(plan), full);
-        launchKernel(mainFn, grid, 1, plan.block(), plan.smem(), common);
-      }
-      case "specp" -> {
-        if (start % 32 == 0) {
-          // spec's block on the plain layout: whole 16-byte rows of a slice, weights by value
-          launchKernel(
-              mainFn,
-              Math.min(tiles, full),
-              1,
-              plan.block(),
-              plan.smem(),
-              weightArgs(start, length, tiles, out));
-        } else {
-          // the split kernel of d reads the same layout at any start
-          CudaPlan fb = specpFallback; // chosen once at start, not each step
-          int grid = balancedGrid(tiles, CudaPlan.splitTeams(fb), card.smCount * fallbackOccupancy);
-          launchKernel(fallbackFn, grid, 1, fb.block(), fb.smem(), common);
-        }
-      }
-      case "deep" -> {
-        // the residual pass (a warp a slice), then the gradient pass (a warp a tile and 16
-        // features,
-        // plus one for the bias and loss sums)
-        long slices = (length + 31) / 32;
-        launchKernel(mainFn, balancedGrid(slices, 8, full), 1, 256, plan.smem(), common);
-        long tasks = (long) tiles * ((d + 15) / 16 + 1);
-        launchKernel(gradFn, balancedGrid(tasks, 8, gradFull), 1, 256, 0, common);
-      }
-      case "deepf", "deepw", "deept" -> {
-        // persistent blocks (deepw, deept: exactly one an SM, its chain warp a fixed share of the
-        // card); the tickets (chain, gradient) and the tiles' done counts after the residuals
-        // start at zero
-        run(
-            cuMemsetD32Async(dR.withByteOffset(4L * partition.samples()), 0, 2L + tiles, stream),
-            "cuMemsetD32Async(tickets)");
-        if (plan.family().equals("deept") && start % 32 != 0) {
-          // deept's bulk copies need a slice's rows contiguous: batches at offsets run deepxb
-          int deepxb =
-              32 * (1 + KernelShapes.DEEPX_SLOTS + KernelShapes.DEEPX_GRAD_WARPS.get("deepxb"));
-          launchKernel(fallbackFn, card.smCount, 1, deepxb, plan.smem(), common);
-        } else {
-          int grid = plan.family().equals("deepf") ? full : card.smCount;
-          launchKernel(mainFn, grid, 1, plan.block(), plan.smem(), common);
-        }
-      }
-      case "large", "pipe" -> {
-        int grid = Math.min(tiles, full);
-        launchKernel(mainFn, grid, 1, plan.block(), plan.smem(), common);
-      }
-      case "flow", "quad", "spec" -> {
-        int grid = Math.min(tiles, full);
-        if (start % 32 == 0) {
-          // the flow kernel reads whole slices as 16-byte vectors; the weights go by value
-          launchKernel(
-              mainFn, grid, 1, plan.block(), plan.smem(), weightArgs(start, length, tiles, out));
-        } else {
-          launchKernel(
-              fallbackFn,
-              grid,
-              1,
-              1024,
-              plan.smem(),
-              common); // every pipe kernel runs 1024 threads
-        }
-      }
-      case "wide" -> {
-        if (start % 32 == 0 && dWeights != null) {
-          // widel: the last parameter is the zero-padded weights
-          Pointer lean = kernelArgs(start, length, out, tiles, Pointer.to(dWeights));
-          launchKernel(mainFn, Math.min(tiles, full), 1, plan.block(), plan.smem(), lean);
-        } else if (start % 32 == 0) {
-          launchKernel(mainFn, Math.min(tiles, full), 1, plan.block(), plan.smem(), common);
-        } else {
-          twoPasses(fallbackFn, Math.min((tiles + 7) / 8, card.smCount * 8), tiles, common);
-        }
-      }
-      case "widec" -> {
-        if (start % 32 == 0) {
-          // whole clusters of blocks (the kernel's __cluster_dims__), all of them resident
-          int clusters = Math.min(tiles, widecMaxClusters);
-          launchKernel(mainFn, widecBlocks * clusters, 1, plan.block(), plan.smem(), common);
-        } else {
-          twoPasses(fallbackFn, Math.min((tiles + 7) / 8, card.smCount * 8), tiles, common);
-        }
-      }
-      default -> twoPasses(mainFn, Math.min((tiles + 7) / 8, full), tiles, common);
-    }
+    plan.kernelFamily().enqueue(new Batch(start, length, tiles, out));
     if (!ordered) {
       return out;
     }
@@ -620,6 +500,135 @@ public final class CudaBackend implements KernelBackend {
       count = groups;
     }
     return src;
+  }
+
+  /** One batch's launch, as the plan's {@link KernelFamily} reads it. */
+  private final class Batch implements KernelFamily.Batch {
+    private final int start;
+    private final int length;
+    private final int tiles;
+    private final CUdeviceptr out;
+    private final Pointer common;
+
+    Batch(int start, int length, int tiles, CUdeviceptr out) {
+      this.start = start;
+      this.length = length;
+      this.tiles = tiles;
+      this.out = out;
+      this.common = kernelArgs(start, length, out, tiles, Pointer.to(dR == null ? dParams : dR));
+    }
+
+    @Override
+    public CudaPlan plan() {
+      return plan;
+    }
+
+    @Override
+    public int d() {
+      return d;
+    }
+
+    @Override
+    public int start() {
+      return start;
+    }
+
+    @Override
+    public int length() {
+      return length;
+    }
+
+    @Override
+    public int tiles() {
+      return tiles;
+    }
+
+    @Override
+    public int full() {
+      return card.smCount * mainOccupancy;
+    }
+
+    @Override
+    public int gradFull() {
+      return card.smCount * gradOccupancy;
+    }
+
+    @Override
+    public int smCount() {
+      return card.smCount;
+    }
+
+    @Override
+    public CUfunction main() {
+      return mainFn;
+    }
+
+    @Override
+    public CUfunction fallback() {
+      return fallbackFn;
+    }
+
+    @Override
+    public CUfunction grad() {
+      return gradFn;
+    }
+
+    @Override
+    public Pointer common() {
+      return common;
+    }
+
+    @Override
+    public Pointer byValue() {
+      return weightArgs(start, length, tiles, out);
+    }
+
+    @Override
+    public Pointer lean() {
+      return kernelArgs(start, length, out, tiles, Pointer.to(dWeights));
+    }
+
+    @Override
+    public CudaPlan specpFallback() {
+      return specpFallback;
+    }
+
+    @Override
+    public int fallbackFull() {
+      return card.smCount * fallbackOccupancy;
+    }
+
+    @Override
+    public int widecBlocks() {
+      return widecBlocks;
+    }
+
+    @Override
+    public int widecMaxClusters() {
+      return widecMaxClusters;
+    }
+
+    @Override
+    public void resetTickets() {
+      run(
+          cuMemsetD32Async(dR.withByteOffset(4L * partition.samples()), 0, 2L + tiles, stream),
+          "cuMemsetD32Async(tickets)");
+    }
+
+    @Override
+    public void launch(CUfunction f, int grid, int block, int smem, Pointer args) {
+      launchKernel(f, grid, 1, block, smem, args);
+    }
+
+    @Override
+    public void twoPasses(CUfunction resid, int grid) {
+      CudaBackend.this.twoPasses(resid, grid, tiles, common);
+    }
+
+    @Override
+    public int balanced(long units, int warpsPerBlock, int fullBlocks) {
+      return balancedGrid(units, warpsPerBlock, fullBlocks);
+    }
   }
 
   /** The arguments of the kernels that take the weights by value (flow, quad, spec, narrow). */

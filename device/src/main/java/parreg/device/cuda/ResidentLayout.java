@@ -64,7 +64,7 @@ public final class ResidentLayout {
 
   static ResidentLayout of(CudaPlan plan, int d) {
     return new ResidentLayout(
-        d, plan.sliceFeatures(), plan.quads(), plan.family().startsWith("wide") ? 8 : 32);
+        d, plan.sliceFeatures(), plan.quads(), plan.kernelFamily().octets() ? 8 : 32);
   }
 
   /** Features of one slice (at least d; the padding features are zeros). */

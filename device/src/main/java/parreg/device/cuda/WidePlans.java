@@ -77,6 +77,32 @@ final class WidePlans {
   }
 
   /**
+   * The ladder's widet plan at d: its shape at d's slice width ({@link KernelShapes#widetShape}).
+   */
+  static CudaPlan widet(CudaPlan.Target t) {
+    return widetPlan(t.d(), "widet", t.ordered(), t.hopper(), t.smemOptin());
+  }
+
+  /**
+   * The ladder's wide plan on cards that do not run the kernels of compute capability 9.0 (or where
+   * widet's slots do not fit): wide2 up to slice width 896 where its slots fit, widea at 1,024,
+   * else wide.
+   */
+  static CudaPlan beforeSm90(CudaPlan.Target t) {
+    int width = wideWidth(t.d());
+    if (width <= 896 && wideSmem(width, KernelShapes.wide2Slots(width)) <= t.smemOptin()) {
+      int[] shape = wide2Shape(width);
+      return widePlan("wide2", width, shape[0], shape[0] * shape[1]);
+    }
+    return widePlan(width == 1024 ? "widea" : "wide", width, WIDE_CHAIN_WARPS, WIDE_CHAIN_WARPS);
+  }
+
+  /** The ladder's widec plan: the first shape built at d's slice width. */
+  static CudaPlan widec(CudaPlan.Target t) {
+    return widecPlan(t.d(), "widec", t.ordered(), t.hopper(), t.smemOptin());
+  }
+
+  /**
    * Whether the ladder runs widec at slice width {@code width} for a partition of {@code slices}
    * slices: where it read clearly faster than deepxb (1,280 and 1,536), and at 1,792 and 2,048
    * where the partition has at least {@link #WIDEC_WIDE_TILES} tiles. A cluster takes whole tiles,
@@ -143,7 +169,7 @@ final class WidePlans {
     int warps = shapeName.charAt(0) - '0' + WIDE_ACC_WARPS + 1;
     return new CudaPlan(
         family + "-" + width + "_" + shapeName,
-        "wide",
+        lean ? KernelFamily.WIDEL : KernelFamily.WIDE,
         family + "_o_" + width + "_" + shapeName,
         "resid8_o",
         "grad8_o",
@@ -185,7 +211,7 @@ final class WidePlans {
     }
     return new CudaPlan(
         "widec-" + shape,
-        "widec",
+        KernelFamily.WIDEC,
         "widec_o_" + shape,
         "resid8_o",
         "grad8_o",
@@ -212,7 +238,7 @@ final class WidePlans {
   private static CudaPlan widePlan(String want, int width, int chainWarps, int slots) {
     return new CudaPlan(
         want + "-" + width,
-        "wide",
+        KernelFamily.WIDE,
         want + "_o_" + width,
         "resid8_o",
         "grad8_o",
