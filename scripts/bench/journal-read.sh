@@ -6,16 +6,16 @@
 # usage: scripts/bench/journal-read.sh WORKDIR STEPS   (the journal is kept in WORKDIR/j-STEPS)
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-D=$1; S=$2
-mkdir -p "$D"
+mkdir -p "$1"
+D=$(cd "$1" && pwd); S=$2
 "$HERE/bin/parreg" --version >/dev/null # builds target/ when needed
 if [ ! -f "$D/src/n0/journal.mv.db" ]; then
   "$HERE/scripts/bench/journal-size.sh" "$D/src" 30 >/dev/null
 fi
 J="$D/j-$S"
 if [ ! -f "$J/journal.mv.db" ]; then
-  java -XX:+UseSerialGC -cp "$HERE/target/parreg.jar:$HERE/target/lib/*" parreg.bench.LongJournal \
-    "$D/src/n0" "$J" "$S" 2>&1 | grep -v DEBUG
+  (cd "$HERE" && source scripts/bench/lib.sh && java -XX:+UseSerialGC -cp "$(bench_classpath)" parreg.bench.LongJournal \
+    "$D/src/n0" "$J" "$S" 2>&1 | grep -v DEBUG)
 fi
 echo "journal $J: $(du -m "$J/journal.mv.db" | cut -f1) MB; load $(cut -d' ' -f1 /proc/loadavg)"
 rm -f "$D/m.json"

@@ -10,9 +10,8 @@ cd "$(dirname "$0")/../.."
 ROWS=${1:-2000000}
 D=${2:-8}
 WORK=${3:-$(mktemp -d)}
-mvn -q -B -o -Dparreg.dist.skip=true -DskipTests compile
-mvn -q -B -o dependency:build-classpath -Dmdep.includeScope=compile -Dmdep.outputFile="$WORK/cp.txt" >/dev/null
-CP="target/classes:$(cat "$WORK/cp.txt")"
+source scripts/bench/lib.sh
+CP=$(bench_classpath)   # the product's and the benchmark's classes (-Pbench)
 CSV="$WORK/d$D/part-0.csv"
 PQ="$WORK/d$D/part-0.parquet"
 if [ ! -f "$CSV" ]; then
