@@ -12,7 +12,7 @@
 # that a first start does not wait seconds for the driver to compile the PTX. The cubin is ptxas's
 # compilation of the very PTX shipped (no other flags: the PTX spells out every rounding), so the
 # kernels are the same either way; any other card, or a driver that refuses the cubin, gets the PTX.
-# Usage: ONLY=NAME scripts/build/gen-ptx.sh [OUTDIR]   (ONLY: that module alone, e.g. ONLY=gram_stats)
+# Usage: ONLY='NAME ...' scripts/build/gen-ptx.sh [OUTDIR]   (ONLY: those modules alone, e.g. ONLY=gram_stats)
 # Usage: scripts/build/gen-ptx.sh [OUTDIR]   (default: the checked-in files; with OUTDIR, the PTX and cubin
 # files are written there instead, under their own names, for PtxMatchesSourceTest)
 #
@@ -29,8 +29,15 @@ root="$(cd "$(dirname "$0")/../.." && pwd)"
 kernels="$root/device/src/main/resources/parreg/kernels"
 sources=("$kernels/local_sums.cu" "$kernels/local_sums_sm90.cu" "$kernels/gram_stats.cu" "$root/bench/src/main/resources/parreg/bench/kernels/comparison_sums.cu")
 if [ -n "${ONLY:-}" ]; then
-  sources=("$(dirname "${sources[0]}")/$ONLY.cu")
-  [ "$ONLY" = comparison_sums ] && sources=("$root/bench/src/main/resources/parreg/bench/kernels/comparison_sums.cu")
+  # ONLY: the modules named (space-separated), e.g. the product's three for PtxMatchesSourceTest
+  sources=()
+  for name in $ONLY; do
+    if [ "$name" = comparison_sums ]; then
+      sources+=("$root/bench/src/main/resources/parreg/bench/kernels/comparison_sums.cu")
+    else
+      sources+=("$kernels/$name.cu")
+    fi
+  done
 fi
 outdir="${1:-}"
 NVCC="${NVCC:-nvcc}"
@@ -65,7 +72,7 @@ build() {
     "$tmp/raw.ptx" > "$tmp/out.ptx"
   if command -v ptxas >/dev/null 2>&1; then
     for a in "${archs[@]}"; do
-      ptxas -arch="$a" "$tmp/out.ptx" -o "$tmp/check.cubin"
+      ptxas -arch="$a" "$tmp/out.ptx" -o "$tmp/check-$a.cubin"
     done
   fi
   mv "$tmp/out.ptx" "$out"
@@ -73,8 +80,13 @@ build() {
   if [ "$name" = "local_sums" ] || [ "$name" = "local_sums_sm90" ] || [ "$name" = "gram_stats" ]; then
     for arch in "${SASS_ARCHS[@]}"; do
       cubin="${out%.ptx}.$arch.cubin"
-      "$PTXAS" -arch="$arch" "$out" -o "$tmp/out.cubin"
-      mv "$tmp/out.cubin" "$cubin"
+      if [ "$PTXAS" = ptxas ] && [ -f "$tmp/check-$arch.cubin" ]; then
+        # the check above already assembled this very PTX for this arch (a ptxas run of about 10 s)
+        mv "$tmp/check-$arch.cubin" "$cubin"
+      else
+        "$PTXAS" -arch="$arch" "$out" -o "$tmp/out.cubin"
+        mv "$tmp/out.cubin" "$cubin"
+      fi
       echo "gen-ptx: wrote $cubin (SASS of that PTX, $(wc -c < "$cubin") bytes)"
     done
   fi
