@@ -13,14 +13,12 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import parreg.device.Bits;
-import parreg.device.data.DatasetGenerator;
-import parreg.device.data.PartitionFiles;
 
 /**
- * {@code parreg fit} on one CSV file: two local participants over {@code --split} give the bits of
- * the solve of the file's two halves (what a hand-started two-node cluster on the halves gives,
- * {@link ExactRunCrashTest}); a fit killed with SIGKILL at a random moment and run again resumes
- * from its journals to the same model.
+ * {@code parreg fit} on a real CSV file (scikit-learn's diabetes data): two local participants over
+ * {@code --split} give the bits of the solve of the file's two halves (what a hand-started two-node
+ * cluster on the halves gives, {@link ExactRunCrashTest}); a fit killed with SIGKILL at a random
+ * moment and run again resumes from its journals to the same model.
  */
 @Tag("multiprocess")
 class FitCommandTest {
@@ -28,14 +26,18 @@ class FitCommandTest {
 
   @Test
   void aFitKilledAndRunAgainWritesTheModelOfTheHandStartedCluster() throws Exception {
-    DatasetGenerator.generate(
-        new DatasetGenerator.Spec(20_000, 4, 2, 0.5, 11, true, PartitionFiles.Format.CSV),
-        dir.resolve("data"));
-    List<Path> halves = List.of(dir.resolve("data/part-0.csv"), dir.resolve("data/part-1.csv"));
-    Path all = dir.resolve("all.csv");
-    List<String> lines = new ArrayList<>(Files.readAllLines(halves.get(0)));
-    lines.addAll(Files.readAllLines(halves.get(1)).subList(1, 10_001));
-    Files.write(all, lines);
+    // scikit-learn's diabetes data (442 rows, 10 features) under the plain header x1,...,x10,y;
+    // participant p of a --split of 2 reads rows [221 p, 221 (p + 1))
+    List<String> rows =
+        new ArrayList<>(Files.readAllLines(Path.of("src/test/resources/realdata/diabetes.csv")));
+    rows.set(0, "x1,x2,x3,x4,x5,x6,x7,x8,x9,x10,y");
+    Path all = Files.write(dir.resolve("all.csv"), rows);
+    List<Path> halves = List.of(dir.resolve("part-0.csv"), dir.resolve("part-1.csv"));
+    List<String> firstHalf = new ArrayList<>(rows.subList(0, 222));
+    List<String> secondHalf = new ArrayList<>(List.of(rows.get(0)));
+    secondHalf.addAll(rows.subList(222, 443));
+    Files.write(halves.get(0), firstHalf);
+    Files.write(halves.get(1), secondHalf);
     // fit's default for decimal text is binary64 data (--precision f64)
     String expected =
         Bits.hexList(ExactRunCrashTest.reference(halves, parreg.device.Precision.F64));
@@ -71,7 +73,7 @@ class FitCommandTest {
     }
     Checkpoint cp = Checkpoint.fromFile(model);
     assertEquals(expected, Bits.hexList(cp.parameters()), "killed after " + killAfterMs + " ms");
-    assertEquals(20_000L, ((Number) cp.summary().get("observations")).longValue());
+    assertEquals(442L, ((Number) cp.summary().get("observations")).longValue());
   }
 
   /** Runs the fit again once the killed fit's nodes have let go of their journals. */
