@@ -107,7 +107,13 @@ public final class NodeProcess implements AutoCloseable {
       cmd.add("-XX:TieredStopAtLevel=1");
     }
     cmd.add("-Xss1m");
-    cmd.add("-Xmx1g");
+    boolean node = !args.isEmpty() && "node".equals(args.get(0));
+    if (!node || gradientSteps(args)) {
+      cmd.add("-Xmx1g");
+    }
+    // else a node of an exact run keeps the JVM's default heap (a quarter of the memory), as under
+    // bin/parreg: its statistics are 16 (d + 2)^2 / 2 bytes, held several times over while they
+    // are exchanged, merged and journaled (134 MB each at d = 4,096)
     if (!args.isEmpty() && "node".equals(args.get(0))) {
       classDataArchive()
           .ifPresent(
