@@ -222,12 +222,44 @@ public final class ParquetPartitionFormat {
   public static PartitionFiles.Streamed stream64(
       Path source, int expectedFeatures, CsvColumns columns, CsvDialect dialect, RowSink64 sink)
       throws IOException, DataFormatException {
+    return walk(
+        source,
+        expectedFeatures,
+        columns,
+        dialect,
+        d -> {
+          sink.begin(d);
+          double[] x = new double[d];
+          return (i, t, dec, r) -> {
+            for (int j = 0; j < d; j++) {
+              x[j] = finite(t, dec, r, j);
+            }
+            sink.row(i, x, finite(t, dec, r, d), () -> t.where(dec.group(), r, -1));
+          };
+        });
+  }
+
+  /** One kept row of a decoded group, the {@code i}-th in table order. */
+  private interface KeptRow {
+    void row(long i, ParquetTable t, ParquetTable.Decoded dec, int r) throws DataFormatException;
+  }
+
+  /** Given d, the handler of every kept row. */
+  private interface Walker {
+    KeptRow begin(int features) throws DataFormatException;
+  }
+
+  /**
+   * The rows in table order, one row group decoded at a time; rows with a null are refused or
+   * (dropping) counted and left out.
+   */
+  private static PartitionFiles.Streamed walk(
+      Path source, int expectedFeatures, CsvColumns columns, CsvDialect dialect, Walker walker)
+      throws IOException, DataFormatException {
     requireDefault(source, dialect);
     ParquetTable t = ParquetTable.open(source, expectedFeatures, columns, true);
     boolean drop = dialect.missing() == CsvDialect.Missing.DROP;
-    int d = t.features;
-    sink.begin(d);
-    double[] x = new double[d];
+    KeptRow kept = walker.begin(t.features);
     long i = 0;
     long dropped = 0;
     for (ParquetTable.Group g : t.groups) {
@@ -240,12 +272,7 @@ public final class ParquetPartitionFormat {
           dropped++;
           continue;
         }
-        for (int j = 0; j < d; j++) {
-          x[j] = finite(t, dec, r, j);
-        }
-        double y = finite(t, dec, r, d);
-        int row = r;
-        sink.row(i++, x, y, () -> t.where(g, row, -1));
+        kept.row(i++, t, dec, r);
       }
     }
     if (i == 0) {
@@ -272,36 +299,21 @@ public final class ParquetPartitionFormat {
   public static PartitionFiles.Streamed stream(
       Path source, int expectedFeatures, CsvColumns columns, CsvDialect dialect, RowSink sink)
       throws IOException, DataFormatException {
-    requireDefault(source, dialect);
-    ParquetTable t = ParquetTable.open(source, expectedFeatures, columns, true);
-    boolean drop = dialect.missing() == CsvDialect.Missing.DROP;
-    int d = t.features;
-    sink.begin(d);
-    float[] x = new float[d];
-    long i = 0;
-    long dropped = 0;
-    for (ParquetTable.Group g : t.groups) {
-      ParquetTable.Decoded dec = t.decode(g);
-      for (int r = 0; r < dec.rows(); r++) {
-        if (dec.missing() != null && dec.missing()[r] != 0) {
-          if (!drop) {
-            throw missing(t, dec, r, false);
-          }
-          dropped++;
-          continue;
-        }
-        for (int j = 0; j < d; j++) {
-          x[j] = toFloat(t, dec, r, j);
-        }
-        float y = toFloat(t, dec, r, d);
-        int row = r;
-        sink.row(i++, x, y, () -> t.where(g, row, -1));
-      }
-    }
-    if (i == 0) {
-      throw CsvRows.empty(source, columns, dropped);
-    }
-    return new PartitionFiles.Streamed(i, dropped);
+    return walk(
+        source,
+        expectedFeatures,
+        columns,
+        dialect,
+        d -> {
+          sink.begin(d);
+          float[] x = new float[d];
+          return (i, t, dec, r) -> {
+            for (int j = 0; j < d; j++) {
+              x[j] = toFloat(t, dec, r, j);
+            }
+            sink.row(i, x, toFloat(t, dec, r, d), () -> t.where(dec.group(), r, -1));
+          };
+        });
   }
 
   /**
