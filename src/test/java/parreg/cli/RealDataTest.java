@@ -175,10 +175,9 @@ class RealDataTest {
   /**
    * With a ridge penalty, gradient descent with the defaults (standardized, the default tolerance)
    * and the exact solver minimise the same loss, {@code (1/2n) sum r^2 + (l2/2) |w|^2}: on the
-   * binary32 data the descent converges to within 1e-4 relative of the exact solver's ridge solution
-   * (at l2 = 1 the penalty moves that solution by 11 % to 660 % relative from least squares, so
-   * ignoring it, or
-   * stopping on the unpenalised gradient, fails).
+   * binary32 data the descent converges to within 1e-4 relative of the exact solver's ridge
+   * solution (at l2 = 1 the penalty moves that solution by 11 % to 660 % relative from least
+   * squares, so ignoring it, or stopping on the unpenalised gradient, fails).
    */
   @Test
   void gradientDescentWithARidgePenaltyReachesTheExactRidgeSolution() throws Exception {

@@ -89,7 +89,9 @@ public record SolverSpec(boolean exact, String order, String solve, String l2, S
     return new SolverSpec(false, "", "", canonicalPenalty(l2), tol);
   }
 
-  /** Fixed-rate descent on raw features ({@link UpdateRule}) with ridge penalty, else {@link #GD}. */
+  /**
+   * Fixed-rate descent on raw features ({@link UpdateRule}) with ridge penalty, else {@link #GD}.
+   */
   public static SolverSpec raw(String l2) {
     return new SolverSpec(false, "", "", canonicalPenalty(l2));
   }
@@ -175,8 +177,7 @@ public record SolverSpec(boolean exact, String order, String solve, String l2, S
     }
     if (StandardizedDescent.VERSION.equals(parts[0]) && parts.length == 3) {
       return penalisedDescent(
-          new SolverSpec(
-              false, "", "", value(parts[2], "l2", text), value(parts[1], "tol", text)),
+          new SolverSpec(false, "", "", value(parts[2], "l2", text), value(parts[1], "tol", text)),
           text);
     }
     if (RAW.equals(parts[0]) && parts.length == 2) {

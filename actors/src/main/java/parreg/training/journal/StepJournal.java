@@ -54,7 +54,7 @@ public final class StepJournal
    * Recovery finished (again, after a restart of this actor): the durable state, the last sequence
    * number, the chain hash the next event links to, the last step event replayed (null where a
    * snapshot covered every step; an exact run's summary is computed from it) and the parameters
-   * that step was computed at (a penalised descent's stop rule needs them; null where the step
+   * that step was computed at (a penalised descent's stop rule needs them; null where that event
    * is).
    */
   public record Recovered(
