@@ -81,8 +81,9 @@ class StandardizedDescentTest {
           w = w.clone(); // the restarted node holds the committed parameters, nothing else
         }
         LocalSums[] set = step(c, parts, w);
+        double[] before = w;
         w = StandardizedDescent.apply(c, w, set).outcome().parameters();
-        stopped = StandardizedDescent.converged(c, set);
+        stopped = StandardizedDescent.converged(c, before, set);
       }
       assertEquals(whole.steps(), k - 1, "stop step after a crash at " + crash);
       assertArrayEquals(
@@ -90,7 +91,7 @@ class StandardizedDescentTest {
     }
   }
 
-  private static LocalSums[] step(RunContract c, List<Partition> parts, double[] w) {
+  static LocalSums[] step(RunContract c, List<Partition> parts, double[] w) {
     LocalSums[] set = new LocalSums[parts.size()];
     for (int p = 0; p < set.length; p++) {
       set[p] =

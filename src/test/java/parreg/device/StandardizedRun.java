@@ -35,10 +35,11 @@ public final class StandardizedRun {
           LocalSums s = b[p].launch(w, batching[p].start(batch), batching[p].length(batch)).await();
           set[p] = StandardizedDescent.contribution(s, moments[p]);
         }
+        double[] before = w;
         StandardizedDescent.Step step = StandardizedDescent.apply(c, w, set);
         w = step.outcome().parameters();
         loss = step.outcome().loss();
-        if (k < maxSteps && StandardizedDescent.converged(c, set)) {
+        if (k < maxSteps && StandardizedDescent.converged(c, before, set)) {
           converged = true;
           break;
         }

@@ -121,4 +121,56 @@ public class TrainingStateTest {
             () -> one.apply(new StepCommitted(2, set, o.parameters(), o.loss())));
     assertTrue(r.getMessage().contains("journal step 2 holds a non-finite update"), r.getMessage());
   }
+
+  /**
+   * A penalised descent replays with its penalty: each recorded step recomputes with the same rule
+   * code, and a step recorded without the penalty is refused, raw and standardized alike.
+   */
+  @Test
+  void aPenalisedRunReplaysWithItsPenalty() {
+    for (parreg.device.SolverSpec solver :
+        new parreg.device.SolverSpec[] {
+          parreg.device.SolverSpec.raw("0.5"), parreg.device.SolverSpec.standardized("0", "0.5")
+        }) {
+      RunContract c = C.withSolver(solver);
+      TrainingState s = TrainingState.empty().apply(new RunStarted(c, ROSTER));
+      for (int k = 1; k <= 20; k++) {
+        double[] w = s.parameters();
+        LocalSums[] set = penalisedContributions(solver, w);
+        TrainingState next = s.next(k, set);
+        s = s.apply(new StepCommitted(k, set, next.parameters(), next.loss()));
+        assertEquals(next.parameters()[0], s.parameters()[0]);
+      }
+      // the penalty shrinks: w = 3 (1 - rate (2 + l2))^k for raw descent, not 3 * 2^-k
+      assertTrue(s.parameters()[0] != 3 * Math.scalb(1.0, -20), solver.text());
+      TrainingState at = s;
+      LocalSums[] set = penalisedContributions(solver, at.parameters());
+      double[] unpenalised =
+          solver.standardized()
+              ? parreg.device.StandardizedDescent.apply(
+                      C.withSolver(parreg.device.SolverSpec.standardized("0")),
+                      at.parameters(),
+                      set)
+                  .outcome()
+                  .parameters()
+              : UpdateRule.apply(at.parameters(), set, 0.25).parameters();
+      IllegalStateException e =
+          assertThrows(
+              IllegalStateException.class,
+              () -> at.apply(new StepCommitted(21, set, unpenalised, at.loss())));
+      assertTrue(e.getMessage().contains("does not recompute"), e.getMessage());
+    }
+  }
+
+  private static LocalSums[] penalisedContributions(parreg.device.SolverSpec solver, double[] w) {
+    LocalSums[] set = contributions(w);
+    if (solver.standardized()) {
+      for (int p = 0; p < 2; p++) {
+        set[p] =
+            parreg.device.StandardizedDescent.contribution(
+                set[p], parreg.device.StandardizedDescent.moments(SeedData.partition(p)));
+      }
+    }
+    return set;
+  }
 }

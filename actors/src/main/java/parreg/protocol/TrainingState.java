@@ -71,7 +71,12 @@ public record TrainingState(
             ? exactStep(step, contributions)
             : contract.solverSpec().standardized()
                 ? StandardizedDescent.apply(contract, parameters, contributions).outcome()
-                : UpdateRule.apply(parameters, contributions, contract.rate().value());
+                : UpdateRule.apply(
+                    parameters,
+                    contributions,
+                    contract.rate().value(),
+                    contract.solverSpec().l2Value(),
+                    contract.bias());
     double[] w = o.parameters();
     for (int j = 0; j < w.length; j++) {
       if (!Double.isFinite(w[j])) {

@@ -222,7 +222,10 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
     if (recovered.lastReplayed() != null) {
       status.committed(recovered.lastReplayed().step(), recovered.lastReplayed().contributions());
       if (recovered.lastReplayed().step() == state.committed()) {
-        convergedCheck(state.committed(), recovered.lastReplayed().contributions());
+        convergedCheck(
+            state.committed(),
+            recovered.lastReplayedFrom(),
+            recovered.lastReplayed().contributions());
       }
     }
     this.metrics = NodeMetrics.get(ctx.getSystem());
@@ -422,9 +425,10 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
         new StepCommitted(step, r.contributions(), next.parameters(), next.loss()))) {
       return this;
     }
+    double[] before = state.parameters();
     state = next;
     status.committed(step, r.contributions());
-    convergedCheck(step, r.contributions());
+    convergedCheck(step, before, r.contributions());
     metrics.stepCommitted(step, state.loss(), System.nanoTime() - lastStepStartNanos);
     if (watcher != null && (step % watcher.every() == 0 || step == end.target())) {
       watcher.replyTo().tell(new CommittedParameters(step, state.parameters()));
@@ -443,12 +447,14 @@ public final class TrainingActor extends AbstractBehavior<TrainingActor.Command>
 
   /**
    * A standardized descent with a tolerance ends after the first step whose committed set meets it:
-   * every node decides from the same set, and a restarted node from the same set replayed.
+   * every node decides from the same set and the parameters it was computed at ({@code before}),
+   * and a restarted node from the same set replayed.
    */
-  private void convergedCheck(long step, LocalSums[] contributions) {
+  private void convergedCheck(long step, double[] before, LocalSums[] contributions) {
     if (settings.contract().solverSpec().standardized()
         && step < settings.targetSteps()
-        && parreg.device.StandardizedDescent.converged(settings.contract(), contributions)) {
+        && parreg.device.StandardizedDescent.converged(
+            settings.contract(), before, contributions)) {
       end.converged(step);
       status.converged(step);
       peer.tell(new PeerActor.EndsAt(step));

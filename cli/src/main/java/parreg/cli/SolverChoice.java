@@ -19,8 +19,8 @@ final class SolverChoice {
           + " (exact where d <= 4,096 and no --batch-size; the default for file data)";
 
   static final String L2_HELP =
-      "ridge penalty lambda >= 0 of the exact solver, as in (1/2n) sum r^2 + (lambda/2) |w|^2;"
-          + " the intercept is not penalised (default 0)";
+      "ridge penalty lambda >= 0, as in (1/2n) sum r^2 + (lambda/2) |w|^2 in the features' own"
+          + " units, for every solver; the intercept is not penalised (default 0)";
 
   static final String PRECISION_HELP =
       "f32 or f64: the precision the data are held in. f64 (binary64 end to end) is the exact"
@@ -109,6 +109,7 @@ final class SolverChoice {
       Boolean standardize,
       String tol) {
     SolverSpec spec = resolveSolver(solver, l2, features, batchSize, gdFlagsGiven);
+    String penalty = spec.l2();
     if (spec.exact()) {
       if (standardize != null || tol != null) {
         throw new UserError(
@@ -126,7 +127,7 @@ final class SolverChoice {
       return spec;
     }
     try {
-      return SolverSpec.standardized(tol == null ? DEFAULT_TOL : tol.strip());
+      return SolverSpec.standardized(tol == null ? DEFAULT_TOL : tol.strip(), penalty);
     } catch (IllegalArgumentException e) {
       throw new UserError("--tol: " + e.getMessage());
     }
@@ -141,12 +142,13 @@ final class SolverChoice {
       case "auto" -> exact = features <= MAX_EXACT_FEATURES && batchSize == 0 && !gdFlagsGiven;
       default -> throw new UserError("unknown solver '" + solver + "': use exact, gd or auto");
     }
+    String penalty = l2 == null ? "0" : l2.strip();
     if (!exact) {
-      if (l2 != null && !isZero(l2)) {
-        throw new UserError(
-            "--l2 applies to the exact solver (--solver exact); gradient descent has no penalty");
+      try {
+        return SolverSpec.raw(penalty);
+      } catch (IllegalArgumentException e) {
+        throw new UserError("--l2: " + e.getMessage());
       }
-      return SolverSpec.GD;
     }
     if (batchSize != 0) {
       throw new UserError(
@@ -164,19 +166,10 @@ final class SolverChoice {
               + features
               + "); use --solver gd");
     }
-    String penalty = l2 == null ? "0" : l2.strip();
     try {
       return SolverSpec.exact(GramOrder.VERSION, ExactSolver.NAME, penalty);
     } catch (IllegalArgumentException e) {
       throw new UserError("--l2: " + e.getMessage());
-    }
-  }
-
-  private static boolean isZero(String l2) {
-    try {
-      return new java.math.BigDecimal(l2.strip()).signum() == 0;
-    } catch (NumberFormatException e) {
-      throw new UserError("--l2: '" + l2 + "' is not a decimal number");
     }
   }
 }

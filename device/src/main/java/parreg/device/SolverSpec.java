@@ -19,18 +19,28 @@ import java.math.BigDecimal;
  *       bound of the standardized Gram's largest eigenvalue), stopping at the first step whose
  *       convergence measure is at most {@code T} ({@code 0}: never, the run goes to its step
  *       limit); {@code T} is a decimal as given.
+ *   <li>{@code gd-standardized/v1;tol=T;l2=L}: the same with the ridge penalty {@code L > 0}.
+ *   <li>{@code gd-raw/v1;l2=L}: the seed's learner with the ridge penalty {@code L > 0} ({@link
+ *       UpdateRule}).
  * </ul>
+ *
+ * <p>Gradient descent writes its penalty only where it is not zero (a zero penalty is always the
+ * text {@code "0"}), so a contract without one keeps its bytes and digest.
  *
  * @param exact whether the solver is the exact one (else fixed-rate gradient descent)
  * @param order the statistics' order version (exact only, else empty)
  * @param solve the solve's version (exact only, else empty)
- * @param l2 the ridge penalty as given, {@code "0"} for none
+ * @param l2 the ridge penalty as given, {@code "0"} for none: the loss {@code (1/2n) sum r^2 +
+ *     (l2/2) |w|^2} in the features' own units, the intercept not penalised (docs/SOLVER.md)
  * @param tol gradient descent in standardized coordinates with this stopping tolerance (a decimal
  *     as given), or empty for fixed-rate descent on raw features (and for the exact solver)
  */
 public record SolverSpec(boolean exact, String order, String solve, String l2, String tol) {
   /** The seed's learner. */
   public static final SolverSpec GD = new SolverSpec(false, "", "", "0");
+
+  /** The name of fixed-rate descent on raw features in a term that carries a penalty. */
+  public static final String RAW = "gd-raw/v1";
 
   /** A solver without the standardized descent's tolerance. */
   public SolverSpec(boolean exact, String order, String solve, String l2) {
@@ -51,10 +61,14 @@ public record SolverSpec(boolean exact, String order, String solve, String l2, S
     if (exact && (order.isEmpty() || solve.isEmpty())) {
       throw new IllegalArgumentException("an exact solver names its order and its solve");
     }
-    if (!exact && (!order.isEmpty() || !solve.isEmpty() || !"0".equals(l2))) {
-      throw new IllegalArgumentException("fixed-rate gradient descent takes no solver settings");
+    if (!exact && (!order.isEmpty() || !solve.isEmpty())) {
+      throw new IllegalArgumentException("gradient descent names no order and no solve");
     }
-    l2Value(l2);
+    double penalty = l2Value(l2);
+    if (!exact && penalty == 0 && !"0".equals(l2)) {
+      // one text per rule: a zero penalty is the unpenalised term
+      throw new IllegalArgumentException("gradient descent's zero penalty is written 0, got " + l2);
+    }
   }
 
   /** The exact solver with these versions and ridge penalty. */
@@ -65,6 +79,30 @@ public record SolverSpec(boolean exact, String order, String solve, String l2, S
   /** Gradient descent in standardized coordinates ({@link StandardizedDescent}) with tolerance. */
   public static SolverSpec standardized(String tol) {
     return new SolverSpec(false, "", "", "0", tol);
+  }
+
+  /**
+   * Gradient descent in standardized coordinates with tolerance and ridge penalty (a decimal as
+   * given; any zero becomes {@code "0"}, the unpenalised term).
+   */
+  public static SolverSpec standardized(String tol, String l2) {
+    return new SolverSpec(false, "", "", canonicalPenalty(l2), tol);
+  }
+
+  /**
+   * Fixed-rate descent on raw features ({@link UpdateRule}) with ridge penalty, else {@link #GD}.
+   */
+  public static SolverSpec raw(String l2) {
+    return new SolverSpec(false, "", "", canonicalPenalty(l2));
+  }
+
+  private static String canonicalPenalty(String l2) {
+    return l2Value(l2) == 0 ? "0" : l2;
+  }
+
+  /** Whether the solver adds a ridge penalty (a positive {@code l2}). */
+  public boolean penalised() {
+    return l2Value() > 0;
   }
 
   /** Whether this is gradient descent in standardized coordinates. */
@@ -117,7 +155,11 @@ public record SolverSpec(boolean exact, String order, String solve, String l2, S
     if (exact) {
       return "exact;order=" + order + ";solve=" + solve + ";l2=" + l2;
     }
-    return tol.isEmpty() ? "" : StandardizedDescent.VERSION + ";tol=" + tol;
+    String penalty = "0".equals(l2) ? "" : ";l2=" + l2;
+    if (tol.isEmpty()) {
+      return penalty.isEmpty() ? "" : RAW + penalty;
+    }
+    return StandardizedDescent.VERSION + ";tol=" + tol + penalty;
   }
 
   /**
@@ -133,6 +175,14 @@ public record SolverSpec(boolean exact, String order, String solve, String l2, S
     if (StandardizedDescent.VERSION.equals(parts[0]) && parts.length == 2) {
       return standardized(value(parts[1], "tol", text));
     }
+    if (StandardizedDescent.VERSION.equals(parts[0]) && parts.length == 3) {
+      return penalisedDescent(
+          new SolverSpec(false, "", "", value(parts[2], "l2", text), value(parts[1], "tol", text)),
+          text);
+    }
+    if (RAW.equals(parts[0]) && parts.length == 2) {
+      return penalisedDescent(new SolverSpec(false, "", "", value(parts[1], "l2", text)), text);
+    }
     if (!"exact".equals(parts[0]) || parts.length != 4) {
       throw new IllegalArgumentException("unknown solver term '" + text + "'");
     }
@@ -140,6 +190,15 @@ public record SolverSpec(boolean exact, String order, String solve, String l2, S
     String solve = value(parts[2], "solve", text);
     String l2 = value(parts[3], "l2", text);
     return new SolverSpec(true, order, solve, l2);
+  }
+
+  /** A gradient-descent term carries {@code l2=} only for a positive penalty. */
+  private static SolverSpec penalisedDescent(SolverSpec s, String text) {
+    if (!s.penalised()) {
+      throw new IllegalArgumentException(
+          "solver term '" + text + "' names a zero penalty: the term is written without l2=");
+    }
+    return s;
   }
 
   private static String value(String part, String key, String text) {

@@ -29,11 +29,26 @@ package parreg.device;
  * g'_j}, {@code c -= (rate/L) g'_b}, and back: {@code w_j = v_j / s_j}, {@code b = c - sum_j w_j
  * m_j}. The loss is {@code sum L_p / 2M}.
  *
+ * <p><b>Ridge penalty</b> ({@code l2 > 0}, the term's {@code ;l2=L}). The loss minimised is {@code
+ * (1/2M) sum r^2 + (l2/2) sum_j w_j^2} in original units, the exact solver's; the intercept is not
+ * penalised. The scale is that of the penalised problem, {@code s_j = sqrt(var_j + l2)} ({@code
+ * var_j} the variance above, or the mean square of a column not centred): the diagonal of the
+ * penalised Hessian in original units, so that in standardized coordinates each feature's diagonal
+ * is 1 (scaling by the bare {@code sqrt(var_j)} would leave the penalty's {@code l2 / var_j} there,
+ * arbitrarily stiff for a column of small spread). In those coordinates the penalty is {@code
+ * (l2/2) sum_j v_j^2 / s_j^2}, whose gradient {@code l2 v_j / s_j^2 = l2 w_j / s_j} joins the data
+ * term before the division: {@code g'_j = ((g_j - m_j g_b) + l2 w_j) / s_j} at the parameters
+ * before the step ({@code g'_b} as before). Its Hessian adds {@code diag(l2 / s_j^2)}, so {@code L}
+ * is the penalised Hessian's trace, {@code sum_j (E[z_j^2] + l2 / s_j^2) (+ 1)}: still an upper
+ * bound of its largest eigenvalue, and the step still cannot diverge. The reported loss stays the
+ * data term. With {@code l2 = 0} nothing changes: the bits are the unpenalised rule's.
+ *
  * <p><b>Stop.</b> The step's convergence measure is {@code max_j |g'_j| / sqrt(2 loss)}: the
  * largest correlation-like product of the residuals with a standardized column (and their mean over
- * their root mean square), scale-free; 0 where the residuals are 0 and so is {@code g'}. The run
- * stops after the first step whose measure is at most the tolerance; every node computes it from
- * the same committed set, so all stop at the same step.
+ * their root mean square), scale-free; 0 where the residuals are 0 and so is {@code g'}; with a
+ * penalty {@code g'} is the penalised gradient. The run stops after the first step whose measure is
+ * at most the tolerance; every node computes it from the same committed set and the parameters it
+ * was computed at, so all stop at the same step.
  */
 public final class StandardizedDescent {
   public static final String VERSION = "gd-standardized/v1";
@@ -101,6 +116,7 @@ public final class StandardizedDescent {
     if (!(rows > 0)) {
       throw new ArithmeticException("the partitions hold no rows");
     }
+    double l2 = contract.solverSpec().l2Value();
     double[] mean = new double[d];
     double[] scale = new double[d];
     double bound = contract.bias() ? 1.0 : 0.0;
@@ -112,12 +128,17 @@ public final class StandardizedDescent {
         m = 0.0;
         var = meanSq;
       }
-      double s = var > 0 ? Math.sqrt(var) : 1.0;
+      // with a penalty, the penalised Hessian's diagonal var + l2 (> 0)
+      double s = l2 != 0.0 ? Math.sqrt(var + l2) : var > 0 ? Math.sqrt(var) : 1.0;
       mean[j] = m;
       scale[j] = s;
       // E[z_j^2] = (E[x^2] - 2 m E[x] + m^2) / s^2, from the same moments.
       double ez = (meanSq - 2.0 * m * (sum[j] / rows) + m * m) / (s * s);
       bound = bound + Math.max(ez, 0.0);
+      if (l2 != 0.0) {
+        // the penalty's Hessian diag(l2 / s_j^2) joins the trace
+        bound = bound + l2 / (s * s);
+      }
     }
     if (!(bound > 0)) {
       bound = 1.0;
@@ -147,7 +168,8 @@ public final class StandardizedDescent {
   public record Step(UpdateRule.Outcome outcome, double measure) {}
 
   /**
-   * The update of the parameters {@code params} by the step whose contributions are {@code set}.
+   * The update of the parameters {@code params} by the step whose contributions are {@code set}
+   * (computed at {@code params}).
    */
   public static Step apply(RunContract contract, double[] params, LocalSums[] set) {
     Scaling sc = scaling(contract, set);
@@ -176,10 +198,15 @@ public final class StandardizedDescent {
     }
     double m = UpdateRule.unsignedToDouble(mass);
     double gb = bias ? s[d] / m : 0.0;
+    double l2 = contract.solverSpec().l2Value();
     double[] gp = new double[n];
     for (int j = 0; j < d; j++) {
       double g = s[j] / m;
-      gp[j] = (bias ? g - sc.mean()[j] * gb : g) / sc.scale()[j];
+      double t = bias ? g - sc.mean()[j] * gb : g;
+      if (l2 != 0.0) {
+        t = t + l2 * params[j];
+      }
+      gp[j] = t / sc.scale()[j];
     }
     if (bias) {
       gp[d] = gb;
@@ -206,11 +233,14 @@ public final class StandardizedDescent {
     return new Step(new UpdateRule.Outcome(w, loss, mass), measure);
   }
 
-  /** Whether the step whose contributions are {@code set} ends a run under {@code contract}. */
-  public static boolean converged(RunContract contract, LocalSums[] set) {
+  /**
+   * Whether the step whose contributions are {@code set}, computed at the parameters {@code
+   * before}, ends a run under {@code contract}.
+   */
+  public static boolean converged(RunContract contract, double[] before, LocalSums[] set) {
     double tol = contract.solverSpec().tolValue();
-    // The measure depends on the set alone, not on the parameters it updates.
-    return tol > 0 && apply(contract, new double[contract.parameterCount()], set).measure() <= tol;
+    // Without a penalty the measure depends on the set alone; with one, on before too.
+    return tol > 0 && apply(contract, before, set).measure() <= tol;
   }
 
   /** {@code sum_j a_j b_j} over {@code j < d}, index order, from the first product. */

@@ -7,6 +7,11 @@ package parreg.device;
  * {@code M = m_0 + ... + m_{P-1}} as an unsigned 64-bit sum, {@code G = S / M} per coordinate in
  * binary64, then {@code w = w - rate * G} (multiply, then subtract, each rounded). The reported
  * loss is {@code (L_0 + ... + L_{P-1}) / (2M)}.
+ *
+ * <p>With a ridge penalty {@code l2 > 0} (the loss {@code (1/2M) sum r^2 + (l2/2) |w|^2}, the bias
+ * not penalised) a feature's gradient is {@code G_j + l2 * w_j} (multiply, then add, each rounded,
+ * at the parameters before the step), then the same update; the bias's is {@code G_b}. With {@code
+ * l2 = 0} nothing is added: the bits are the unpenalised rule's.
  */
 public final class UpdateRule {
   private UpdateRule() {}
@@ -20,6 +25,20 @@ public final class UpdateRule {
    * @param rate the learning rate as binary64
    */
   public static Outcome apply(double[] params, LocalSums[] contributions, double rate) {
+    return apply(params, contributions, rate, 0.0, false);
+  }
+
+  /**
+   * The update with a ridge penalty.
+   *
+   * @param params parameters before the step (features, then the bias where {@code bias})
+   * @param contributions one per participant, indexed by participant id
+   * @param rate the learning rate as binary64
+   * @param l2 the ridge penalty as binary64, {@code >= 0}
+   * @param bias whether the last parameter is the bias (never penalised)
+   */
+  public static Outcome apply(
+      double[] params, LocalSums[] contributions, double rate, double l2, boolean bias) {
     if (contributions.length == 0) {
       throw new IllegalArgumentException("no contributions");
     }
@@ -52,8 +71,12 @@ public final class UpdateRule {
     }
     double m = unsignedToDouble(mass);
     double[] w = params.clone();
+    int penalised = l2 == 0.0 ? 0 : bias ? n - 1 : n;
     for (int j = 0; j < n; j++) {
       double g = s[j] / m;
+      if (j < penalised) {
+        g = g + l2 * w[j];
+      }
       w[j] = w[j] - rate * g;
     }
     double loss = lossSum / (2.0 * m);

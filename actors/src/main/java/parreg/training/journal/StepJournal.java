@@ -52,11 +52,17 @@ public final class StepJournal
 
   /**
    * Recovery finished (again, after a restart of this actor): the durable state, the last sequence
-   * number, the chain hash the next event links to, and the last step event replayed (null where a
-   * snapshot covered every step; an exact run's summary is computed from it).
+   * number, the chain hash the next event links to, the last step event replayed (null where a
+   * snapshot covered every step; an exact run's summary is computed from it) and the parameters
+   * that step was computed at (a penalised descent's stop rule needs them; null where that event
+   * is).
    */
   public record Recovered(
-      TrainingState state, long sequenceNr, long chainHead, StepCommitted lastReplayed)
+      TrainingState state,
+      long sequenceNr,
+      long chainHead,
+      StepCommitted lastReplayed,
+      double[] lastReplayedFrom)
       implements Reply {}
 
   /** The last write is durable; {@code durableStep} is the journal's last step now. */
@@ -81,6 +87,9 @@ public final class StepJournal
 
   /** The last step event applied (replayed or persisted), for {@link Recovered}. */
   private StepCommitted lastReplayed;
+
+  /** The parameters before {@link #lastReplayed}. */
+  private double[] lastReplayedFrom;
 
   private final int snapshotEvery;
 
@@ -144,7 +153,12 @@ public final class StepJournal
             RecoveryCompleted.instance(),
             state ->
                 owner.tell(
-                    new Recovered(state, lastSequenceNumber(ctx), chain.head(), lastReplayed)))
+                    new Recovered(
+                        state,
+                        lastSequenceNumber(ctx),
+                        chain.head(),
+                        lastReplayed,
+                        lastReplayedFrom)))
         // After a failed write the journal child restarts and recovers; on H2 a full disk closes
         // the
         // database, so that recovery fails, and its cause chain still holds "No space left on
@@ -203,6 +217,7 @@ public final class StepJournal
             StepCommitted.class,
             (state, e) -> {
               lastReplayed = e;
+              lastReplayedFrom = state.parameters();
               return state.apply(e);
             })
         .build();
