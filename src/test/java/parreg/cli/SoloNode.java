@@ -35,6 +35,11 @@ final class SoloNode {
                 "--steps",
                 steps));
     a.addAll(List.of(extra));
+    if (!a.contains("--learning-rate")) {
+      // fixed-rate descent: a run of exactly --steps steps (the standardized descent, gd's default
+      // on file data, stops early once it converges)
+      a.addAll(List.of("--learning-rate", "1/4"));
+    }
     return List.copyOf(a);
   }
 }
