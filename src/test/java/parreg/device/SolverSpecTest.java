@@ -10,12 +10,12 @@ import org.junit.jupiter.api.Test;
 
 /** The contract's solver term: its canonical text, and a contract without one as it always was. */
 class SolverSpecTest {
-  static final SolverSpec EXACT = SolverSpec.exact("gram-tiles256-dd/v1", "dd/v1", "0");
+  static final SolverSpec EXACT = SolverSpec.exact("gram-tile256-dd/v1", "dd/v1", "0");
 
   @Test
   void textRoundTrips() {
     assertEquals(EXACT, SolverSpec.parse(EXACT.text()));
-    assertEquals("exact;order=gram-tiles256-dd/v1;solve=dd/v1;l2=0", EXACT.text());
+    assertEquals("exact;order=gram-tile256-dd/v1;solve=dd/v1;l2=0", EXACT.text());
     assertEquals(SolverSpec.GD, SolverSpec.parse(""));
     assertEquals("", SolverSpec.GD.text());
     assertEquals(1e-3, SolverSpec.parse("exact;order=o;solve=s;l2=0.001").l2Value());

@@ -19,7 +19,7 @@ class RunContractSerializerTest {
     RunContract gd = RunContract.seed(2, 0);
     RunContract exact =
         gd.withSolver(
-            parreg.device.SolverSpec.exact("gram-tiles256-dd/v1", "dd-pivoted-cholesky/v1", "0.5"));
+            parreg.device.SolverSpec.exact("gram-tile256-dd/v1", "dd-pivoted-cholesky/v1", "0.5"));
     byte[] bytes = CODEC.encode(exact);
     RunContract back = CODEC.decode(bytes, RunContract.class);
     assertEquals(exact, back);

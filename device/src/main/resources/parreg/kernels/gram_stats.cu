@@ -1,5 +1,5 @@
 // parreg's exact-solver statistics on CUDA (parreg.device.cuda.CudaGramPass): the pass of order
-// gram-tiles256-dd/v1 over the resident partition, binary32 rule. The bodies and the why are in
+// gram-tile256-dd/v1 over the resident partition, binary32 rule. The bodies and the why are in
 // gram_stats.cuh.
 //
 // Regenerate the PTX beside this file with scripts/build/gen-ptx.sh (never by hand).

@@ -1,4 +1,4 @@
-// The exact solver's statistics pass on the card, order gram-tiles256-dd/v1 (parreg.solver.GramOrder,
+// The exact solver's statistics pass on the card, order gram-tile256-dd/v1 (parreg.solver.GramOrder,
 // docs/SOLVER.md section 1), binary32 rule: for the m = d + 2 columns z = [x, y, 1] and each entry
 // (j, k), j <= k, of the packed upper triangle, one binary64 accumulator per tile of 256 samples,
 // acc = fma(z_j[i], z_k[i], acc) in sample order from +0.0; then the tiles' values (acc, +0.0) are

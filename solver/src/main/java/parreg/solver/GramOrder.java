@@ -40,7 +40,7 @@ package parreg.solver;
  */
 public final class GramOrder {
   /** The order's versioned name, as the run contract carries it. */
-  public static final String VERSION = "gram-tiles256-dd/v1";
+  public static final String VERSION = "gram-tile256-dd/v1";
 
   /** Samples per tile. */
   public static final int TILE = 256;

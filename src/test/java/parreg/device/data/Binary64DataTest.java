@@ -177,7 +177,7 @@ class Binary64DataTest {
 
   @Test
   void theContractNamesBinary64DataThroughItsSchemaOnly() {
-    SolverSpec exact = SolverSpec.exact("gram-tiles256-dd/v1", "dd-pivoted-cholesky/v1", "0");
+    SolverSpec exact = SolverSpec.exact("gram-tile256-dd/v1", "dd-pivoted-cholesky/v1", "0");
     RunContract base =
         new RunContract(
             "r",
