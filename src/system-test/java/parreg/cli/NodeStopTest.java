@@ -49,6 +49,8 @@ class NodeStopTest {
             data.toString(),
             "--solver",
             "gd",
+            "--learning-rate",
+            "1/4",
             "--journal",
             journal.toString(),
             "--steps",

@@ -88,6 +88,8 @@ class SecretsInOutputTest {
                 data.toString(),
                 "--solver",
                 "gd",
+                "--learning-rate",
+                "1/4",
                 "--journal",
                 journal,
                 "--steps",
