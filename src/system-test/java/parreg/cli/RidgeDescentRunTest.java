@@ -56,6 +56,7 @@ class RidgeDescentRunTest {
             "--label",
             "Fertility",
             "--bias",
+            "--standardize",
             "--l2",
             "1",
             "--exit-when-done",
