@@ -265,11 +265,58 @@ public final class NodeProcess implements AutoCloseable {
     return freePort(LOOPBACK);
   }
 
-  /** A TCP port that was free a moment ago on {@code host}. */
+  /**
+   * A TCP port that was free a moment ago on {@code host}, below the kernel's ephemeral range where
+   * there is room: a port from that range (what {@code new ServerSocket(0)} gives) can be taken in
+   * the meantime as the local port of any outgoing connection on the machine (a peer reconnecting,
+   * a status poll), and a node restarted on it then finds its port in use. Never the same port
+   * twice in one process.
+   */
   public static int freePort(String host) throws IOException {
-    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getByName(host))) {
+    java.net.InetAddress address = java.net.InetAddress.getByName(host);
+    int ephemeralLow = ephemeralLow();
+    if (ephemeralLow > LOWEST_PORT + 1000) {
+      java.util.concurrent.ThreadLocalRandom rnd = java.util.concurrent.ThreadLocalRandom.current();
+      for (int attempt = 0; attempt < 200; attempt++) {
+        int port = LOWEST_PORT + rnd.nextInt(ephemeralLow - LOWEST_PORT);
+        if (HANDED_OUT.contains(port)) {
+          continue;
+        }
+        try (ServerSocket s = new ServerSocket()) {
+          s.setReuseAddress(false);
+          s.bind(new java.net.InetSocketAddress(address, port), 1);
+          HANDED_OUT.add(port);
+          return port;
+        } catch (IOException taken) {
+          // in use: another
+        }
+      }
+    }
+    try (ServerSocket s = new ServerSocket(0, 1, address)) {
       s.setReuseAddress(true);
       return s.getLocalPort();
+    }
+  }
+
+  /** Ports are chosen from here up to the ephemeral range. */
+  static final int LOWEST_PORT = 20_000;
+
+  private static final java.util.Set<Integer> HANDED_OUT =
+      java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+  /** The lowest port of Linux's ephemeral range, or 0 where it cannot be read. */
+  private static int ephemeralLow() {
+    try {
+      // read by line: procfs reports a size of 0, and Files.readString then reads a few bytes only
+      String range;
+      try (java.io.BufferedReader r =
+          java.nio.file.Files.newBufferedReader(
+              Path.of("/proc/sys/net/ipv4/ip_local_port_range"))) {
+        range = r.readLine().strip();
+      }
+      return Integer.parseInt(range.split("\\s+")[0]);
+    } catch (IOException | RuntimeException e) {
+      return 0;
     }
   }
 }
