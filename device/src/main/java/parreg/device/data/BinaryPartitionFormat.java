@@ -207,7 +207,12 @@ public final class BinaryPartitionFormat {
       this.nonFinite = new long[count];
     }
 
-    void load(int c, FileChannel ch, long payload, ByteBuffer table, float[] x, float[] y)
+    /**
+     * Chunk {@code c} of the payload mapped, every block's CRC checked against {@code table}; null
+     * (and {@link #badBlock} set) when one does not match: the file is refused, its values never
+     * used.
+     */
+    private MappedByteBuffer checked(int c, FileChannel ch, long payload, ByteBuffer table)
         throws IOException {
       badBlock[c] = -1;
       nonFinite[c] = -1;
@@ -223,9 +228,20 @@ public final class BinaryPartitionFormat {
         crc.update(m.slice((int) b, bl));
         if ((int) crc.getValue() != table.getInt((int) (4 * blockIndex))) {
           badBlock[c] = blockIndex;
-          return; // the file is refused; its floats are never used
+          return null;
         }
       }
+      return m;
+    }
+
+    void load(int c, FileChannel ch, long payload, ByteBuffer table, float[] x, float[] y)
+        throws IOException {
+      MappedByteBuffer m = checked(c, ch, payload, table);
+      if (m == null) {
+        return;
+      }
+      long first = (long) c * CHUNK_BLOCKS * BLOCK_BYTES;
+      long len = m.capacity();
       // copy the floats out: a chunk starts at a multiple of 4 bytes of the payload
       java.nio.FloatBuffer fb = m.asFloatBuffer();
       long firstFloat = first / 4;
@@ -253,23 +269,12 @@ public final class BinaryPartitionFormat {
     /** As {@link #load}, a binary64 file: the same blocks, 8-byte values. */
     void load64(int c, FileChannel ch, long payload, ByteBuffer table, double[] x, double[] y)
         throws IOException {
-      badBlock[c] = -1;
-      nonFinite[c] = -1;
-      long first = (long) c * CHUNK_BLOCKS * BLOCK_BYTES;
-      long len = Math.min((long) CHUNK_BLOCKS * BLOCK_BYTES, payload - first);
-      MappedByteBuffer m = ch.map(FileChannel.MapMode.READ_ONLY, HEADER_BYTES + first, len);
-      m.order(ByteOrder.LITTLE_ENDIAN);
-      CRC32C crc = new CRC32C();
-      for (long b = 0; b < len; b += BLOCK_BYTES) {
-        int bl = (int) Math.min(BLOCK_BYTES, len - b);
-        long blockIndex = (first + b) / BLOCK_BYTES;
-        crc.reset();
-        crc.update(m.slice((int) b, bl));
-        if ((int) crc.getValue() != table.getInt((int) (4 * blockIndex))) {
-          badBlock[c] = blockIndex;
-          return;
-        }
+      MappedByteBuffer m = checked(c, ch, payload, table);
+      if (m == null) {
+        return;
       }
+      long first = (long) c * CHUNK_BLOCKS * BLOCK_BYTES;
+      long len = m.capacity();
       // a chunk starts at a multiple of 8 bytes of the payload (the block size is)
       java.nio.DoubleBuffer db = m.asDoubleBuffer();
       long firstValue = first / 8;
